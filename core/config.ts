@@ -1,0 +1,210 @@
+// Configuration layers. Static for the life of the process: `.env` and the environment
+// (real variables win over .env). Live: data/config.json, re-read for every generation.
+// Lookup priority for a runtime setting (SPEC.md): config file, then environment, then default.
+import { readFileSync, existsSync, mkdirSync } from 'node:fs'
+import { readFile, writeFile, rename, mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { parse as parseDotEnv } from 'dotenv'
+import { RuntimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
+import { check, formatErrors } from './validate.ts'
+import { Errors, withDetails, type ErrorDetail } from './errors.ts'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/** The environment with `.env` from `cwd` underneath it. */
+export function loadEnv (cwd: string, env: NodeJS.ProcessEnv = process.env): Env {
+  const file = path.join(cwd, '.env')
+  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file)) : {}
+  return Object.freeze({ ...fromFile, ...env })
+}
+
+function bool (v: string | undefined, dflt: boolean): boolean {
+  if (v === undefined || v === '') return dflt
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())
+}
+
+function int (name: string, v: string | undefined, dflt: number): number {
+  if (v === undefined || v === '') return dflt
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}".`)
+  return n
+}
+
+/** "100/m", "10/s", "1000/h", "5000/d" -> max and window in ms. */
+export function parseRate (spec: string): { max: number, windowMs: number } {
+  const m = /^\s*(\d+)\s*\/\s*(\d*)\s*(s|sec|second|m|min|minute|h|hour|d|day)\s*$/i.exec(spec)
+  if (m === null) throw new Error(`AGENT_RATE_LIMIT must look like "100/m" (count per s, m, h or d), got "${spec}".`)
+  const unit = m[3].toLowerCase()[0]
+  const per = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 's' | 'm' | 'h' | 'd']
+  return { max: Number(m[1]), windowMs: per * (m[2] === '' ? 1 : Number(m[2])) }
+}
+
+/** Process-level settings, from the environment only. */
+export interface Settings {
+  host: string
+  port: number
+  cwd: string
+  dataDir: string
+  pluginsFile: string
+  mcpServersFile: string
+  apiKeyRequired: boolean
+  apiKey: string | undefined
+  rateLimitEnabled: boolean
+  rateLimit: { max: number, windowMs: number, spec: string }
+  maxChatLength: number
+  maxTextLength: number
+  logLevel: string
+  drainTimeoutMs: number
+  reloadDebounceMs: number
+}
+
+export function readSettings (env: Env, cwd: string): Settings {
+  const rateSpec = env.AGENT_RATE_LIMIT ?? '100/m'
+  const apiKeyRequired = bool(env.AGENT_API_KEY_REQUIRED, false)
+  const apiKey = env.AGENT_API_KEY === '' ? undefined : env.AGENT_API_KEY
+  if (apiKeyRequired && apiKey === undefined) {
+    throw new Error('AGENT_API_KEY_REQUIRED is true but AGENT_API_KEY is not set: set the key clients must send in X-API-Key.')
+  }
+  return {
+    host: env.API_HOST ?? '127.0.0.1',
+    port: int('API_PORT', env.API_PORT, 12319),
+    cwd,
+    dataDir: path.resolve(cwd, env.AGENT_DATA_DIR ?? './data'),
+    pluginsFile: path.resolve(cwd, env.AGENT_PLUGINS_FILE ?? './plugins.json'),
+    mcpServersFile: path.resolve(cwd, env.MCP_SERVERS_FILE ?? './mcp_servers.json'),
+    apiKeyRequired,
+    apiKey,
+    rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
+    rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
+    maxChatLength: int('AGENT_MAX_CHAT_LENGTH', env.AGENT_MAX_CHAT_LENGTH, 10_000),
+    maxTextLength: int('AGENT_MAX_TEXT_LENGTH', env.AGENT_MAX_TEXT_LENGTH, 100_000),
+    logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
+    drainTimeoutMs: int('AGENT_DRAIN_TIMEOUT_MS', env.AGENT_DRAIN_TIMEOUT_MS, 30_000),
+    reloadDebounceMs: int('AGENT_RELOAD_DEBOUNCE_MS', env.AGENT_RELOAD_DEBOUNCE_MS, 150),
+  }
+}
+
+export const runtimeConfigPath = (dataDir: string): string => path.join(dataDir, 'config.json')
+
+/** Reads and validates data/config.json. A missing file is an empty config; an invalid one throws with the bad paths. */
+export async function readRuntimeConfig (dataDir: string): Promise<RuntimeConfig> {
+  const file = runtimeConfigPath(dataDir)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw err
+  }
+  if (text.trim() === '') return {}
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new Errors.CONFIG_INVALID(`${file} is not valid JSON (${(err as Error).message}); fix or delete it.`)
+  }
+  const res = check(RuntimeConfigSchema, raw)
+  if (!res.ok) throw withDetails(new Errors.CONFIG_INVALID(`${file} is invalid: ${formatErrors(res.errors)}.`), res.errors)
+  return res.value
+}
+
+/** A generation's read-only view of configuration. */
+export class ConfigView {
+  readonly env: Env
+  readonly settings: Settings
+  readonly file: Readonly<RuntimeConfig>
+
+  constructor (env: Env, settings: Settings, file: RuntimeConfig) {
+    this.env = env
+    this.settings = settings
+    this.file = Object.freeze(structuredClone(file))
+  }
+
+  /** A value at a dotted path in data/config.json, or undefined. */
+  fromFile (dotted: string): unknown {
+    let cur: unknown = this.file
+    for (const part of dotted.split('.')) {
+      if (cur === null || typeof cur !== 'object') return undefined
+      cur = (cur as Record<string, unknown>)[part]
+    }
+    return cur
+  }
+
+  /** Config file, then environment variable, then default. */
+  lookup (dotted: string, envVar?: string, dflt?: string): string | undefined {
+    const v = this.fromFile(dotted)
+    if (v !== undefined && v !== null && v !== '') return String(v)
+    const e = envVar === undefined ? undefined : this.env[envVar]
+    if (e !== undefined && e !== '') return e
+    return dflt
+  }
+
+  lookupNumber (dotted: string, envVar: string | undefined, dflt: number): number {
+    const v = this.lookup(dotted, envVar)
+    const n = v === undefined ? NaN : Number(v)
+    return Number.isFinite(n) ? n : dflt
+  }
+}
+
+// ---- writing data/config.json ------------------------------------------------------
+
+let writeChain: Promise<unknown> = Promise.resolve()
+
+function isPlainObject (v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
+
+export function deepMerge (base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(patch)) {
+    out[k] = isPlainObject(v) && isPlainObject(out[k]) ? deepMerge(out[k] as Record<string, unknown>, v) : v
+  }
+  return out
+}
+
+/** Dotted keys of every leaf in a patch: {providers:{openai:{api_key}}} -> providers.openai.api_key. */
+export function leafKeys (obj: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(obj).flatMap(([k, v]) => isPlainObject(v) && Object.keys(v).length > 0 && !prefix.startsWith('models.overrides')
+    ? leafKeys(v, `${prefix}${k}.`)
+    : [`${prefix}${k}`])
+}
+
+/** `{key: "a.b.c", value}` -> `{a:{b:{c:value}}}`. */
+export function dottedToNested (key: string, value: unknown): Record<string, unknown> {
+  const parts = key.split('.')
+  if (parts.some(p => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) {
+    throw new Errors.BAD_REQUEST(`"${key}" is not a valid dotted key.`)
+  }
+  const root: Record<string, unknown> = {}
+  let cur = root
+  parts.forEach((p, i) => {
+    if (i === parts.length - 1) cur[p] = value
+    else { const next: Record<string, unknown> = {}; cur[p] = next; cur = next }
+  })
+  return root
+}
+
+/**
+ * Merges a patch into data/config.json: validated as a whole, then written atomically
+ * (temp file + rename). Updates are serialized in this process, so concurrent callers
+ * never interleave a read-modify-write.
+ */
+export async function updateRuntimeConfig (dataDir: string, patch: Record<string, unknown>): Promise<{ config: RuntimeConfig, errors?: ErrorDetail[] }> {
+  const run = async (): Promise<{ config: RuntimeConfig }> => {
+    const current = await readRuntimeConfig(dataDir).catch(() => ({}))
+    const merged = deepMerge(current as Record<string, unknown>, patch)
+    const res = check(RuntimeConfigSchema, merged)
+    if (!res.ok) throw withDetails(new Errors.VALIDATION(`Invalid configuration: ${formatErrors(res.errors)}.`), res.errors)
+    await mkdir(dataDir, { recursive: true })
+    const file = runtimeConfigPath(dataDir)
+    const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
+    await writeFile(tmp, `${JSON.stringify(res.value, null, 2)}\n`, { mode: 0o600 })
+    await rename(tmp, file)
+    return { config: res.value }
+  }
+  const p = writeChain.then(run, run)
+  writeChain = p.catch(() => undefined)
+  return await p
+}
+
+export function ensureDir (dir: string): void { mkdirSync(dir, { recursive: true }) }

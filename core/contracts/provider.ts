@@ -1,0 +1,139 @@
+// The model-provider contract. Types mirror SPEC.md (Message, ToolCall, StreamChunk,
+// CompletionResult, ModelCapabilities); field names stay snake_case as in the wire API.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool'
+
+/** A tool call requested by the model. `arguments` is already parsed JSON. */
+export interface ToolCall {
+  id: string
+  name: string
+  arguments: Record<string, unknown>
+}
+
+export interface Message {
+  role: Role
+  content: string
+  /** Tool name, on `tool` messages. */
+  name?: string
+  /** Links a `tool` message to the call it answers. */
+  tool_call_id?: string
+  /** Calls the assistant requested, on `assistant` messages. */
+  tool_calls?: ToolCall[]
+  /** Reasoning the model produced with this assistant message (native or extracted). */
+  thinking?: string
+}
+
+/** A tool offered to the model. `input_schema` is JSON Schema for the arguments object. */
+export interface ToolDefinition {
+  name: string
+  description: string
+  input_schema: Record<string, unknown>
+}
+
+export interface Usage {
+  prompt_tokens: number
+  completion_tokens: number
+  total_tokens: number
+  /** True when the upstream did not report usage and these are estimates. */
+  estimated?: boolean
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error'
+
+export interface CompletionRequest {
+  /** Model name as the provider knows it (no `provider/` prefix). */
+  model: string
+  messages: Message[]
+  tools?: ToolDefinition[]
+  temperature?: number
+  max_tokens?: number
+  top_p?: number
+  frequency_penalty?: number
+  presence_penalty?: number
+  stop?: string[]
+  /** Ask for a JSON object answer; a JSON Schema constrains it where the model supports that. */
+  response_format?: { type: 'json_object' } | { type: 'json_schema', name: string, schema: Record<string, unknown> }
+}
+
+export interface CompletionResult {
+  content: string
+  /** Native reasoning the provider returned separately from the content. */
+  thinking?: string
+  finish_reason: FinishReason
+  tool_calls: ToolCall[]
+  usage: Usage
+  model: string
+  /** The upstream's response, for debugging. */
+  raw_response?: Record<string, unknown>
+}
+
+/**
+ * One streamed piece. `content` is answer text (may be empty); `thinking` is native
+ * reasoning text. Tool calls arrive whole, assembled from the upstream's deltas, on the
+ * chunk that carries `finish_reason: "tool_calls"`. The last chunk carries `usage`.
+ */
+export interface StreamChunk {
+  content: string
+  thinking?: string
+  finish_reason?: FinishReason | null
+  tool_calls?: ToolCall[]
+  usage?: Usage
+  model?: string
+}
+
+export interface ModelCapabilities {
+  supports_tools: boolean
+  supports_vision: boolean
+  supports_streaming: boolean
+  supports_json_mode: boolean
+  context_window: number
+  max_output_tokens: number | null
+  cost_per_1k_input: number | null
+  cost_per_1k_output: number | null
+}
+
+export const DEFAULT_CAPABILITIES: Readonly<ModelCapabilities> = Object.freeze({
+  supports_tools: false,
+  supports_vision: false,
+  supports_streaming: true,
+  supports_json_mode: false,
+  context_window: 4096,
+  max_output_tokens: null,
+  cost_per_1k_input: null,
+  cost_per_1k_output: null,
+})
+
+export interface ModelInfo extends ModelCapabilities {
+  name: string
+  provider: string
+  /** False when the catalogue had no entry and the capabilities are defaults. */
+  known?: boolean
+}
+
+export interface ProviderStatus {
+  status: 'configured' | 'not_configured'
+  /** For not_configured: what to set, e.g. "set OPENAI_API_KEY or providers.openai.api_key". */
+  error?: string
+}
+
+export interface ProviderHealth {
+  status: 'healthy' | 'unhealthy'
+  error?: string
+  latency_ms?: number
+}
+
+export interface Provider {
+  /** The name users write before the slash: `openai`, `anthropic`, `local`, `groq`. */
+  readonly id: string
+  status: () => ProviderStatus
+  /** The models this provider offers (from its server when it lists them, else its catalogue). */
+  listModels: (signal?: AbortSignal) => Promise<ModelInfo[]>
+  /** Capabilities of one model: catalogue, then config overrides, then honest defaults. */
+  capabilities: (model: string) => ModelCapabilities
+  /** True when this provider's catalogue knows the bare model name (used to resolve bare names). */
+  knowsModel?: (model: string) => boolean
+  complete: (req: CompletionRequest, signal?: AbortSignal) => Promise<CompletionResult>
+  stream: (req: CompletionRequest, signal?: AbortSignal) => AsyncIterable<StreamChunk>
+  /** A real, cheap upstream call. */
+  health: (signal?: AbortSignal) => Promise<ProviderHealth>
+}

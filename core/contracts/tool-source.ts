@@ -1,0 +1,36 @@
+// The tool-source contract: anything that offers tools to the model (the builtin tools,
+// MCP servers, a third party's plugin).
+
+export interface ToolInfo {
+  /** Unique name offered to the model. */
+  name: string
+  description: string
+  /** JSON Schema of the arguments object. */
+  input_schema: Record<string, unknown>
+  /** Where the tool lives (the MCP server name, or the source id). */
+  server: string
+  /** `available` or why it cannot be called now (e.g. `error`). */
+  status?: string
+}
+
+export interface ToolCallOptions {
+  signal?: AbortSignal
+  /** Per-call time limit; the source must give up (and say so) after it. */
+  timeoutMs?: number
+}
+
+export interface ToolResult {
+  /** Text for the `tool` message. */
+  content: string
+  /** True when the call failed; the text says why, and the model sees it as an error. */
+  isError: boolean
+}
+
+export interface ToolSource {
+  readonly id: string
+  listTools: () => ToolInfo[] | Promise<ToolInfo[]>
+  /** Never throws for a tool's own failure: returns `{ isError: true }`. May throw on abort. */
+  callTool: (name: string, args: Record<string, unknown>, options?: ToolCallOptions) => Promise<ToolResult>
+  /** Text describing the tools, for the system prompt (the "tool-server tools prompt"). */
+  toolsPrompt?: () => string
+}

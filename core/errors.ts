@@ -1,0 +1,114 @@
+// Error codes of the kernel, and the one place that renders every error body.
+// Body shape (DECISIONS.md): { error, code, statusCode, details? }. A plugin makes its own
+// codes with `createError` from @fastify/error under its own prefix; the handler below
+// renders them the same way.
+import createError from '@fastify/error'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+export { createError }
+
+export const Errors = {
+  BAD_REQUEST: createError<[string]>('AGENT_ERR_BAD_REQUEST', '%s', 400),
+  VALIDATION: createError<[string]>('AGENT_ERR_VALIDATION', '%s', 400),
+  MALFORMED_JSON: createError<[string]>('AGENT_ERR_MALFORMED_JSON', 'The request body is not valid JSON: %s', 400),
+  UNAUTHORIZED: createError('AGENT_ERR_UNAUTHORIZED', 'Missing or wrong X-API-Key header: send the key set in AGENT_API_KEY.', 401),
+  NOT_FOUND: createError<[string]>('AGENT_ERR_NOT_FOUND', '%s', 404),
+  METHOD_NOT_ALLOWED: createError<[string, string, string]>('AGENT_ERR_METHOD_NOT_ALLOWED', 'Method %s is not allowed on %s; allowed: %s.', 405),
+  CONFLICT: createError<[string]>('AGENT_ERR_CONFLICT', '%s', 409),
+  TOO_LARGE: createError<[string]>('AGENT_ERR_TOO_LARGE', '%s', 413),
+  UNPROCESSABLE: createError<[string]>('AGENT_ERR_UNPROCESSABLE', '%s', 422),
+  RATE_LIMITED: createError<[string]>('AGENT_ERR_RATE_LIMITED', 'Rate limit exceeded: %s. Retry after the time in the Retry-After header.', 429),
+  INTERNAL: createError('AGENT_ERR_INTERNAL', 'Internal server error; the server log has the details.', 500),
+  UPSTREAM: createError<[string]>('AGENT_ERR_UPSTREAM', '%s', 502),
+  UNAVAILABLE: createError<[string]>('AGENT_ERR_UNAVAILABLE', '%s', 503),
+  UPSTREAM_TIMEOUT: createError<[string]>('AGENT_ERR_UPSTREAM_TIMEOUT', '%s', 504),
+  PLUGIN_CONFIG: createError<[string]>('AGENT_ERR_PLUGIN_CONFIG', '%s', 422),
+  CONFIG_INVALID: createError<[string]>('AGENT_ERR_CONFIG_INVALID', '%s', 400),
+  REGISTRY_DUPLICATE: createError<[string, string]>('AGENT_ERR_REGISTRY_DUPLICATE', '%s "%s" is already registered; give the second one another name.', 500),
+  REGISTRY_MISSING: createError<[string, string, string]>('AGENT_ERR_REGISTRY_MISSING', 'No %s named "%s"; available: %s.', 404),
+  UNKNOWN_HOOK: createError<[string, string]>('AGENT_ERR_UNKNOWN_HOOK', 'Unknown hook point "%s"; declared hook points: %s.', 500),
+} as const
+
+export interface ErrorDetail { path: string, message: string }
+
+export interface ErrorBody {
+  error: string
+  code: string
+  statusCode: number
+  details?: ErrorDetail[]
+}
+
+/** An error that carries validation details (path + message) into the body. */
+export function withDetails<E extends Error> (err: E, details: ErrorDetail[]): E & { details: ErrorDetail[] } {
+  return Object.assign(err, { details })
+}
+
+interface ValidationIssue { instancePath?: string, message?: string, params?: Record<string, unknown> }
+
+function detailsFromValidation (issues: ValidationIssue[], part: string | undefined): ErrorDetail[] {
+  return issues
+    // TypeBox reports an extra property twice (as a `false` subschema and as additionalProperties); keep the clear one.
+    .filter(i => i.message !== 'schema is false')
+    .map(i => {
+      let message = i.message ?? 'is invalid'
+      const extra = i.params?.additionalProperties
+      if (Array.isArray(extra)) message = `unknown key(s): ${extra.join(', ')}`
+      const req = i.params?.requiredProperties
+      if (Array.isArray(req)) message = `missing required field(s): ${req.join(', ')}`
+      return { path: `${part ?? 'body'}${(i.instancePath ?? '').replaceAll('/', '.')}`, message }
+    })
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'AGENT_ERR_BAD_REQUEST', 401: 'AGENT_ERR_UNAUTHORIZED', 403: 'AGENT_ERR_FORBIDDEN', 404: 'AGENT_ERR_NOT_FOUND',
+  405: 'AGENT_ERR_METHOD_NOT_ALLOWED', 406: 'AGENT_ERR_NOT_ACCEPTABLE', 409: 'AGENT_ERR_CONFLICT', 413: 'AGENT_ERR_TOO_LARGE',
+  415: 'AGENT_ERR_UNSUPPORTED_MEDIA_TYPE', 429: 'AGENT_ERR_RATE_LIMITED',
+}
+
+/** Turns any thrown value into the body DECISIONS.md prescribes. 5xx never leaks internals it did not mean to say. */
+export function toErrorBody (err: unknown): ErrorBody {
+  const e = (err ?? {}) as Partial<FastifyError> & { details?: ErrorDetail[], validationContext?: string }
+  const statusCode = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500
+  if (Array.isArray(e.validation)) {
+    const details = detailsFromValidation(e.validation as ValidationIssue[], e.validationContext)
+    const summary = details.map(d => `${d.path}: ${d.message}`).join('; ')
+    return { error: `Invalid request: ${summary}.`, code: 'AGENT_ERR_VALIDATION', statusCode: 400, details }
+  }
+  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || ((err as Error) instanceof SyntaxError && statusCode === 400)) {
+    return { error: `The request body is not valid JSON: ${e.message ?? ''}`.trim(), code: 'AGENT_ERR_MALFORMED_JSON', statusCode: 400 }
+  }
+  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { error: 'The request body is empty; send a JSON object.', code: 'AGENT_ERR_MALFORMED_JSON', statusCode: 400 }
+  }
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { error: 'The request body is too large.', code: 'AGENT_ERR_TOO_LARGE', statusCode: 413 }
+  }
+  const ours = typeof e.code === 'string' && e.code.includes('_ERR_') && !e.code.startsWith('FST_')
+  if (statusCode >= 500 && !ours) {
+    return { error: 'Internal server error; the server log has the details.', code: 'AGENT_ERR_INTERNAL', statusCode: 500 }
+  }
+  const body: ErrorBody = {
+    error: e.message || 'Request failed.',
+    code: ours ? e.code as string : (STATUS_CODES[statusCode] ?? 'AGENT_ERR_BAD_REQUEST'),
+    statusCode,
+  }
+  if (Array.isArray(e.details) && e.details.length > 0) body.details = e.details
+  return body
+}
+
+export function sendError (reply: FastifyReply, err: unknown): FastifyReply {
+  const body = toErrorBody(err)
+  const retryAfter = (err as { retryAfter?: number } | undefined)?.retryAfter
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter))
+  return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body)
+}
+
+/** Installs the error handler on a generation's root instance. */
+export function installErrorHandler (app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const body = toErrorBody(err)
+    if (body.statusCode >= 500) request.log.error({ err }, 'request failed')
+    else request.log.debug({ code: body.code }, body.error)
+    return sendError(reply, err)
+  })
+}

@@ -1,0 +1,9 @@
+// String formats TypeBox checks (uuid, uri, date-time...), registered once per process.
+import { registerAjvFormats } from '@fastify/type-provider-typebox'
+
+let done = false
+export function registerFormats (): void {
+  if (done) return
+  done = true
+  registerAjvFormats()
+}

@@ -1,0 +1,129 @@
+// A generation: one Fastify instance built from plugins.json and the config of the
+// moment. It never listens; the dispatcher hands it requests. Building one either
+// succeeds whole or closes what it built and throws.
+import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
+import cors from '@fastify/cors'
+import { fastifySSE } from '@fastify/sse'
+import type { ServerResponse } from 'node:http'
+import { Registry } from './registry.ts'
+import { Hooks } from './hooks.ts'
+import { ScopedResources, type ResourcePool } from './resources.ts'
+import { ConfigView, type Env, type Settings } from './config.ts'
+import type { RuntimeConfig } from './config-schema.ts'
+import { Lifecycle } from './lifecycle.ts'
+import { installErrorHandler } from './errors.ts'
+import { installNotFound } from './not-found.ts'
+import { installSecurity } from './security.ts'
+import { installOpenApi } from './openapi.ts'
+import { coreRoutes } from './routes.ts'
+import { validatorCompiler } from './validator-compiler.ts'
+import { PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
+import type { KernelApi, PluginStatus } from './types.ts'
+
+export interface GenerationInput {
+  number: number
+  env: Env
+  settings: Settings
+  runtimeConfig: RuntimeConfig
+  plugins: PlannedPlugin[]
+  pool: ResourcePool
+  logger: FastifyBaseLogger
+  kernel: KernelApi
+}
+
+export class Generation {
+  readonly number: number
+  readonly app: FastifyInstance
+  readonly lifecycle: Lifecycle
+  readonly plugins: PluginStatus[]
+  readonly #resources: ScopedResources
+  /** Responses being served; counted so the generation can drain before it closes. */
+  readonly inflight = new Set<ServerResponse>()
+  #drained: (() => void) | undefined
+
+  private constructor (number: number, app: FastifyInstance, lifecycle: Lifecycle, resources: ScopedResources, plugins: PluginStatus[]) {
+    this.number = number
+    this.app = app
+    this.lifecycle = lifecycle
+    this.#resources = resources
+    this.plugins = plugins
+  }
+
+  static async build (input: GenerationInput): Promise<Generation> {
+    const { settings } = input
+    const app = Fastify({
+      loggerInstance: input.logger.child({ generation: input.number }),
+      logController: new LogController({ disableRequestLogging: true }),
+      pluginTimeout: 60_000,
+      bodyLimit: 8 * 1024 * 1024,
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    })
+    const registry = new Registry()
+    const hooks = new Hooks()
+    const resources = new ScopedResources(input.pool)
+    const lifecycle = new Lifecycle()
+    const config = new ConfigView(input.env, settings, input.runtimeConfig)
+    app.decorate('registry', registry)
+    app.decorate('hooks', hooks)
+    app.decorate('resources', resources)
+    app.decorate('agentConfig', config)
+    app.decorate('lifecycle', lifecycle)
+    app.decorate('kernel', input.kernel)
+    app.setValidatorCompiler(validatorCompiler)
+    installErrorHandler(app)
+    installNotFound(app)
+    // Whatever fails below leaves nothing behind: resources acquired so far are released.
+    app.addHook('onClose', async () => { await resources.releaseAll() })
+
+    const statuses: PluginStatus[] = []
+    try {
+      await app.register(cors, { origin: true, credentials: true, maxAge: 600, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] })
+      await installSecurity(app, settings)
+      await installOpenApi(app, input.kernel.version)
+      await app.register(fastifySSE, { heartbeatInterval: 15_000 })
+      await app.register(coreRoutes)
+      for (const p of input.plugins) {
+        const base = { name: p.name, module: p.module, version: p.version, enabled: p.enabled }
+        if (!p.enabled || p.plugin === undefined) { statuses.push({ ...base, status: 'disabled' }); continue }
+        try {
+          await app.register(p.plugin, { ...p.options, instance: p.name })
+        } catch (err) {
+          throw new PluginLoadError(`Plugin "${p.name}" failed to start: ${(err as Error).message}`, p.name, err, p.module)
+        }
+        statuses.push({ ...base, status: 'loaded' })
+      }
+      await app.ready()
+      registry.freeze()
+    } catch (err) {
+      await app.close().catch(() => undefined)
+      throw err
+    }
+    return new Generation(input.number, app, lifecycle, resources, statuses)
+  }
+
+  track (res: ServerResponse): void {
+    this.inflight.add(res)
+    res.once('close', () => {
+      this.inflight.delete(res)
+      if (this.inflight.size === 0) this.#drained?.()
+    })
+  }
+
+  /** Waits for in-flight requests (SSE streams included); past the timeout, cuts what is left. */
+  async drain (timeoutMs: number): Promise<{ cut: number }> {
+    if (this.inflight.size === 0) return { cut: 0 }
+    const done = new Promise<void>(resolve => { this.#drained = resolve })
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout') }, timeoutMs) })
+    const outcome = await Promise.race([done, timedOut])
+    clearTimeout(timer)
+    if (outcome !== 'timeout') return { cut: 0 }
+    const cut = this.inflight.size
+    for (const res of this.inflight) res.destroy()
+    return { cut }
+  }
+
+  async close (): Promise<void> {
+    await this.app.close()
+  }
+}

@@ -1,0 +1,227 @@
+// The kernel: a stable http.Server that hands every request to the current generation,
+// and the reload loop that builds the next generation beside it and swaps them.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import type { Logger } from 'pino'
+import { loadEnv, readSettings, readRuntimeConfig, runtimeConfigPath, ensureDir, type Env, type Settings } from './config.ts'
+import { planPlugins, PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
+import { Generation } from './generation.ts'
+import { ResourcePool } from './resources.ts'
+import { createLogger } from './logger.ts'
+import { FileWatcher } from './watch.ts'
+import type { KernelApi, PluginStatus, ReloadOutcome } from './types.ts'
+import type { RuntimeConfig } from './config-schema.ts'
+
+export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
+
+export interface KernelOptions {
+  cwd?: string
+  /** Defaults to process.env (with .env from cwd underneath). Tests pass their own. */
+  env?: NodeJS.ProcessEnv
+  logger?: Logger
+  /** Watch plugins.json and data/config.json for changes (default true). */
+  watch?: boolean
+}
+
+export class Kernel {
+  readonly env: Env
+  readonly settings: Settings
+  readonly log: Logger
+  readonly pool = new ResourcePool()
+  readonly server: http.Server
+  #current: Generation | undefined
+  #generationCounter = 0
+  #lastReload: ReloadOutcome | null = null
+  #failedPlugin: PluginStatus | undefined
+  #reloadChain: Promise<unknown> = Promise.resolve()
+  #retiring = new Set<Promise<void>>()
+  #watcher: FileWatcher | undefined
+  #closing = false
+  readonly api: KernelApi
+
+  constructor (opts: KernelOptions = {}) {
+    const cwd = path.resolve(opts.cwd ?? process.cwd())
+    this.env = loadEnv(cwd, opts.env ?? process.env)
+    this.settings = readSettings(this.env, cwd)
+    this.log = opts.logger ?? createLogger(this.settings.logLevel)
+    ensureDir(this.settings.dataDir)
+    this.api = {
+      version: VERSION,
+      generation: () => this.#current?.number ?? 0,
+      plugins: () => this.pluginStatuses(),
+      lastReload: () => this.#lastReload,
+      reload: async (reason: string) => await this.reload(reason),
+    }
+    this.server = http.createServer((req, res) => { this.#dispatch(req, res) })
+    // Fastify's server timeouts belong on the server that listens.
+    this.server.keepAliveTimeout = 72_000
+    this.server.headersTimeout = 60_000
+    this.server.requestTimeout = 0
+    this.server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+      else socket.destroy()
+    })
+    if (opts.watch !== false) {
+      this.#watcher = new FileWatcher(this.settings.reloadDebounceMs, (files) => {
+        void this.reload(`file changed: ${files.map(f => path.relative(this.settings.cwd, f)).join(', ')}`)
+      })
+    }
+  }
+
+  get current (): Generation | undefined { return this.#current }
+
+  #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
+    const gen = this.#current
+    if (gen === undefined) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'The server is starting; retry in a moment.', code: 'AGENT_ERR_UNAVAILABLE', statusCode: 503 }))
+      return
+    }
+    gen.track(res)
+    gen.app.routing(req, res)
+  }
+
+  pluginStatuses (): PluginStatus[] {
+    const list = [...(this.#current?.plugins ?? [])]
+    const failed = this.#failedPlugin
+    if (failed !== undefined) {
+      const i = list.findIndex(p => p.name === failed.name)
+      if (i >= 0) list[i] = failed
+      else list.push(failed)
+    }
+    return list
+  }
+
+  async #plan (): Promise<{ plugins: PlannedPlugin[], config: RuntimeConfig }> {
+    const [plugins, config] = await Promise.all([
+      planPlugins(this.settings.pluginsFile, VERSION),
+      readRuntimeConfig(this.settings.dataDir),
+    ])
+    return { plugins, config }
+  }
+
+  async #build (plugins: PlannedPlugin[], config: RuntimeConfig): Promise<Generation> {
+    return await Generation.build({
+      number: this.#generationCounter + 1,
+      env: this.env,
+      settings: this.settings,
+      runtimeConfig: config,
+      plugins,
+      pool: this.pool,
+      logger: this.log,
+      kernel: this.api,
+    })
+  }
+
+  /** Starts serving. A plugins.json that fails to load still starts the server, with core routes only and the reason in /api/plugins. */
+  async start (): Promise<AddressInfo> {
+    const outcome = await this.reload('start')
+    if (!outcome.ok) {
+      this.log.error({ error: outcome.error }, 'plugins failed to load at start; serving core routes only until plugins.json is fixed')
+      const gen = await this.#build([], await readRuntimeConfig(this.settings.dataDir).catch(() => ({})))
+      this.#generationCounter = gen.number
+      this.#current = gen
+      await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(this.settings.port, this.settings.host, () => { this.server.off('error', reject); resolve() })
+    })
+    const addr = this.server.address() as AddressInfo
+    this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
+    return addr
+  }
+
+  /** Builds the next generation and swaps it in. Serialized; never throws; resolves once the swap is done (the old one drains after). */
+  async reload (reason: string): Promise<ReloadOutcome & { generation: number }> {
+    const run = async (): Promise<ReloadOutcome & { generation: number }> => {
+      const started = performance.now()
+      const at = new Date().toISOString()
+      if (this.#closing) return { at, ok: false, reason, error: 'the server is shutting down', generation: this.api.generation() }
+      let next: Generation
+      try {
+        const { plugins, config } = await this.#plan()
+        next = await this.#build(plugins, config)
+      } catch (err) {
+        const error = describe(err)
+        const plugin = err instanceof PluginLoadError ? err.plugin : undefined
+        this.#failedPlugin = plugin === undefined ? undefined : failedStatus(plugin, (err as PluginLoadError).module, error, this.#current?.plugins)
+        this.#lastReload = { at, ok: false, reason, error, duration_ms: ms(started) }
+        this.log.error({ reason, error }, 'reload failed; the previous generation keeps serving')
+        await this.#refreshWatch()
+        return { ...this.#lastReload, generation: this.api.generation() }
+      }
+      this.#generationCounter = next.number
+      const old = this.#current
+      this.#current = next
+      this.#failedPlugin = undefined
+      this.#lastReload = { at, ok: true, reason, duration_ms: ms(started) }
+      await next.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'plugin activate failed') })
+      if (old !== undefined) this.#retire(old)
+      this.log.info({ generation: next.number, reason, duration_ms: this.#lastReload.duration_ms }, 'generation swapped in')
+      await this.#refreshWatch()
+      return { ...this.#lastReload, generation: next.number }
+    }
+    const p = this.#reloadChain.then(run, run)
+    this.#reloadChain = p.catch(() => undefined)
+    return await p
+  }
+
+  #retire (old: Generation): void {
+    const task = (async () => {
+      await old.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name }, 'plugin deactivate failed') })
+      const { cut } = await old.drain(this.settings.drainTimeoutMs)
+      if (cut > 0) this.log.warn({ generation: old.number, cut }, 'drain timeout: cut requests still open on the old generation')
+      await old.close().catch((err: unknown) => { this.log.error({ err }, 'closing old generation failed') })
+    })()
+    this.#retiring.add(task)
+    void task.finally(() => this.#retiring.delete(task))
+  }
+
+  /** Resolves once every retired generation has drained and closed. */
+  async settled (): Promise<void> {
+    await this.#reloadChain
+    await Promise.all([...this.#retiring])
+  }
+
+  async #refreshWatch (): Promise<void> {
+    if (this.#watcher === undefined || this.#closing) return
+    const files = [this.settings.pluginsFile, runtimeConfigPath(this.settings.dataDir), ...(this.#current?.lifecycle.watchedFiles ?? [])]
+    await this.#watcher.set(files).catch((err: unknown) => { this.log.warn({ err }, 'file watcher failed; live reload on file change is off') })
+  }
+
+  /** Graceful shutdown: stop accepting, drain, close plugins and resources. */
+  async close (): Promise<void> {
+    if (this.#closing) return
+    this.#closing = true
+    await this.#watcher?.close()
+    const listening = this.server.listening
+    const closed = listening ? new Promise<void>(resolve => this.server.close(() => { resolve() })) : Promise.resolve()
+    this.server.closeIdleConnections()
+    await this.#reloadChain
+    const gen = this.#current
+    if (gen !== undefined) {
+      await gen.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name }, 'plugin deactivate failed') })
+      await gen.drain(this.settings.drainTimeoutMs)
+      await gen.close().catch((err: unknown) => { this.log.error({ err }, 'closing generation failed') })
+    }
+    await Promise.all([...this.#retiring])
+    this.server.closeAllConnections()
+    await closed
+    await this.pool.disposeAll()
+  }
+}
+
+function ms (started: number): number { return Math.round((performance.now() - started) * 100) / 100 }
+
+function describe (err: unknown): string {
+  const e = err as Error & { cause?: unknown }
+  return e?.message ?? String(err)
+}
+
+function failedStatus (name: string, module: string | undefined, error: string, current: PluginStatus[] | undefined): PluginStatus {
+  const known = current?.find(p => p.name === name)
+  return { name, module: module ?? known?.module ?? '', version: known?.version ?? VERSION, enabled: true, status: 'failed', error }
+}

@@ -1,0 +1,199 @@
+// Reads plugins.json, validates it and every plugin's options, imports the modules and
+// orders them by their dependencies. Nothing is registered here: a plan either comes out
+// whole or the call throws a PluginLoadError that names the file, the plugin and the fix.
+import { readFile } from 'node:fs/promises'
+import { existsSync, statSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequire } from 'node:module'
+import type { TSchema } from 'typebox'
+import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
+import { PluginsFileSchema, type PluginEntry } from './config-schema.ts'
+import { check, formatErrors } from './validate.ts'
+
+export class PluginLoadError extends Error {
+  readonly plugin: string | undefined
+  readonly module: string | undefined
+  constructor (message: string, plugin?: string, cause?: unknown, module?: string) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'PluginLoadError'
+    this.plugin = plugin
+    this.module = module
+  }
+}
+
+// What a plugin module exports: `default` is a Fastify plugin (usually fp-wrapped);
+// `options` (a TypeBox schema) and `version` are optional.
+export interface PluginModule {
+  default: FastifyPluginAsync<any> | FastifyPluginCallback<any> // eslint-disable-line @typescript-eslint/no-explicit-any -- a module's plugin type is only known at run time
+  options?: TSchema
+  version?: string
+}
+
+export interface PlannedPlugin {
+  name: string
+  module: string
+  resolved: string
+  enabled: boolean
+  version: string
+  plugin?: PluginModule['default']
+  options: Record<string, unknown>
+  dependencies: string[]
+}
+
+const PLUGIN_META = Symbol.for('plugin-meta')
+
+interface FpMeta { name?: string, dependencies?: string[] }
+
+function metaOf (plugin: unknown): FpMeta {
+  return ((plugin as Record<symbol, FpMeta> | undefined)?.[PLUGIN_META]) ?? {}
+}
+
+function isRelative (spec: string): boolean {
+  return spec.startsWith('./') || spec.startsWith('../') || path.isAbsolute(spec)
+}
+
+function resolveFile (base: string): string | undefined {
+  const candidates = [base, `${base}.ts`, `${base}.js`, `${base}.mjs`, path.join(base, 'index.ts'), path.join(base, 'index.js'), path.join(base, 'index.mjs')]
+  return candidates.find(c => existsSync(c) && statSync(c).isFile())
+}
+
+function nearestPackageVersion (file: string): string | undefined {
+  let dir = path.dirname(file)
+  for (;;) {
+    const pkg = path.join(dir, 'package.json')
+    if (existsSync(pkg)) {
+      try { return (JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version } catch { return undefined }
+    }
+    const up = path.dirname(dir)
+    if (up === dir) return undefined
+    dir = up
+  }
+}
+
+/** A relative module resolves against the folder of plugins.json; anything else is an npm package name. */
+export function resolveModule (spec: string, pluginsFile: string): string {
+  const baseDir = path.dirname(pluginsFile)
+  if (isRelative(spec)) {
+    const file = resolveFile(path.resolve(baseDir, spec))
+    if (file === undefined) throw new Error(`no file or folder with an index at ${path.resolve(baseDir, spec)}`)
+    return file
+  }
+  try {
+    return createRequire(path.join(baseDir, 'noop.js')).resolve(spec)
+  } catch {
+    // ESM-only packages have no "require" condition; resolve from our own node_modules instead.
+    try {
+      return fileURLToPathSafe(import.meta.resolve(spec))
+    } catch {
+      throw new Error(`npm package "${spec}" is not installed; run \`npm install ${spec}\``)
+    }
+  }
+}
+
+function fileURLToPathSafe (url: string): string {
+  return url.startsWith('file:') ? new URL(url).pathname : url
+}
+
+async function importModule (file: string): Promise<PluginModule> {
+  const mod = await import(pathToFileURL(file).href) as Partial<PluginModule>
+  if (typeof mod.default !== 'function') throw new Error('it has no default export that is a Fastify plugin function')
+  return mod as PluginModule
+}
+
+/** Orders plugins so each comes after its dependencies; a cycle or a missing dependency throws. */
+export function orderByDependencies (plugins: PlannedPlugin[]): PlannedPlugin[] {
+  const byName = new Map(plugins.map(p => [p.name, p]))
+  const out: PlannedPlugin[] = []
+  const state = new Map<string, 'visiting' | 'done'>()
+  const visit = (p: PlannedPlugin, trail: string[]): void => {
+    const s = state.get(p.name)
+    if (s === 'done') return
+    if (s === 'visiting') {
+      const cycle = [...trail.slice(trail.indexOf(p.name)), p.name]
+      throw new PluginLoadError(`plugins.json has a dependency cycle: ${cycle.join(' -> ')}. Remove one of these dependencies.`, p.name)
+    }
+    state.set(p.name, 'visiting')
+    for (const dep of p.dependencies) {
+      const d = byName.get(dep)
+      if (d === undefined) {
+        throw new PluginLoadError(`Plugin "${p.name}" depends on "${dep}", which is not in plugins.json. Add it, or remove the dependency.`, p.name)
+      }
+      if (!d.enabled) {
+        throw new PluginLoadError(`Plugin "${p.name}" depends on "${dep}", which is disabled. Enable "${dep}" or disable "${p.name}".`, p.name)
+      }
+      visit(d, [...trail, p.name])
+    }
+    state.set(p.name, 'done')
+    out.push(p)
+  }
+  for (const p of plugins.filter(p => p.enabled)) visit(p, [])
+  return [...out, ...plugins.filter(p => !p.enabled)]
+}
+
+/** Reads, validates and imports everything plugins.json names. Throws PluginLoadError on the first problem. */
+export async function planPlugins (pluginsFile: string, fallbackVersion: string): Promise<PlannedPlugin[]> {
+  let text: string
+  try {
+    text = await readFile(pluginsFile, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new PluginLoadError(`Cannot read ${pluginsFile}: ${(err as Error).message}`)
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new PluginLoadError(`${pluginsFile} is not valid JSON: ${(err as Error).message}`)
+  }
+  const file = check(PluginsFileSchema, raw)
+  if (!file.ok) throw new PluginLoadError(`${pluginsFile} does not match its schema: ${formatErrors(file.errors)}`)
+
+  const seen = new Set<string>()
+  const planned: PlannedPlugin[] = []
+  for (const entry of file.value.plugins as PluginEntry[]) {
+    if (seen.has(entry.name)) throw new PluginLoadError(`${pluginsFile} names plugin "${entry.name}" twice; names must be unique.`, entry.name)
+    seen.add(entry.name)
+    const enabled = entry.enabled !== false
+    let resolved: string
+    try {
+      resolved = resolveModule(entry.module, pluginsFile)
+    } catch (err) {
+      throw new PluginLoadError(`Plugin "${entry.name}": cannot find module "${entry.module}": ${(err as Error).message}.`, entry.name, err, entry.module)
+    }
+    if (!enabled) {
+      planned.push({ name: entry.name, module: entry.module, resolved, enabled, version: nearestPackageVersion(resolved) ?? fallbackVersion, options: entry.options ?? {}, dependencies: entry.dependencies ?? [] })
+      continue
+    }
+    let mod: PluginModule
+    try {
+      mod = await importModule(resolved)
+    } catch (err) {
+      throw new PluginLoadError(`Plugin "${entry.name}": cannot load module "${entry.module}": ${(err as Error).message}`, entry.name, err, entry.module)
+    }
+    let options: Record<string, unknown> = entry.options ?? {}
+    if (mod.options !== undefined) {
+      const res = check(mod.options, options, 'options')
+      if (!res.ok) throw new PluginLoadError(`Plugin "${entry.name}" has invalid options: ${formatErrors(res.errors)}`, entry.name, undefined, entry.module)
+      options = res.value as Record<string, unknown>
+    }
+    const meta = metaOf(mod.default)
+    planned.push({
+      name: entry.name,
+      module: entry.module,
+      resolved,
+      enabled,
+      version: mod.version ?? nearestPackageVersion(resolved) ?? fallbackVersion,
+      plugin: mod.default,
+      options,
+      dependencies: [...new Set([...(entry.dependencies ?? []), ...(meta.dependencies ?? []).filter(d => seen.has(d) || file.value.plugins.some(p => p.name === d))])],
+    })
+  }
+  // Dependencies named by a module's fp metadata may point at an entry declared later.
+  for (const p of planned) {
+    if (p.plugin === undefined) continue
+    const meta = metaOf(p.plugin)
+    for (const d of meta.dependencies ?? []) if (planned.some(q => q.name === d) && !p.dependencies.includes(d)) p.dependencies.push(d)
+  }
+  return orderByDependencies(planned)
+}

@@ -1,0 +1,86 @@
+// The kernel's own routes: index, health (asks every contributor), plugins, reload.
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { UNHEALTHY_STATES, type HealthSection } from './contracts/health.ts'
+import { Errors } from './errors.ts'
+
+// Sections SPEC.md's health shape always has. A plugin that owns one replaces its default
+// by registering a contributor with the same `section`.
+const DEFAULT_SECTIONS: Record<string, { optIn?: string, value: HealthSection }> = {
+  translation: { value: { status: 'not_loaded', models: { language_detection: 'not_loaded', translation: 'not_loaded' } } },
+  memory: {
+    optIn: 'include_memory',
+    value: {
+      status: 'not_configured',
+      neo4j: { status: 'not_configured', backend: 'none' },
+      postgres: { status: 'not_configured', backend: 'none' },
+      redis: { status: 'not_configured', backend: 'none' },
+    },
+  },
+}
+
+const HEALTH_TIMEOUT_MS = 5000
+
+async function withTimeout<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([p, new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new Error(`${what} did not answer within ${ms} ms`)) }, ms) })])
+  } finally { clearTimeout(timer) }
+}
+
+const PluginStatusSchema = Type.Object({
+  name: Type.String(), module: Type.String(), version: Type.String(), enabled: Type.Boolean(),
+  status: Type.Union([Type.Literal('loaded'), Type.Literal('disabled'), Type.Literal('failed')]),
+  error: Type.Optional(Type.String()),
+})
+
+export async function coreRoutes (app: FastifyInstance): Promise<void> {
+  app.get('/api/index', {
+    schema: { tags: ['core'], summary: 'Service index', response: { 200: Type.Object({ message: Type.String(), version: Type.String(), docs: Type.String() }) } },
+  }, async () => ({ message: 'agentd: a self-hosted agent server. See /docs for the API.', version: app.kernel.version, docs: '/docs' }))
+
+  app.get('/api/health', {
+    schema: {
+      tags: ['core'],
+      summary: 'Health of the API and of every registered contributor',
+      querystring: Type.Object({ include_memory: Type.Optional(Type.Boolean()) }),
+    },
+  }, async (request) => {
+    const query = request.query as { include_memory?: boolean }
+    const optIns: Record<string, boolean> = { include_memory: query.include_memory === true }
+    const sections: Record<string, HealthSection> = {}
+    for (const [name, d] of Object.entries(DEFAULT_SECTIONS)) if (d.optIn === undefined || optIns[d.optIn]) sections[name] = d.value
+    await Promise.all(app.registry.health.values().map(async c => {
+      if (c.optIn !== undefined && optIns[c.optIn] !== true) return
+      try {
+        sections[c.section] = await withTimeout(c.check(), HEALTH_TIMEOUT_MS, `health of ${c.section}`)
+      } catch (err) {
+        sections[c.section] = { status: 'unhealthy', error: (err as Error).message }
+      }
+    }))
+    const degraded = Object.values(sections).some(s => UNHEALTHY_STATES.includes(s.status))
+    return { status: degraded ? 'degraded' : 'healthy', version: app.kernel.version, api: { status: 'healthy' }, ...sections }
+  })
+
+  app.get('/api/plugins', {
+    schema: {
+      tags: ['core'],
+      summary: 'Loaded plugins, the generation number and how the last reload went',
+      response: {
+        200: Type.Object({
+          generation: Type.Integer(),
+          plugins: Type.Array(PluginStatusSchema),
+          last_reload: Type.Union([Type.Null(), Type.Object({ at: Type.String(), ok: Type.Boolean(), reason: Type.String(), error: Type.Optional(Type.String()), duration_ms: Type.Optional(Type.Number()) })]),
+        }),
+      },
+    },
+  }, async () => ({ generation: app.kernel.generation(), plugins: app.kernel.plugins(), last_reload: app.kernel.lastReload() }))
+
+  app.post('/api/plugins/reload', {
+    schema: { tags: ['core'], summary: 'Rebuild the plugin generation from plugins.json now' },
+  }, async () => {
+    const outcome = await app.kernel.reload('POST /api/plugins/reload')
+    if (!outcome.ok) throw new Errors.UNPROCESSABLE(`Reload failed; the previous generation keeps serving. ${outcome.error ?? ''}`.trim())
+    return { ok: true, generation: outcome.generation }
+  })
+}

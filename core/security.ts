@@ -1,0 +1,42 @@
+// X-API-Key enforcement and rate limiting. Both off by default (single user, loopback).
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import type { Settings } from './config.ts'
+import { Errors, sendError } from './errors.ts'
+
+const OPEN_PATHS = new Set(['/api/health'])
+
+/** Compares digests so neither length nor content leaks through timing. */
+export function keyMatches (given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest()
+  const b = createHash('sha256').update(expected).digest()
+  return timingSafeEqual(a, b)
+}
+
+function isPreflight (method: string, headers: Record<string, unknown>): boolean {
+  return method === 'OPTIONS' && headers['access-control-request-method'] !== undefined
+}
+
+export async function installSecurity (app: FastifyInstance, settings: Settings): Promise<void> {
+  if (settings.apiKeyRequired && settings.apiKey !== undefined) {
+    const expected = settings.apiKey
+    app.addHook('onRequest', async (request, reply) => {
+      if (isPreflight(request.method, request.headers) || OPEN_PATHS.has(request.url.split('?')[0])) return
+      const given = request.headers['x-api-key']
+      if (typeof given !== 'string' || !keyMatches(given, expected)) return await sendError(reply, new Errors.UNAUTHORIZED())
+    })
+  }
+  if (settings.rateLimitEnabled) {
+    await app.register(rateLimit, {
+      global: true,
+      max: settings.rateLimit.max,
+      timeWindow: settings.rateLimit.windowMs,
+      allowList: (request) => isPreflight(request.method, request.headers),
+      errorResponseBuilder: (_request, context) => Object.assign(
+        new Errors.RATE_LIMITED(`${context.max} requests per ${settings.rateLimit.spec}`),
+        { retryAfter: Math.ceil(context.ttl / 1000) },
+      ),
+    })
+  }
+}

@@ -1,0 +1,20 @@
+// Request validation with TypeBox. Bodies are checked as sent (a number is not a string:
+// wrong types are a 400); querystrings, params and headers are converted first, because
+// they arrive as text. Schema defaults are applied to every part.
+import type { FastifySchemaCompiler } from 'fastify'
+import type { TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { Value } from 'typebox/value'
+import { registerFormats } from './formats.ts'
+
+registerFormats()
+
+export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const typeCheck = Compile(schema)
+  return (value: unknown) => {
+    let v = httpPart === 'body' ? value : Value.Convert(schema, value)
+    if (v !== undefined && v !== null && typeof v === 'object') v = Value.Default(schema, v)
+    if (typeCheck.Check(v)) return { value: v }
+    return { error: typeCheck.Errors(v) as unknown as Error }
+  }
+}

@@ -1,0 +1,53 @@
+// Watches the files whose change rebuilds the generation. Watches each file's folder
+// (depth 0) so a file that does not exist yet, or is replaced by rename, is still seen.
+import { watch, type FSWatcher } from 'chokidar'
+import path from 'node:path'
+
+export class FileWatcher {
+  #watcher: FSWatcher | undefined
+  #files = new Set<string>()
+  #timer: NodeJS.Timeout | undefined
+  #pending = new Set<string>()
+  readonly #debounceMs: number
+  readonly #onChange: (files: string[]) => void
+
+  constructor (debounceMs: number, onChange: (files: string[]) => void) {
+    this.#debounceMs = debounceMs
+    this.#onChange = onChange
+  }
+
+  /** Sets the exact list of watched files; returns once the watcher is ready. */
+  async set (files: string[]): Promise<void> {
+    const next = new Set(files.map(f => path.resolve(f)))
+    if (this.#watcher !== undefined && [...next].every(f => this.#files.has(f)) && next.size === this.#files.size) return
+    await this.close()
+    this.#files = next
+    const dirs = [...new Set([...next].map(f => path.dirname(f)))]
+    const w = watch(dirs, {
+      depth: 0,
+      ignoreInitial: true,
+      ignored: (p: string) => p !== path.resolve(p) ? false : !(dirs.includes(p) || this.#files.has(p)),
+      awaitWriteFinish: false,
+    })
+    this.#watcher = w
+    w.on('all', (_event, file) => {
+      const abs = path.resolve(file)
+      if (!this.#files.has(abs)) return
+      this.#pending.add(abs)
+      clearTimeout(this.#timer)
+      this.#timer = setTimeout(() => {
+        const changed = [...this.#pending]
+        this.#pending.clear()
+        this.#onChange(changed)
+      }, this.#debounceMs)
+    })
+    await new Promise<void>(resolve => w.once('ready', () => { resolve() }))
+  }
+
+  async close (): Promise<void> {
+    clearTimeout(this.#timer)
+    const w = this.#watcher
+    this.#watcher = undefined
+    await w?.close()
+  }
+}

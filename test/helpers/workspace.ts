@@ -1,0 +1,37 @@
+// A throw-away working directory for one test: plugins.json, data/, any extra files.
+// Module paths of repo plugins are made absolute so the workspace can live in /tmp.
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+export interface PluginSpec { name: string, module: string, enabled?: boolean, options?: Record<string, unknown>, dependencies?: string[] }
+
+/** `repoPlugin('tools-builtin')` -> absolute path of plugins/tools-builtin. */
+export const repoPlugin = (name: string): string => path.join(REPO, 'plugins', name)
+export const fixturePlugin = (name: string): string => path.join(REPO, 'test', 'fixtures', 'plugins', name)
+
+export class Workspace {
+  readonly dir: string
+  readonly dataDir: string
+  constructor (prefix = 'agentd-test-') {
+    this.dir = mkdtempSync(path.join(tmpdir(), prefix))
+    this.dataDir = path.join(this.dir, 'data')
+    mkdirSync(this.dataDir, { recursive: true })
+  }
+
+  get pluginsFile (): string { return path.join(this.dir, 'plugins.json') }
+
+  writePlugins (plugins: PluginSpec[]): void { this.write('plugins.json', JSON.stringify({ plugins }, null, 2)) }
+  writeConfig (config: unknown): void { this.write('data/config.json', JSON.stringify(config, null, 2)) }
+  write (rel: string, text: string): string {
+    const file = path.join(this.dir, rel)
+    mkdirSync(path.dirname(file), { recursive: true })
+    writeFileSync(file, text)
+    return file
+  }
+
+  remove (): void { rmSync(this.dir, { recursive: true, force: true }) }
+}

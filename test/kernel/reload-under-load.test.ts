@@ -1,0 +1,87 @@
+// Live reload: a generation swap under load loses no request, a stream started on the
+// old generation finishes there, and the old generation closes only after it drained.
+import t from 'tap'
+import { startKernel } from '../helpers/kernel.ts'
+import { fixturePlugin, repoPlugin } from '../helpers/workspace.ts'
+import { journal } from '../fixtures/plugins/probe/index.ts'
+
+const plugins = (tag: string, extra: Record<string, unknown> = {}) => [
+  { name: 'tools-builtin', module: repoPlugin('tools-builtin') },
+  { name: 'probe', module: fixturePlugin('probe'), options: { tag, ...extra } },
+]
+
+t.test('five plugins.json changes under continuous requests: zero failures', async t => {
+  const s = await startKernel(t, { plugins: plugins('v0') })
+  let stop = false
+  const failures: string[] = []
+  const tagsSeen = new Set<string>()
+  let count = 0
+  const client = async (): Promise<void> => {
+    while (!stop) {
+      try {
+        const res = await s.get('/api/probe/tag')
+        if (res.status !== 200) failures.push(`status ${res.status}`)
+        else tagsSeen.add((await res.json() as { tag: string }).tag)
+        count++
+      } catch (err) { failures.push((err as Error).message) }
+    }
+  }
+  const clients = [client(), client(), client(), client()]
+  for (let i = 1; i <= 5; i++) {
+    await new Promise(resolve => setTimeout(resolve, 80))
+    const reloaded = s.nextReload()
+    s.ws.writePlugins(plugins(`v${i}`))
+    await reloaded
+    t.equal(s.kernel.api.lastReload()?.ok, true, `reload ${i} succeeded`)
+  }
+  await new Promise(resolve => setTimeout(resolve, 80))
+  stop = true
+  await Promise.all(clients)
+  t.same(failures, [], `no failed request among ${count}`)
+  t.ok(count > 50, `clients kept requesting (${count} requests)`)
+  t.ok(tagsSeen.has('v0') && tagsSeen.has('v5'), 'requests were served by old and new generations')
+  t.equal(s.kernel.api.generation(), 6)
+})
+
+t.test('a stream started on the old generation completes on it; the old one closes after it drains', async t => {
+  const s = await startKernel(t, { plugins: plugins('old', { chunks: 8, chunk_ms: 60 }) })
+  journal().length = 0
+  const res = await s.get('/api/probe/stream', { headers: { accept: 'text/event-stream' } })
+  t.equal(res.status, 200)
+  const reader = res.body!.getReader()
+  const first = await reader.read()
+  t.match(new TextDecoder().decode(first.value), /event: chunk/, 'stream began on the old generation')
+
+  const outcome = await s.kernel.reload('test')
+  t.equal(outcome.ok, true)
+  const tag = await (await s.get('/api/probe/tag')).json() as { tag: string, generation: number }
+  t.equal(tag.generation, 2, 'new requests go to the new generation while the stream runs')
+
+  let text = new TextDecoder().decode(first.value)
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    text += new TextDecoder().decode(value)
+  }
+  t.match(text, /event: done/, 'the stream finished')
+  t.notMatch(text, /"generation":2/, 'every chunk came from the old generation')
+  await s.kernel.settled()
+  const events = journal().filter(e => e.generation === 1).map(e => e.event)
+  t.ok(events.indexOf('deactivate') < events.indexOf('stream-end'), 'deactivate happens at swap, before the drain')
+  t.ok(events.indexOf('stream-end') < events.indexOf('close'), `onClose ran after the stream ended: ${events.join(', ')}`)
+})
+
+t.test('a stream longer than the drain timeout is cut and the old generation still closes', async t => {
+  const s = await startKernel(t, { plugins: plugins('slow', { chunks: 200, chunk_ms: 50 }), env: { AGENT_DRAIN_TIMEOUT_MS: '300' } })
+  journal().length = 0
+  const res = await s.get('/api/probe/stream', { headers: { accept: 'text/event-stream' } })
+  const reader = res.body!.getReader()
+  await reader.read()
+  await s.kernel.reload('test')
+  const started = Date.now()
+  await s.kernel.settled()
+  t.ok(Date.now() - started < 3000, 'drain gave up after its timeout')
+  t.ok(journal().some(e => e.generation === 1 && e.event === 'close'), 'old generation closed')
+  await reader.read().catch(() => undefined)
+  await reader.cancel().catch(() => undefined)
+})
