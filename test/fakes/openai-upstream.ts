@@ -1,0 +1,207 @@
+// A fake OpenAI-compatible server on loopback, speaking the real wire format
+// (POST /v1/chat/completions, plain and SSE; GET /v1/models). Each incoming completion
+// takes the next scripted reply; when the script is empty, `fallback` answers.
+// Used by provider, chat and agent tests and by the benches: drive it through the real
+// `openai` SDK or through agentd.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface ScriptedToolCall { id?: string, name: string, arguments: Record<string, unknown> | string }
+
+export interface TextReply {
+  text?: string
+  /** Sent as `reasoning_content` deltas (DeepSeek/vLLM style) or `reasoning` (Ollama/OpenRouter style). */
+  thinking?: string
+  thinkingField?: 'reasoning_content' | 'reasoning'
+  tool_calls?: ScriptedToolCall[]
+  finish_reason?: string
+  /** null: omit usage entirely. */
+  usage?: { prompt_tokens: number, completion_tokens: number } | null
+  /** Characters per streamed delta (text and tool-call arguments). Default 4. */
+  chunkSize?: number
+  /** Delay before each streamed delta. */
+  delayMs?: number
+  /** Delay before the response starts. */
+  firstDelayMs?: number
+  model?: string
+  /** Stream only: send this many deltas then fail the connection mid-stream. */
+  breakAfter?: number
+}
+export interface ErrorReply { status: number, message?: string, type?: string, headers?: Record<string, string> }
+export interface HangReply { hang: true }
+export type Reply = TextReply | ErrorReply | HangReply
+export type ReplyFn = (req: RecordedRequest) => Reply
+
+export interface RecordedRequest {
+  method: string
+  path: string
+  headers: http.IncomingHttpHeaders
+  body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the client sent
+  /** True when the client closed the connection before the reply ended. */
+  aborted: boolean
+  stream: boolean
+}
+
+export interface FakeOpenAIOptions {
+  models?: string[]
+  fallback?: ReplyFn
+  /** Require this bearer token; other tokens get 401 like the real API. */
+  apiKey?: string
+}
+
+const isError = (r: Reply): r is ErrorReply => 'status' in r
+const isHang = (r: Reply): r is HangReply => 'hang' in r
+
+function splitEvery (s: string, n: number): string[] {
+  if (s === '') return []
+  const out: string[] = []
+  for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n))
+  return out
+}
+
+const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
+
+export class FakeOpenAI {
+  readonly server: http.Server
+  readonly requests: RecordedRequest[] = []
+  readonly script: Array<Reply | ReplyFn> = []
+  models: string[]
+  fallback: ReplyFn
+  apiKey: string | undefined
+  #sockets = new Set<import('node:net').Socket>()
+  url = ''
+
+  constructor (opts: FakeOpenAIOptions = {}) {
+    this.models = opts.models ?? ['gpt-4o-mini', 'gpt-4o']
+    this.fallback = opts.fallback ?? ((req) => ({ text: `echo: ${String(req.body?.messages?.at(-1)?.content ?? '')}` }))
+    this.apiKey = opts.apiKey
+    this.server = http.createServer((req, res) => { void this.#handle(req, res) })
+    this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
+  }
+
+  /** Starts listening; `url` is the base URL including /v1. */
+  async start (): Promise<this> {
+    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`
+    return this
+  }
+
+  enqueue (...replies: Array<Reply | ReplyFn>): this { this.script.push(...replies); return this }
+
+  get completions (): RecordedRequest[] { return this.requests.filter(r => r.path.endsWith('/chat/completions')) }
+
+  async close (): Promise<void> {
+    for (const s of this.#sockets) s.destroy()
+    await new Promise<void>(resolve => this.server.close(() => { resolve() }))
+  }
+
+  async #handle (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let raw = ''
+    for await (const chunk of req) raw += String(chunk)
+    let body: unknown = {}
+    try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
+    const path = (req.url ?? '/').split('?')[0]
+    const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true }
+    this.requests.push(record)
+    let finished = false
+    res.once('close', () => { if (!finished) record.aborted = true })
+    const done = (): void => { finished = true }
+
+    if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      this.#error(res, { status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error' }); done(); return
+    }
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      this.#json(res, 200, { object: 'list', data: this.models.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) }); done(); return
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) { this.#error(res, { status: 404, message: `no route ${req.method} ${path}` }); done(); return }
+
+    const next = this.script.shift() ?? this.fallback
+    const reply = typeof next === 'function' ? next(record) : next
+    if (isHang(reply)) return // never answers; the client must time out or abort
+    if (isError(reply)) { this.#error(res, reply); done(); return }
+    await sleep(reply.firstDelayMs ?? 0)
+    if (record.stream) await this.#stream(res, record, reply)
+    else this.#complete(res, record, reply)
+    done()
+  }
+
+  #json (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (res.destroyed) return
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body))
+  }
+
+  #error (res: http.ServerResponse, r: ErrorReply): void {
+    this.#json(res, r.status, { error: { message: r.message ?? `error ${r.status}`, type: r.type ?? 'api_error', param: null, code: null } }, r.headers)
+  }
+
+  #toolCalls (reply: TextReply): Array<{ id: string, type: 'function', function: { name: string, arguments: string } }> {
+    return (reply.tool_calls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${i}_${Math.random().toString(36).slice(2, 8)}`,
+      type: 'function' as const,
+      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+    }))
+  }
+
+  #usage (reply: TextReply): { prompt_tokens: number, completion_tokens: number, total_tokens: number } | undefined {
+    if (reply.usage === null) return undefined
+    const u = reply.usage ?? { prompt_tokens: 10, completion_tokens: Math.max(1, Math.ceil((reply.text ?? '').length / 4)) }
+    return { ...u, total_tokens: u.prompt_tokens + u.completion_tokens }
+  }
+
+  #complete (res: http.ServerResponse, record: RecordedRequest, reply: TextReply): void {
+    const toolCalls = this.#toolCalls(reply)
+    const message: Record<string, unknown> = { role: 'assistant', content: reply.text ?? (toolCalls.length > 0 ? null : '') }
+    if (toolCalls.length > 0) message.tool_calls = toolCalls
+    if (reply.thinking !== undefined) message[reply.thinkingField ?? 'reasoning_content'] = reply.thinking
+    const usage = this.#usage(reply)
+    this.#json(res, 200, {
+      id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: reply.model ?? record.body?.model ?? 'fake',
+      choices: [{ index: 0, message, finish_reason: reply.finish_reason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'), logprobs: null }],
+      ...(usage === undefined ? {} : { usage }),
+    })
+  }
+
+  async #stream (res: http.ServerResponse, record: RecordedRequest, reply: TextReply): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
+    const id = `chatcmpl-${Math.random().toString(36).slice(2)}`
+    const model = reply.model ?? record.body?.model ?? 'fake'
+    const size = reply.chunkSize ?? 4
+    let sent = 0
+    const send = async (delta: Record<string, unknown>, finish: string | null = null): Promise<boolean> => {
+      if (res.destroyed) return false
+      if (reply.breakAfter !== undefined && sent >= reply.breakAfter) { res.destroy(); return false }
+      await sleep(reply.delayMs ?? 0)
+      if (res.destroyed) return false
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`)
+      sent++
+      return true
+    }
+    if (!await send({ role: 'assistant', content: '' })) return
+    const field = reply.thinkingField ?? 'reasoning_content'
+    for (const piece of splitEvery(reply.thinking ?? '', size)) if (!await send({ [field]: piece })) return
+    for (const piece of splitEvery(reply.text ?? '', size)) if (!await send({ content: piece })) return
+    const calls = this.#toolCalls(reply)
+    for (const [index, call] of calls.entries()) {
+      if (!await send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] })) return
+      for (const piece of splitEvery(call.function.arguments, size)) {
+        if (!await send({ tool_calls: [{ index, function: { arguments: piece } }] })) return
+      }
+    }
+    if (!await send({}, reply.finish_reason ?? (calls.length > 0 ? 'tool_calls' : 'stop'))) return
+    const usage = this.#usage(reply)
+    if (usage !== undefined && record.body?.stream_options?.include_usage === true && !res.destroyed) {
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage })}\n\n`)
+    }
+    if (!res.destroyed) res.end('data: [DONE]\n\n')
+  }
+}
+
+/** Starts a fake and registers its close with the test. */
+export async function startFakeOpenAI (t: { teardown: (fn: () => Promise<void>) => void }, opts?: FakeOpenAIOptions): Promise<FakeOpenAI> {
+  const fake = await new FakeOpenAI(opts).start()
+  t.teardown(async () => { await fake.close() })
+  return fake
+}
