@@ -4,8 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { existsSync, statSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { createRequire } from 'node:module'
+import { pathToFileURL, fileURLToPath } from 'node:url'
 import type { TSchema } from 'typebox'
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
 import { PluginsFileSchema, type PluginEntry } from './config-schema.ts'
@@ -79,20 +78,38 @@ export function resolveModule (spec: string, pluginsFile: string): string {
     if (file === undefined) throw new Error(`no file or folder with an index at ${path.resolve(baseDir, spec)}`)
     return file
   }
-  try {
-    return createRequire(path.join(baseDir, 'noop.js')).resolve(spec)
-  } catch {
-    // ESM-only packages have no "require" condition; resolve from our own node_modules instead.
-    try {
-      return fileURLToPathSafe(import.meta.resolve(spec))
-    } catch {
-      throw new Error(`npm package "${spec}" is not installed; run \`npm install ${spec}\``)
-    }
-  }
+  const found = resolvePackage(spec, baseDir) ?? resolvePackage(spec, path.dirname(fileURLToPath(import.meta.url)))
+  if (found === undefined) throw new Error(`npm package "${spec}" is not installed; run \`npm install ${spec}\``)
+  return found
 }
 
-function fileURLToPathSafe (url: string): string {
-  return url.startsWith('file:') ? new URL(url).pathname : url
+type ExportsField = string | { [condition: string]: ExportsField } | undefined
+
+/** The ESM entry of an exports field: "." then the import/node/default conditions. */
+function exportEntry (exp: ExportsField): string | undefined {
+  if (exp === undefined || typeof exp === 'string') return exp
+  const root = '.' in exp ? exp['.'] : exp
+  if (typeof root === 'string') return root
+  for (const cond of ['import', 'node', 'default']) {
+    const v = root?.[cond]
+    const hit = exportEntry(typeof v === 'object' ? { '.': v } : v)
+    if (hit !== undefined) return hit
+  }
+  return undefined
+}
+
+/** Walks up from `dir` through node_modules folders, as Node's resolver does, reading the package's entry point. */
+function resolvePackage (spec: string, dir: string): string | undefined {
+  for (let cur = dir; ; cur = path.dirname(cur)) {
+    const pkgDir = path.join(cur, 'node_modules', spec)
+    const pkgJson = path.join(pkgDir, 'package.json')
+    if (existsSync(pkgJson)) {
+      const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { exports?: ExportsField, module?: string, main?: string }
+      const entry = exportEntry(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js'
+      return resolveFile(path.resolve(pkgDir, entry))
+    }
+    if (path.dirname(cur) === cur) return undefined
+  }
 }
 
 async function importModule (file: string): Promise<PluginModule> {

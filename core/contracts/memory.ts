@@ -1,7 +1,49 @@
 // Memory contracts: three store roles (graph, relational+vector, key-value), recall
-// techniques, and the memory service the chat calls. Each role is a small interface with
-// an in-process reference implementation, the way @fastify/rate-limit's stores are.
-// Refined by the memory work.
+// techniques, and the memory service the chat calls. Each role is a small, backend-neutral
+// interface with an in-process or embedded reference implementation, the way
+// @fastify/rate-limit's LocalStore/RedisStore share one interface. Stores never embed
+// text themselves: the service embeds and hands them vectors tagged with the embedder id,
+// so a store can be swapped without touching embeddings and vice versa.
+
+/** What a store reports for GET /api/health?include_memory=true (DECISIONS.md). */
+export interface StoreHealth {
+  status: 'healthy' | 'unhealthy' | 'not_configured'
+  /** What serves the role: `pglite`, `postgres`, `sql`, `memory`, `redis`, `neo4j`... */
+  backend: string
+  error?: string
+  /** Something works but not as well as it could (e.g. no pgvector: exact cosine scan). */
+  warning?: string
+}
+
+/**
+ * Thrown by a store when its backend cannot be reached (connection refused, dropped,
+ * timed out). The memory routes turn it into a 503 that names the store; the chat path
+ * swallows it. Anything else a store throws is a bug or a caller's mistake.
+ */
+export class StoreUnavailableError extends Error {
+  readonly role: 'relational' | 'graph' | 'kv'
+  readonly backend: string
+  constructor (role: 'relational' | 'graph' | 'kv', backend: string, cause: unknown) {
+    super(`The ${role} memory store (${backend}) is unavailable: ${(cause as Error | undefined)?.message ?? String(cause)}`, { cause })
+    this.name = 'StoreUnavailableError'
+    this.role = role
+    this.backend = backend
+  }
+}
+
+/** A vector with the embedder that made it; its dimension is `vector.length`. */
+export interface EmbeddingRef { vector: number[], embedder: string }
+
+/** How many stored vectors each embedder made: to detect an embedder change at start. */
+export interface EmbedderUsage { embedder: string, dimensions: number, count: number }
+
+/** Counts of what deleting a channel or a conversation removed from one store. */
+export type DeleteCounts = Record<string, number>
+
+export interface Page { offset: number, limit: number }
+export interface PageResult<T> { items: T[], total: number }
+
+// ---- key-value / working memory ------------------------------------------------------
 
 /** Key-value / working memory. Keys are namespaced by the caller; TTLs slide on read when asked. */
 export interface KvStore {
@@ -9,30 +51,254 @@ export interface KvStore {
   get: <T = unknown>(key: string, opts?: { slide?: boolean }) => Promise<T | undefined>
   set: (key: string, value: unknown, opts?: { ttlSeconds?: number }) => Promise<void>
   delete: (key: string) => Promise<boolean>
-  /** Deletes every key with this prefix; returns how many. */
+  /** Deletes every key with this prefix (taken literally, no glob); returns how many. */
   deletePrefix: (prefix: string) => Promise<number>
   /** Appends to a capped list (newest last). */
   pushList: (key: string, value: unknown, opts?: { max?: number, ttlSeconds?: number }) => Promise<void>
   getList: <T = unknown>(key: string, opts?: { slide?: boolean }) => Promise<T[]>
-  health: () => Promise<{ status: 'healthy' | 'unhealthy', error?: string }>
+  health: () => Promise<StoreHealth>
+  /** Closes connections; the resource pool calls it, never a request. */
+  close?: () => Promise<void>
 }
 
-/** What the chat flow needs from memory. Registered under registry.memory.service. */
-export interface MemoryService {
-  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<unknown>
-  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string }, signal?: AbortSignal) => Promise<{ context: string, [key: string]: unknown }>
+// ---- relational + vector -------------------------------------------------------------
+
+export type TurnRole = 'user' | 'assistant' | 'system' | 'tool'
+
+export interface Turn {
+  id: string
+  conversation_id: string
+  index: number
+  timestamp: string
+  role: string
+  content: string
+  token_count: number | null
+  metadata: Record<string, unknown>
+  channel: string
+  embedder: string | null
+}
+
+export interface NewTurn {
+  conversation_id: string
+  role: string
+  content: string
+  channel: string
+  token_count?: number | null
+  metadata?: Record<string, unknown>
+  embedding?: EmbeddingRef
+}
+
+export interface Goal {
+  id: string
+  description: string
+  status: 'active' | 'completed' | 'abandoned' | 'blocked'
+  priority: number
+  parent_goal_id: string | null
+  created_at: string
+  deadline: string | null
+  channel: string
+}
+export interface NewGoal { description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef }
+
+export interface Strategy {
+  id: string
+  description: string
+  context_pattern: string
+  tool_sequence: string[]
+  success_count: number
+  failure_count: number
+  last_used: string | null
+  channel: string
+}
+export interface NewStrategy { description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef }
+
+export interface ToolInvocation {
+  id: string
+  conversation_id: string | null
+  tool: string
+  arguments: Record<string, unknown>
+  result: string
+  is_error: boolean
+  duration_ms: number | null
+  channel: string
+  created_at: string
+}
+export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'>
+
+export interface Channel { name: string, created_at: string }
+
+/** A similarity search: vectors made by other embedders are ignored. */
+export interface VectorQuery { embedding: EmbeddingRef, channels: string[], limit: number }
+
+/** Turns, conversations, goals, strategies, tool invocations, channels, audit log, and their vectors. */
+export interface RelationalStore {
+  readonly backend: string
+  health: () => Promise<StoreHealth>
+
+  /** Appends a turn at the conversation's next index (creating the conversation). */
+  addTurn: (turn: NewTurn) => Promise<Turn>
+  /** A conversation's turns in order, the last `limit`. */
+  conversationTurns: (conversationId: string, limit: number) => Promise<Turn[]>
+  /** Nearest turns by cosine similarity, best first, `score` in -1..1. */
+  similarTurns: (q: VectorQuery) => Promise<Array<Turn & { score: number }>>
+  /** Newest turns in these channels. */
+  recentTurns: (channels: string[], limit: number) => Promise<Turn[]>
+  /** Removes a conversation and its turns; null when it did not exist. */
+  deleteConversation: (conversationId: string) => Promise<DeleteCounts | null>
+  /** Clears every conversation's consolidated marker; returns how many were set. */
+  resetConsolidation: () => Promise<number>
+
+  addGoal: (goal: NewGoal) => Promise<Goal>
+  goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
+  addStrategy: (s: NewStrategy) => Promise<Strategy>
+  strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<Strategy>>
+  similarStrategies: (q: VectorQuery) => Promise<Array<Strategy & { score: number }>>
+  addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
+  toolInvocations: (q: { conversation_id?: string, channel?: string, limit: number }) => Promise<ToolInvocation[]>
+
+  /** Idempotent; returns false when the channel already existed. */
+  createChannel: (name: string) => Promise<{ created: boolean, channel: Channel }>
+  channels: () => Promise<Channel[]>
+  /** Removes the channel and every row in it; the counts name what went. */
+  deleteChannel: (name: string) => Promise<DeleteCounts>
+  /** Per channel: turns, strategies, goals, conversations. */
+  countByChannel: () => Promise<Record<string, Record<string, number>>>
+  /** Deletes strategies and goals (the consolidated memories this store holds). */
+  deleteMemories: () => Promise<number>
+
+  audit: (entry: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }) => Promise<void>
+  /** Removes audit entries older than `days`; returns how many. */
+  pruneAudit: (days: number) => Promise<number>
+  auditLog: (limit: number) => Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>>
+
+  embedderUsage: () => Promise<EmbedderUsage[]>
+  close?: () => Promise<void>
+}
+
+// ---- graph ---------------------------------------------------------------------------
+
+export interface Entity {
+  id: string
+  name: string
+  type: string
+  aliases: string[]
+  description: string | null
+  salience: number
+  properties: Record<string, unknown>
+  first_seen: string
+  last_accessed: string
+  access_count: number
+  channel: string
+}
+export interface NewEntity { name: string, type: string, aliases?: string[], description?: string | null, salience?: number, properties?: Record<string, unknown>, channel: string, embedding?: EmbeddingRef }
+
+export type TemporalContext = 'current' | 'past' | 'future'
+
+export interface Fact {
+  id: string
+  claim: string
+  claim_hash: string
+  confidence: number
+  source: 'extraction' | 'user_stated' | 'inferred'
+  source_turn_id: string | null
+  entity_ids: string[]
+  created_at: string
+  channel: string
+  last_accessed: string
+  access_count: number
+  salience: number
+  temporal_context: TemporalContext | null
+  superseded_at: string | null
+  superseded_by_id: string | null
+  supersedes_id: string | null
+  flagged_for_review: boolean
+}
+export interface NewFact {
+  claim: string
+  /** SHA-256 of the normalised claim; the service computes it. */
+  claim_hash: string
+  confidence?: number
+  source: Fact['source']
+  source_turn_id?: string | null
+  entity_ids?: string[]
+  channel: string
+  salience?: number
+  temporal_context?: TemporalContext | null
+  embedding?: EmbeddingRef
+}
+
+export interface Relationship { id: string, source_id: string, target_id: string, type: string, confidence: number, channel: string }
+
+export interface EntityGraph {
+  entity: Entity
+  facts: Fact[]
+  relationships: Array<{ type: string, direction: 'outgoing' | 'incoming', confidence: number, depth: number, source: { id: string, name: string, type: string }, target: { id: string, name: string, type: string } }>
+  depth: number
 }
 
 /** Entities, facts, relationships and their links; traversal to depth 1-3. */
 export interface GraphStore {
   readonly backend: string
-  health: () => Promise<{ status: 'healthy' | 'unhealthy', error?: string }>
+  health: () => Promise<StoreHealth>
+
+  /** Same (channel, name case-insensitively, type) -> the existing entity, aliases merged. */
+  upsertEntity: (e: NewEntity) => Promise<{ entity: Entity, created: boolean }>
+  entity: (id: string) => Promise<Entity | undefined>
+  entities: (q: { channel?: string, search?: string, type?: string } & Page) => Promise<PageResult<Entity>>
+  similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
+
+  /** Same (channel, claim_hash) -> the existing fact (`created: false`), not a second row. */
+  addFact: (f: NewFact) => Promise<{ fact: Fact, created: boolean }>
+  /** Stores `next` and links it: old.superseded_by_id/superseded_at, next.supersedes_id. */
+  supersedeFact: (oldId: string, next: NewFact) => Promise<{ old: Fact, fact: Fact }>
+  fact: (id: string) => Promise<Fact | undefined>
+  /** Lists facts; superseded ones only with include_superseded. */
+  facts: (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean } & Page) => Promise<PageResult<Fact>>
+  /** Nearest current (not superseded) facts. Bumps access_count/last_accessed of what it returns. */
+  similarFacts: (q: VectorQuery) => Promise<Array<Fact & { score: number }>>
+
+  relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
+  /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */
+  graph: (entityId: string, depth: number) => Promise<EntityGraph | undefined>
+
+  deleteChannel: (name: string) => Promise<DeleteCounts>
+  /** Per channel: entities, facts. */
+  countByChannel: () => Promise<Record<string, Record<string, number>>>
+  /** Deletes every entity, fact and relationship; returns how many rows. */
+  deleteAll: () => Promise<number>
+  embedderUsage: () => Promise<EmbedderUsage[]>
+  close?: () => Promise<void>
 }
 
-/** Turns, conversations, tool invocations, audit log, and vectors. */
-export interface RelationalStore {
-  readonly backend: string
-  health: () => Promise<{ status: 'healthy' | 'unhealthy', error?: string, warning?: string }>
+// ---- the service ---------------------------------------------------------------------
+
+export interface MemoryBundle {
+  relevant_turns: Array<Record<string, unknown>>
+  entities: Array<Record<string, unknown>>
+  facts: Array<Record<string, unknown>>
+  strategies: Array<Record<string, unknown>>
+  active_goals: Array<Record<string, unknown>>
+  user_context: Record<string, unknown>
+}
+
+export interface RecallResult extends MemoryBundle {
+  /** The bundle rendered as prompt text within the token budget ('' when nothing was found). */
+  context: string
+  techniques: string[]
+  timings_ms: Record<string, number>
+  /** Stores that could not be asked; recall still answers with what the others gave. */
+  degraded?: string[]
+  [key: string]: unknown
+}
+
+/**
+ * What the chat flow needs from memory. Registered under registry.memory.service.
+ * Failure-tolerant: storeTurn and recall never reject because a store is down
+ * (they resolve with `stored: false` / an empty context and say why).
+ */
+export interface MemoryService {
+  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, turn?: Turn, error?: string }>
+  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
 }
 
 /** A recall technique (hybrid, entity-centric, query expansion, HyDE, self-query). */

@@ -1,0 +1,40 @@
+// data/config.json is a live layer: a valid change rebuilds the generation, an invalid one
+// is refused whole and the old configuration keeps serving.
+import t from 'tap'
+import { startKernel } from '../helpers/kernel.ts'
+
+t.test('a change to data/config.json reloads; an invalid one never half-applies', async t => {
+  const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'llama3.2' } } })
+  t.equal(s.kernel.current?.app.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL'), 'llama3.2')
+  let reloaded = s.nextReload()
+  s.ws.writeConfig({ preferences: { default_model: 'openai/gpt-4o-mini' } })
+  await reloaded
+  t.equal(s.kernel.current?.app.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL'), 'openai/gpt-4o-mini')
+
+  reloaded = s.nextReload()
+  s.ws.writeConfig({ preferences: { default_model: 'x' }, llm_settings: { default_temperature: 9 } })
+  await reloaded
+  const plugins = (await s.json('/api/plugins')).body
+  t.equal(plugins.last_reload.ok, false)
+  t.match(plugins.last_reload.error, /llm_settings\.default_temperature/)
+  t.equal(s.kernel.current?.app.agentConfig.lookup('preferences.default_model'), 'openai/gpt-4o-mini', 'old config still in force')
+})
+
+t.test('lookup priority: config file, then environment, then default', async t => {
+  const s = await startKernel(t, { plugins: [], env: { DEFAULT_MODEL: 'from-env', LOCAL_MODEL_TIMEOUT: '600' }, config: { providers: { local: { timeout: 300 } } } })
+  const c = s.kernel.current!.app.agentConfig
+  t.equal(c.lookup('preferences.default_model', 'DEFAULT_MODEL', 'llama3.2'), 'from-env')
+  t.equal(c.lookupNumber('providers.local.timeout', 'LOCAL_MODEL_TIMEOUT', 600), 300)
+  t.equal(c.lookup('preferences.nothing', 'NOT_SET_ANYWHERE', 'dflt'), 'dflt')
+})
+
+t.test('.env is read, and real environment variables win over it', async t => {
+  const { Workspace } = await import('../helpers/workspace.ts')
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.write('.env', 'DEFAULT_MODEL=from-dotenv\nAGENT_MAX_CHAT_LENGTH=42\n')
+  const s = await startKernel(t, { ws, plugins: [], env: { DEFAULT_MODEL: 'from-real-env' } })
+  t.equal(s.kernel.env.DEFAULT_MODEL, 'from-real-env')
+  t.equal(s.kernel.settings.maxChatLength, 42)
+})
+
