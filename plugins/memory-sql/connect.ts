@@ -1,0 +1,70 @@
+// Opens the SQL backend as a pooled resource: a pg Pool or one PGlite instance, wrapped
+// in Kysely. Opening never needs the server to be up: pg connects lazily and reconnects
+// by itself, so a database that is down at start or goes away later only makes calls
+// fail (as StoreUnavailableError) until it is back.
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import { mkdirSync } from 'node:fs'
+import type { FastifyInstance } from 'fastify'
+import { PGliteDialect } from './pglite-dialect.ts'
+import { redactUri, type SqlTarget } from './target.ts'
+
+export interface SqlHandle {
+  readonly db: Kysely<unknown>
+  readonly backend: 'pglite' | 'postgres'
+  readonly schema: string
+  /** For logs and health: the URI without its password, or the PGlite folder. */
+  readonly label: string
+  close: () => Promise<void>
+}
+
+async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): Promise<SqlHandle> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { vector } = await import('@electric-sql/pglite-pgvector')
+  if (target.dir !== null) mkdirSync(target.dir, { recursive: true })
+  const pglite = await PGlite.create({ dataDir: target.dir ?? undefined, extensions: { vector } })
+  await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')
+  if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
+  return {
+    db, backend: 'pglite', schema: target.schema, label: target.dir ?? 'pglite (in memory)',
+    close: async () => { await db.destroy(); await pglite.close() },
+  }
+}
+
+type Log = Pick<FastifyInstance['log'], 'warn'>
+
+function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log: Log): SqlHandle {
+  const pool = new pg.Pool({
+    connectionString: target.uri,
+    max: target.poolSize,
+    connectionTimeoutMillis: target.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // search_path per connection: the memory tables live in their own schema, pgvector's types in public.
+    options: `-c search_path="${target.schema}",public`,
+  })
+  // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
+  pool.on('error', err => { log.warn({ err: err.message }, 'memory-sql: an idle PostgreSQL connection failed; it will be replaced') })
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) })
+  return { db, backend: 'postgres', schema: target.schema, label: redactUri(target.uri), close: async () => { await db.destroy() } }
+}
+
+/** Opens a handle outside the pool (tests, benches); the caller closes it. */
+export async function openSql (target: SqlTarget, log: Log): Promise<SqlHandle> {
+  return target.backend === 'pglite' ? await openPglite(target) : openPostgres(target, log)
+}
+
+/** The SQL handle for this target from the resource pool: same target, same instance across reloads. */
+export async function acquireSql (app: FastifyInstance, target: SqlTarget): Promise<SqlHandle> {
+  return await app.resources.acquire<SqlHandle>({
+    kind: `sql:${target.backend}`,
+    options: target,
+    create: async () => await openSql(target, app.log),
+    dispose: async h => { await h.close() },
+  })
+}
+
+/** Creates the schema on PostgreSQL (PGlite did it when opening). */
+export async function ensureSchema (h: SqlHandle): Promise<void> {
+  if (h.backend === 'postgres' && h.schema !== 'public') await sql.raw(`CREATE SCHEMA IF NOT EXISTS "${h.schema}"`).execute(h.db)
+}

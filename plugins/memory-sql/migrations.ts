@@ -1,0 +1,47 @@
+// The relational memory schema, by version. Never edit a released version: add one.
+import { sql } from 'kysely'
+import type { Migration } from './migrate.ts'
+
+export const relationalMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'channels, conversations, turns, goals, strategies, tool invocations, audit log',
+    up: async (db, { vectorType }) => {
+      const vec = sql.raw(vectorType)
+      await sql`CREATE TABLE IF NOT EXISTS memory_channels (
+        name text PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())`.execute(db)
+      await sql`INSERT INTO memory_channels (name) VALUES ('_global'), ('_default') ON CONFLICT DO NOTHING`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS conversations (
+        id text PRIMARY KEY, channel text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(), turn_count integer NOT NULL DEFAULT 0,
+        consolidated_at timestamptz)`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS conversations_channel ON conversations (channel)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS turns (
+        id uuid PRIMARY KEY, conversation_id text NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        idx integer NOT NULL, ts timestamptz NOT NULL DEFAULT now(), role text NOT NULL, content text NOT NULL,
+        token_count integer, metadata jsonb NOT NULL DEFAULT '{}', channel text NOT NULL,
+        embedding ${vec}, embedder text, embedding_dims integer, UNIQUE (conversation_id, idx))`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS turns_channel_ts ON turns (channel, ts DESC)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS goals (
+        id uuid PRIMARY KEY, description text NOT NULL, status text NOT NULL DEFAULT 'active',
+        priority integer NOT NULL DEFAULT 3, parent_goal_id uuid, created_at timestamptz NOT NULL DEFAULT now(),
+        deadline timestamptz, channel text NOT NULL, embedding ${vec}, embedder text, embedding_dims integer)`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS goals_channel ON goals (channel, status)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS strategies (
+        id uuid PRIMARY KEY, description text NOT NULL, context_pattern text NOT NULL,
+        tool_sequence jsonb NOT NULL DEFAULT '[]', success_count integer NOT NULL DEFAULT 0,
+        failure_count integer NOT NULL DEFAULT 0, last_used timestamptz, channel text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(), embedding ${vec}, embedder text, embedding_dims integer)`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS strategies_channel ON strategies (channel)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS tool_invocations (
+        id uuid PRIMARY KEY, conversation_id text, tool text NOT NULL, arguments jsonb NOT NULL DEFAULT '{}',
+        result text NOT NULL DEFAULT '', is_error boolean NOT NULL DEFAULT false, duration_ms real,
+        channel text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS tool_invocations_conv ON tool_invocations (conversation_id, created_at)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS memory_audit_log (
+        id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), action text NOT NULL,
+        target text, channel text, details jsonb NOT NULL DEFAULT '{}')`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS memory_audit_log_at ON memory_audit_log (at)`.execute(db)
+    },
+  },
+]

@@ -1,0 +1,307 @@
+// The relational + vector memory store on SQL (PGlite or PostgreSQL): turns,
+// conversations, goals, strategies, tool invocations, channels, audit log.
+// Migrations run on first use and again after a failure, so a database that was down at
+// start is set up as soon as it answers.
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type {
+  Channel, DeleteCounts, EmbedderUsage, Goal, NewGoal, NewStrategy, NewToolInvocation, NewTurn,
+  PageResult, RelationalStore, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
+} from '../../core/contracts/memory.ts'
+import type { SqlHandle } from './connect.ts'
+import { ensureSchema } from './connect.ts'
+import { columnVectorType, detectVector, migrate, type Migration } from './migrate.ts'
+import { relationalMigrations } from './migrations.ts'
+import { guarded } from './unavailable.ts'
+import { ensureVectorIndex, likeContains, nearestOrder, similarity, vectorValue, type VectorMode } from './vector.ts'
+import { iso, isoOrNull, num, obj, strArr, type Row } from './rows.ts'
+
+/** Migrations + vector mode, shared by every SQL store on one handle. */
+export class SqlReady {
+  readonly h: SqlHandle
+  readonly #component: string
+  readonly #migrations: Migration[]
+  readonly #table: string
+  #ready: Promise<void> | undefined
+  mode: VectorMode = 'real[]'
+  warning: string | undefined
+  readonly #indexed = new Set<string>()
+
+  constructor (h: SqlHandle, component: string, migrations: Migration[], vectorTable: string) {
+    this.h = h; this.#component = component; this.#migrations = migrations; this.#table = vectorTable
+  }
+
+  async ready (): Promise<void> {
+    this.#ready ??= (async () => {
+      await ensureSchema(this.h)
+      const v = await detectVector(this.h.db)
+      await migrate(this.h.db, this.#component, this.#migrations, { vectorType: v.type })
+      this.mode = await columnVectorType(this.h.db, this.#table)
+      this.warning = this.mode === 'vector' ? undefined : (v.warning ?? 'The embedding columns were created without pgvector: similarity search uses an exact cosine scan.')
+    })()
+    // A failed setup (database down) is retried by the next call.
+    this.#ready.catch(() => { this.#ready = undefined })
+    await this.#ready
+  }
+
+  async index (table: string, dims: number): Promise<void> {
+    const key = `${table}:${dims}`
+    if (this.#indexed.has(key)) return
+    await ensureVectorIndex(this.h.db, this.mode, table, dims)
+    this.#indexed.add(key)
+  }
+}
+
+const toTurn = (r: Row): Turn => ({
+  id: String(r.id), conversation_id: String(r.conversation_id), index: num(r.idx), timestamp: iso(r.ts), role: String(r.role),
+  content: String(r.content), token_count: r.token_count === null ? null : num(r.token_count), metadata: obj(r.metadata),
+  channel: String(r.channel), embedder: r.embedder === null ? null : String(r.embedder),
+})
+const toGoal = (r: Row): Goal => ({
+  id: String(r.id), description: String(r.description), status: String(r.status) as Goal['status'], priority: num(r.priority),
+  parent_goal_id: r.parent_goal_id === null ? null : String(r.parent_goal_id), created_at: iso(r.created_at), deadline: isoOrNull(r.deadline), channel: String(r.channel),
+})
+const toStrategy = (r: Row): Strategy => ({
+  id: String(r.id), description: String(r.description), context_pattern: String(r.context_pattern), tool_sequence: strArr(r.tool_sequence),
+  success_count: num(r.success_count), failure_count: num(r.failure_count), last_used: isoOrNull(r.last_used), channel: String(r.channel),
+})
+const toTool = (r: Row): ToolInvocation => ({
+  id: String(r.id), conversation_id: r.conversation_id === null ? null : String(r.conversation_id), tool: String(r.tool), arguments: obj(r.arguments),
+  result: String(r.result), is_error: Boolean(r.is_error), duration_ms: r.duration_ms === null ? null : num(r.duration_ms), channel: String(r.channel), created_at: iso(r.created_at),
+})
+
+const TURN_COLS = sql.raw('t.id, t.conversation_id, t.idx, t.ts, t.role, t.content, t.token_count, t.metadata, t.channel, t.embedder')
+const STRATEGY_COLS = sql.raw('s.id, s.description, s.context_pattern, s.tool_sequence, s.success_count, s.failure_count, s.last_used, s.channel')
+
+export class SqlRelationalStore implements RelationalStore {
+  readonly backend: string
+  readonly #r: SqlReady
+
+  constructor (h: SqlHandle) {
+    this.backend = h.backend
+    this.#r = new SqlReady(h, 'relational', relationalMigrations, 'turns')
+  }
+
+  get #db (): Kysely<unknown> { return this.#r.h.db }
+
+  async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
+    return await guarded('relational', this.backend, async () => { await this.#r.ready(); return await fn(this.#db) })
+  }
+
+  /** Sets up the schema now; throws StoreUnavailableError when the database is down. */
+  async init (): Promise<void> { await this.#run(async () => {}) }
+
+  async health (): Promise<StoreHealth> {
+    try {
+      await this.#run(async db => { await sql`SELECT 1`.execute(db) })
+      return { status: 'healthy', backend: this.backend, ...(this.#r.warning === undefined ? {} : { warning: this.#r.warning }) }
+    } catch (err) {
+      return { status: 'unhealthy', backend: this.backend, error: (err as Error).message }
+    }
+  }
+
+  async addTurn (t: NewTurn): Promise<Turn> {
+    return await this.#run(async db => {
+      const e = t.embedding
+      if (e !== undefined) await this.#r.index('turns', e.vector.length)
+      return await db.transaction().execute(async trx => {
+        // The conversation row is the lock that serialises index assignment.
+        const conv = await sql<{ idx: number }>`INSERT INTO conversations (id, channel, turn_count) VALUES (${t.conversation_id}, ${t.channel}, 1)
+          ON CONFLICT (id) DO UPDATE SET turn_count = conversations.turn_count + 1, updated_at = now()
+          RETURNING turn_count - 1 AS idx`.execute(trx)
+        const idx = num(conv.rows[0].idx)
+        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
+          VALUES (${randomUUID()}, ${t.conversation_id}, ${idx}, ${t.role}, ${t.content}, ${t.token_count ?? null}, ${JSON.stringify(t.metadata ?? {})}::jsonb,
+            ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null})
+          RETURNING ${TURN_COLS}`.execute(trx)
+        return toTurn(r.rows[0])
+      })
+    })
+  }
+
+  async conversationTurns (conversationId: string, limit: number): Promise<Turn[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT * FROM (SELECT ${TURN_COLS} FROM turns t WHERE t.conversation_id = ${conversationId} ORDER BY t.idx DESC LIMIT ${limit}) t ORDER BY t.idx`.execute(db)
+      return r.rows.map(toTurn)
+    })
+  }
+
+  async similarTurns (q: VectorQuery): Promise<Array<Turn & { score: number }>> {
+    return await this.#run(async db => {
+      const v = q.embedding.vector
+      await this.#r.index('turns', v.length)
+      const r = await sql<Row>`SELECT ${TURN_COLS}, ${similarity(this.#r.mode, 't', v)} AS score FROM turns t
+        WHERE t.embedding_dims = ${sql.lit(v.length)} AND t.embedder = ${q.embedding.embedder} AND t.channel = ANY(${q.channels}::text[])
+        ORDER BY ${nearestOrder(this.#r.mode, 't', v)} LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
+    })
+  }
+
+  async recentTurns (channels: string[], limit: number): Promise<Turn[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${TURN_COLS} FROM turns t WHERE t.channel = ANY(${channels}::text[]) ORDER BY t.ts DESC, t.idx DESC LIMIT ${limit}`.execute(db)
+      return r.rows.map(toTurn)
+    })
+  }
+
+  async deleteConversation (conversationId: string): Promise<DeleteCounts | null> {
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const turns = await sql`DELETE FROM turns WHERE conversation_id = ${conversationId}`.execute(trx)
+      const tools = await sql`DELETE FROM tool_invocations WHERE conversation_id = ${conversationId}`.execute(trx)
+      const conv = await sql`DELETE FROM conversations WHERE id = ${conversationId}`.execute(trx)
+      if (Number(conv.numAffectedRows ?? 0) === 0) return null
+      return { turns: Number(turns.numAffectedRows ?? 0), conversations: 1, tool_invocations: Number(tools.numAffectedRows ?? 0) }
+    }))
+  }
+
+  async resetConsolidation (): Promise<number> {
+    return await this.#run(async db => Number((await sql`UPDATE conversations SET consolidated_at = NULL WHERE consolidated_at IS NOT NULL`.execute(db)).numAffectedRows ?? 0))
+  }
+
+  async addGoal (g: NewGoal): Promise<Goal> {
+    return await this.#run(async db => {
+      const e = g.embedding
+      const r = await sql<Row>`INSERT INTO goals (id, description, status, priority, parent_goal_id, deadline, channel, embedding, embedder, embedding_dims)
+        VALUES (${randomUUID()}, ${g.description}, ${g.status ?? 'active'}, ${g.priority ?? 3}, ${g.parent_goal_id ?? null}, ${g.deadline ?? null},
+          ${g.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}) RETURNING *`.execute(db)
+      return toGoal(r.rows[0])
+    })
+  }
+
+  async goals (q: { channels?: string[], status?: Goal['status'], limit: number }): Promise<Goal[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT * FROM goals WHERE (${q.channels ?? null}::text[] IS NULL OR channel = ANY(${q.channels ?? null}::text[]))
+        AND (${q.status ?? null}::text IS NULL OR status = ${q.status ?? null}) ORDER BY priority DESC, created_at DESC LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(toGoal)
+    })
+  }
+
+  async addStrategy (s: NewStrategy): Promise<Strategy> {
+    return await this.#run(async db => {
+      const e = s.embedding
+      if (e !== undefined) await this.#r.index('strategies', e.vector.length)
+      const r = await sql<Row>`INSERT INTO strategies AS s (id, description, context_pattern, tool_sequence, channel, embedding, embedder, embedding_dims)
+        VALUES (${randomUUID()}, ${s.description}, ${s.context_pattern}, ${JSON.stringify(s.tool_sequence ?? [])}::jsonb, ${s.channel},
+          ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}) RETURNING ${STRATEGY_COLS}`.execute(db)
+      return toStrategy(r.rows[0])
+    })
+  }
+
+  async strategies (q: { channel?: string, search?: string, offset: number, limit: number }): Promise<PageResult<Strategy>> {
+    return await this.#run(async db => {
+      const where = sql`(${q.channel ?? null}::text IS NULL OR s.channel = ${q.channel ?? null})
+        AND (${q.search ?? null}::text IS NULL OR s.description ILIKE ${q.search === undefined ? null : likeContains(q.search)} ESCAPE '\\'
+          OR s.context_pattern ILIKE ${q.search === undefined ? null : likeContains(q.search)} ESCAPE '\\')`
+      const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM strategies s WHERE ${where}`.execute(db)
+      const r = await sql<Row>`SELECT ${STRATEGY_COLS} FROM strategies s WHERE ${where} ORDER BY s.created_at DESC, s.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db)
+      return { items: r.rows.map(toStrategy), total: num(total.rows[0].n) }
+    })
+  }
+
+  async similarStrategies (q: VectorQuery): Promise<Array<Strategy & { score: number }>> {
+    return await this.#run(async db => {
+      const v = q.embedding.vector
+      const r = await sql<Row>`SELECT ${STRATEGY_COLS}, ${similarity(this.#r.mode, 's', v)} AS score FROM strategies s
+        WHERE s.embedding_dims = ${sql.lit(v.length)} AND s.embedder = ${q.embedding.embedder} AND s.channel = ANY(${q.channels}::text[])
+        ORDER BY ${nearestOrder(this.#r.mode, 's', v)} LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toStrategy(row), score: num(row.score) }))
+    })
+  }
+
+  async addToolInvocation (t: NewToolInvocation): Promise<ToolInvocation> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel)
+        VALUES (${randomUUID()}, ${t.conversation_id}, ${t.tool}, ${JSON.stringify(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}) RETURNING *`.execute(db)
+      return toTool(r.rows[0])
+    })
+  }
+
+  async toolInvocations (q: { conversation_id?: string, channel?: string, limit: number }): Promise<ToolInvocation[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT * FROM tool_invocations WHERE (${q.conversation_id ?? null}::text IS NULL OR conversation_id = ${q.conversation_id ?? null})
+        AND (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null}) ORDER BY created_at, id LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(toTool)
+    })
+  }
+
+  async createChannel (name: string): Promise<{ created: boolean, channel: Channel }> {
+    return await this.#run(async db => {
+      const ins = await sql<Row>`INSERT INTO memory_channels (name) VALUES (${name}) ON CONFLICT DO NOTHING RETURNING name, created_at`.execute(db)
+      if (ins.rows.length > 0) return { created: true, channel: { name, created_at: iso(ins.rows[0].created_at) } }
+      const r = await sql<Row>`SELECT name, created_at FROM memory_channels WHERE name = ${name}`.execute(db)
+      return { created: false, channel: { name, created_at: iso(r.rows[0].created_at) } }
+    })
+  }
+
+  async channels (): Promise<Channel[]> {
+    return await this.#run(async db => {
+      // A channel that only exists because data was written in it still counts as a channel.
+      const r = await sql<Row>`SELECT name, min(created_at) AS created_at FROM (
+          SELECT name, created_at FROM memory_channels
+          UNION ALL SELECT channel, min(created_at) FROM conversations GROUP BY channel
+          UNION ALL SELECT channel, min(created_at) FROM strategies GROUP BY channel
+          UNION ALL SELECT channel, min(created_at) FROM goals GROUP BY channel) c GROUP BY name ORDER BY name`.execute(db)
+      return r.rows.map(row => ({ name: String(row.name), created_at: iso(row.created_at) }))
+    })
+  }
+
+  async deleteChannel (name: string): Promise<DeleteCounts> {
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const n = async (q: ReturnType<typeof sql>): Promise<number> => Number((await q.execute(trx)).numAffectedRows ?? 0)
+      const turns = await n(sql`DELETE FROM turns WHERE channel = ${name}`)
+      // A conversation belongs to the channel it started in; its turns in other channels stay.
+      const conversations = await n(sql`DELETE FROM conversations c WHERE c.channel = ${name} AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.conversation_id = c.id)`)
+      const strategies = await n(sql`DELETE FROM strategies WHERE channel = ${name}`)
+      const goals = await n(sql`DELETE FROM goals WHERE channel = ${name}`)
+      const toolInvocations = await n(sql`DELETE FROM tool_invocations WHERE channel = ${name}`)
+      const channel = await n(sql`DELETE FROM memory_channels WHERE name = ${name}`)
+      return { turns, conversations, strategies, goals, tool_invocations: toolInvocations, channels: channel }
+    }))
+  }
+
+  async countByChannel (): Promise<Record<string, Record<string, number>>> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT channel, 'turns' AS kind, count(*)::int AS n FROM turns GROUP BY channel
+        UNION ALL SELECT channel, 'strategies', count(*)::int FROM strategies GROUP BY channel
+        UNION ALL SELECT channel, 'goals', count(*)::int FROM goals GROUP BY channel
+        UNION ALL SELECT channel, 'conversations', count(*)::int FROM conversations GROUP BY channel`.execute(db)
+      const out: Record<string, Record<string, number>> = {}
+      for (const row of r.rows) (out[String(row.channel)] ??= {})[String(row.kind)] = num(row.n)
+      return out
+    })
+  }
+
+  async deleteMemories (): Promise<number> {
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const s = await sql`DELETE FROM strategies`.execute(trx)
+      const g = await sql`DELETE FROM goals`.execute(trx)
+      return Number(s.numAffectedRows ?? 0) + Number(g.numAffectedRows ?? 0)
+    }))
+  }
+
+  async audit (e: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }): Promise<void> {
+    await this.#run(async db => {
+      await sql`INSERT INTO memory_audit_log (action, target, channel, details) VALUES (${e.action}, ${e.target ?? null}, ${e.channel ?? null}, ${JSON.stringify(e.details ?? {})}::jsonb)`.execute(db)
+    })
+  }
+
+  async pruneAudit (days: number): Promise<number> {
+    return await this.#run(async db => Number((await sql`DELETE FROM memory_audit_log WHERE at < now() - make_interval(days => ${days}::int)`.execute(db)).numAffectedRows ?? 0))
+  }
+
+  async auditLog (limit: number): Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT at, action, target, channel, details FROM memory_audit_log ORDER BY id DESC LIMIT ${limit}`.execute(db)
+      return r.rows.map(row => ({ at: iso(row.at), action: String(row.action), target: row.target === null ? null : String(row.target), channel: row.channel === null ? null : String(row.channel), details: obj(row.details) }))
+    })
+  }
+
+  async embedderUsage (): Promise<EmbedderUsage[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT embedder, embedding_dims AS dims, count(*)::int AS n FROM (
+          SELECT embedder, embedding_dims FROM turns UNION ALL SELECT embedder, embedding_dims FROM strategies
+          UNION ALL SELECT embedder, embedding_dims FROM goals) v WHERE embedder IS NOT NULL GROUP BY embedder, embedding_dims`.execute(db)
+      return r.rows.map(row => ({ embedder: String(row.embedder), dimensions: num(row.dims), count: num(row.n) }))
+    })
+  }
+}

@@ -1,0 +1,161 @@
+// The relational store contract, run against every SQL backend: embedded PGlite and the
+// real PostgreSQL 15 (without pgvector here, so its exact-cosine fallback is what runs).
+import t from 'tap'
+import { sql } from 'kysely'
+import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
+import { axis } from '../../test/memory/vectors.ts'
+import { SqlRelationalStore } from './relational-store.ts'
+import { migrate } from './migrate.ts'
+import { relationalMigrations } from './migrations.ts'
+
+const E = 'test-embedder'
+const emb = (a: number, nudge = 0): { vector: number[], embedder: string } => ({ vector: axis(8, a, nudge), embedder: E })
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`relational store on ${backend.name}`, async t => {
+    const h = await backend.open(t)
+    const store = new SqlRelationalStore(h)
+    await store.init()
+
+    t.test('migrations are versioned and safe to run twice', async t => {
+      const again = await migrate(h.db, 'relational', relationalMigrations, { vectorType: 'real[]' })
+      t.same(again, [], 'nothing re-applied')
+      await new SqlRelationalStore(h).init()
+      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM agentd_migrations WHERE component = 'relational'`.execute(h.db)
+      t.equal(r.rows[0].n, relationalMigrations.length)
+    })
+
+    t.test('health names the backend; the fallback carries a warning', async t => {
+      const hl = await store.health()
+      t.equal(hl.status, 'healthy')
+      t.equal(hl.backend, backend.name)
+      if (backend.name === 'postgres') t.match(hl.warning, /pgvector/)
+      else t.equal(hl.warning, undefined, 'pglite has pgvector')
+    })
+
+    t.test('turns get consecutive indexes per conversation, also when written at once', async t => {
+      await Promise.all(Array.from({ length: 8 }, (_, i) => store.addTurn({ conversation_id: 'c-par', role: 'user', content: `m${i}`, channel: 'a' })))
+      const turns = await store.conversationTurns('c-par', 100)
+      t.same(turns.map(x => x.index), [0, 1, 2, 3, 4, 5, 6, 7])
+      const last = await store.conversationTurns('c-par', 3)
+      t.same(last.map(x => x.index), [5, 6, 7], 'the last N, oldest first')
+      t.equal(turns[0].conversation_id, 'c-par')
+      t.match(turns[0].timestamp, /^\d{4}-\d\d-\d\dT/)
+    })
+
+    t.test('a turn keeps its metadata, token count and embedder', async t => {
+      const turn = await store.addTurn({ conversation_id: 'c-meta', role: 'assistant', content: 'hi', channel: 'a', token_count: 3, metadata: { model: 'm', latency_ms: 12.5 }, embedding: emb(1) })
+      t.same(turn.metadata, { model: 'm', latency_ms: 12.5 })
+      t.equal(turn.token_count, 3)
+      t.equal(turn.embedder, E)
+    })
+
+    t.test('similar turns: nearest first, only the asked channels and this embedder', async t => {
+      await store.addTurn({ conversation_id: 's1', role: 'user', content: 'near', channel: 'sim-a', embedding: emb(2, 0.1) })
+      await store.addTurn({ conversation_id: 's1', role: 'user', content: 'far', channel: 'sim-a', embedding: emb(5) })
+      await store.addTurn({ conversation_id: 's2', role: 'user', content: 'other channel', channel: 'sim-b', embedding: emb(2) })
+      await store.addTurn({ conversation_id: 's1', role: 'user', content: 'other embedder', channel: 'sim-a', embedding: { vector: axis(8, 2), embedder: 'other' } })
+      await store.addTurn({ conversation_id: 's1', role: 'user', content: 'other size', channel: 'sim-a', embedding: { vector: axis(4, 2), embedder: E } })
+      const res = await store.similarTurns({ embedding: emb(2), channels: ['sim-a'], limit: 10 })
+      t.same(res.map(r => r.content), ['near', 'far'])
+      t.ok(res[0].score > 0.99 && res[0].score <= 1.0001, `cosine ${res[0].score}`)
+      t.ok(Math.abs(res[1].score) < 1e-6)
+      const both = await store.similarTurns({ embedding: emb(2), channels: ['sim-a', 'sim-b'], limit: 1 })
+      t.same(both.map(r => r.content), ['other channel'])
+    })
+
+    t.test('recent turns: newest first, channel filtered', async t => {
+      await store.addTurn({ conversation_id: 'r1', role: 'user', content: 'old', channel: 'rec' })
+      await store.addTurn({ conversation_id: 'r1', role: 'user', content: 'new', channel: 'rec' })
+      const res = await store.recentTurns(['rec'], 5)
+      t.same(res.map(r => r.content), ['new', 'old'])
+    })
+
+    t.test('deleting a conversation removes its turns and says how many', async t => {
+      await store.addTurn({ conversation_id: 'del-me', role: 'user', content: 'x', channel: 'a' })
+      await store.addTurn({ conversation_id: 'del-me', role: 'assistant', content: 'y', channel: 'a' })
+      await store.addToolInvocation({ conversation_id: 'del-me', tool: 't', arguments: {}, result: 'r', is_error: false, duration_ms: 1, channel: 'a' })
+      t.same(await store.deleteConversation('del-me'), { turns: 2, conversations: 1, tool_invocations: 1 })
+      t.same(await store.conversationTurns('del-me', 10), [])
+      t.equal(await store.deleteConversation('del-me'), null, 'unknown now')
+    })
+
+    t.test('goals: stored with defaults, filtered by channel and status', async t => {
+      const g = await store.addGoal({ description: 'ship it', channel: 'g1' })
+      t.equal(g.status, 'active')
+      t.equal(g.priority, 3)
+      await store.addGoal({ description: 'done one', channel: 'g1', status: 'completed', priority: 5 })
+      await store.addGoal({ description: 'elsewhere', channel: 'g2' })
+      const active = await store.goals({ channels: ['g1'], status: 'active', limit: 10 })
+      t.same(active.map(x => x.description), ['ship it'])
+    })
+
+    t.test('strategies: search is literal for quotes, %, _, backslashes and Unicode', async t => {
+      const texts = ['100% sure', 'snake_case', 'back\\slash', "it's quoted", 'naïve café 日本', 'plain']
+      for (const d of texts) await store.addStrategy({ description: d, context_pattern: 'p', channel: 'st', tool_sequence: ['a', 'b'] })
+      const find = async (s: string): Promise<string[]> => (await store.strategies({ channel: 'st', search: s, offset: 0, limit: 50 })).items.map(x => x.description).sort()
+      t.same(await find('%'), ['100% sure'])
+      t.same(await find('_'), ['snake_case'])
+      t.same(await find('\\'), ['back\\slash'])
+      t.same(await find("'"), ["it's quoted"])
+      t.same(await find('CAFÉ'), ['naïve café 日本'])
+      t.same(await find('日本'), ['naïve café 日本'])
+      t.same(await find("'; DROP TABLE strategies; --"), [])
+      const page = await store.strategies({ channel: 'st', offset: 2, limit: 2 })
+      t.equal(page.total, 6)
+      t.equal(page.items.length, 2)
+      t.same(page.items[0].tool_sequence, ['a', 'b'])
+    })
+
+    t.test('similar strategies by vector', async t => {
+      await store.addStrategy({ description: 'v-near', context_pattern: 'x', channel: 'sv', embedding: emb(3) })
+      await store.addStrategy({ description: 'v-far', context_pattern: 'x', channel: 'sv', embedding: emb(6) })
+      const res = await store.similarStrategies({ embedding: emb(3, 0.2), channels: ['sv'], limit: 1 })
+      t.same(res.map(s => s.description), ['v-near'])
+    })
+
+    t.test('tool invocations are listed per conversation in order', async t => {
+      await store.addToolInvocation({ conversation_id: 'ti', tool: 'a', arguments: { x: 1 }, result: '1', is_error: false, duration_ms: 2, channel: 'a' })
+      await store.addToolInvocation({ conversation_id: 'ti', tool: 'b', arguments: {}, result: 'boom', is_error: true, duration_ms: null, channel: 'a' })
+      const list = await store.toolInvocations({ conversation_id: 'ti', limit: 10 })
+      t.same(list.map(x => [x.tool, x.is_error]), [['a', false], ['b', true]])
+      t.same(list[0].arguments, { x: 1 })
+    })
+
+    t.test('channels: _global and _default exist, create is idempotent, delete removes only that channel', async t => {
+      const names = (await store.channels()).map(c => c.name)
+      t.ok(names.includes('_global') && names.includes('_default'))
+      t.equal((await store.createChannel('chan-a')).created, true)
+      t.equal((await store.createChannel('chan-a')).created, false)
+      await store.addTurn({ conversation_id: 'ca', role: 'user', content: 'in a', channel: 'chan-a' })
+      await store.addStrategy({ description: 's', context_pattern: 'p', channel: 'chan-a' })
+      await store.addTurn({ conversation_id: 'cb', role: 'user', content: 'in b', channel: 'chan-b' })
+      const counts = await store.countByChannel()
+      t.equal(counts['chan-a'].turns, 1)
+      t.equal(counts['chan-a'].strategies, 1)
+      const del = await store.deleteChannel('chan-a')
+      t.same(del, { turns: 1, conversations: 1, strategies: 1, goals: 0, tool_invocations: 0, channels: 1 })
+      const after = await store.countByChannel()
+      t.equal(after['chan-a'], undefined)
+      t.equal(after['chan-b'].turns, 1)
+      t.notOk((await store.channels()).some(c => c.name === 'chan-a'))
+    })
+
+    t.test('audit log keeps 30 days', async t => {
+      await store.audit({ action: 'old', channel: 'a' })
+      await store.audit({ action: 'new', details: { n: 1 } })
+      await sql`UPDATE memory_audit_log SET at = now() - interval '31 days' WHERE action = 'old'`.execute(h.db)
+      t.equal(await store.pruneAudit(30), 1)
+      const log = await store.auditLog(10)
+      t.same(log.map(e => e.action), ['new'])
+      t.same(log[0].details, { n: 1 })
+    })
+
+    t.test('embedder usage counts the vectors each embedder made', async t => {
+      const usage = await store.embedderUsage()
+      const mine = usage.find(u => u.embedder === E && u.dimensions === 8)
+      t.ok(mine !== undefined && mine.count > 0)
+      t.ok(usage.some(u => u.embedder === 'other'))
+    })
+  })
+}

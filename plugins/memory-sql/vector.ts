@@ -1,0 +1,54 @@
+// SQL for vectors in both storage modes. pgvector: `embedding vector` (no fixed size, so
+// one column serves every embedder) with one HNSW expression index per dimension, cast
+// to vector(N) in the query so the planner can use it. Fallback: `real[]` and an exact
+// cosine in SQL; our vectors are unit length, so cosine is the dot product.
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+
+export type VectorMode = 'vector' | 'real[]'
+
+function checkDims (dims: number): number {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 16000) throw new Error(`vector dimension ${dims} is out of range (1-16000)`)
+  return dims
+}
+
+function finite (v: number[]): number[] {
+  for (const x of v) if (!Number.isFinite(x)) throw new Error('a vector holds a non-finite number')
+  return v
+}
+
+/** The value to bind for an embedding column, or null. */
+export function vectorValue (mode: VectorMode, v: number[] | undefined): RawBuilder<unknown> {
+  if (v === undefined) return sql`NULL`
+  finite(v)
+  return mode === 'vector' ? sql`${`[${v.join(',')}]`}::vector` : sql`${`{${v.join(',')}}`}::real[]`
+}
+
+/** Cosine similarity of `table.embedding` to `v`, as an SQL expression. */
+export function similarity (mode: VectorMode, alias: string, v: number[]): RawBuilder<number> {
+  const dims = checkDims(v.length)
+  finite(v)
+  const col = sql.ref(`${alias}.embedding`)
+  if (mode === 'vector') return sql<number>`(1 - (${col}::vector(${sql.lit(dims)}) <=> ${`[${v.join(',')}]`}::vector(${sql.lit(dims)})))`
+  return sql<number>`(SELECT sum(a * b) FROM unnest(${col}, ${`{${v.join(',')}}`}::real[]) AS _v(a, b))`
+}
+
+/** ORDER BY fragment: the index-friendly distance for pgvector, the score otherwise. */
+export function nearestOrder (mode: VectorMode, alias: string, v: number[]): RawBuilder<unknown> {
+  const dims = checkDims(v.length)
+  const col = sql.ref(`${alias}.embedding`)
+  if (mode === 'vector') return sql`${col}::vector(${sql.lit(dims)}) <=> ${`[${v.join(',')}]`}::vector(${sql.lit(dims)})`
+  return sql`${similarity(mode, alias, v)} DESC`
+}
+
+/** One HNSW index per (table, dimension); the partial predicate keeps other sizes out of it. */
+export async function ensureVectorIndex (db: Kysely<unknown>, mode: VectorMode, table: string, dims: number): Promise<void> {
+  if (mode !== 'vector') return
+  checkDims(dims)
+  await sql.raw(`CREATE INDEX IF NOT EXISTS ${table}_embedding_hnsw_${dims} ON ${table}
+    USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE embedding_dims = ${dims}`).execute(db)
+}
+
+/** `%`, `_` and `\` taken literally inside an ILIKE pattern (ESCAPE '\'). */
+export function likeContains (s: string): string {
+  return `%${s.replace(/[\\%_]/g, m => `\\${m}`)}%`
+}
