@@ -117,9 +117,20 @@ export interface ProviderStatus {
 }
 
 export interface ProviderHealth {
-  status: 'healthy' | 'unhealthy'
+  /** `not_configured`: no key/URL yet; not a failure, so it does not make the aggregate `degraded`. */
+  status: 'healthy' | 'unhealthy' | 'not_configured'
+  /** For unhealthy/not_configured: what went wrong and what to fix. */
   error?: string
+  /** How long the health call took. */
   latency_ms?: number
+}
+
+/** What GET /api/config shows for a provider: its effective settings, the key only as set/unset. */
+export interface ProviderSettingsView {
+  api_key: { set: boolean, source?: 'config' | 'env' }
+  base_url?: string
+  /** Seconds. */
+  timeout?: number
 }
 
 export interface Provider {
@@ -132,8 +143,21 @@ export interface Provider {
   capabilities: (model: string) => ModelCapabilities
   /** True when this provider's catalogue knows the bare model name (used to resolve bare names). */
   knowsModel?: (model: string) => boolean
+  /**
+   * One whole completion. Failures are @fastify/error instances the chat plugin can pass
+   * straight through: 502 the upstream answered with an error (bad key: the message names
+   * the variable to set), 504 no answer within the provider's timeout, 503 not configured
+   * or unreachable, 404 unknown model. Aborting `signal` closes the upstream request and
+   * rejects with code AGENT_ERR_PROVIDER_ABORTED.
+   */
   complete: (req: CompletionRequest, signal?: AbortSignal) => Promise<CompletionResult>
+  /**
+   * The same as a stream of chunks (see StreamChunk); errors as for `complete`, thrown
+   * from the iterator. Breaking out of the loop or aborting `signal` closes the upstream request.
+   */
   stream: (req: CompletionRequest, signal?: AbortSignal) => AsyncIterable<StreamChunk>
   /** A real, cheap upstream call. */
   health: (signal?: AbortSignal) => Promise<ProviderHealth>
+  /** Effective settings with the key redacted, for GET /api/config. Optional for third-party providers. */
+  settings?: () => ProviderSettingsView
 }

@@ -1,0 +1,91 @@
+// Kernel overhead: requests/s of /api/health and /api/index through the generation
+// dispatcher against a bare Fastify app serving the same routes, measured in the same
+// run (autocannon over loopback; each server in its own process, the load generator in
+// this one). Then the time to build and swap a generation with the example plugins.
+// Targets (issue 2): ratio >= 0.9; build+swap < 250 ms.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import autocannon from 'autocannon'
+
+const self = fileURLToPath(import.meta.url)
+const REPO = path.resolve(path.dirname(self), '..')
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+
+async function serveKernel (): Promise<void> {
+  const { Kernel } = await import('../core/kernel.ts')
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-'))
+  writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
+    { name: 'tools-builtin', module: path.join(REPO, 'plugins/tools-builtin') },
+    { name: 'tools-api', module: path.join(REPO, 'plugins/tools-api') },
+  ] }))
+  const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data') }, watch: false })
+  const addr = await kernel.start()
+  // Build-and-swap timing, after the first build has loaded every module.
+  const times: number[] = []
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now()
+    const r = await kernel.reload('bench')
+    times.push(performance.now() - t0)
+    if (!r.ok) throw new Error(r.error)
+    await kernel.settled()
+  }
+  times.sort((a, b) => a - b)
+  process.stdout.write(`${JSON.stringify({ port: addr.port, swap_ms: { median: times[5], max: times[9] } })}\n`)
+  process.on('SIGTERM', () => { void kernel.close().then(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
+}
+
+async function serveBare (): Promise<void> {
+  const Fastify = (await import('fastify')).default
+  const app = Fastify({ logger: false })
+  app.get('/api/health', async () => ({ status: 'healthy', version: '0.1.0', api: { status: 'healthy' }, translation: { status: 'not_loaded', models: { language_detection: 'not_loaded', translation: 'not_loaded' } } }))
+  app.get('/api/index', async () => ({ message: 'agentd: a self-hosted agent server. See /docs for the API.', version: '0.1.0', docs: '/docs' }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const addr = app.server.address() as { port: number }
+  process.stdout.write(`${JSON.stringify({ port: addr.port })}\n`)
+  process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+}
+
+async function start (mode: string): Promise<{ child: ChildProcess, info: { port: number, swap_ms?: { median: number, max: number } } }> {
+  const child = spawn(process.execPath, ['--import=tsx', self, mode], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const info = await new Promise<{ port: number }>((resolve, reject) => {
+    let buf = ''
+    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const nl = buf.indexOf('\n'); if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl))) })
+    child.once('exit', code => { reject(new Error(`${mode} exited ${code}`)) })
+  })
+  return { child, info }
+}
+
+async function rps (port: number, route: string): Promise<number> {
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${route}`, connections: 50, duration: DURATION, pipelining: 1 })
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${route}: ${r.non2xx} non-2xx, ${r.errors} errors`)
+  return r.requests.average
+}
+
+async function main (): Promise<void> {
+  const kernel = await start('serve-kernel')
+  const bare = await start('serve-bare')
+  try {
+    for (const route of ['/api/health', '/api/index']) {
+      await rps(kernel.info.port, route); await rps(bare.info.port, route) // warm-up
+      const ours: number[] = []
+      const base: number[] = []
+      for (let i = 0; i < ROUNDS; i++) { ours.push(await rps(kernel.info.port, route)); base.push(await rps(bare.info.port, route)) }
+      // Best of the interleaved rounds: other load on the machine only ever slows a round down.
+      const o = Math.max(...ours)
+      const b = Math.max(...base)
+      console.log(`${route}: agentd ${o.toFixed(0)} req/s, bare Fastify ${b.toFixed(0)} req/s (best of ${ROUNDS} interleaved ${DURATION}s rounds), ratio ${(o / b).toFixed(3)} (target >= 0.9)`)
+    }
+    console.log(`generation build+swap with the example plugins: median ${kernel.info.swap_ms!.median.toFixed(1)} ms, max ${kernel.info.swap_ms!.max.toFixed(1)} ms (target < 250 ms)`)
+  } finally {
+    kernel.child.kill('SIGTERM'); bare.child.kill('SIGTERM')
+  }
+}
+
+const mode = process.argv[2]
+if (mode === 'serve-kernel') await serveKernel()
+else if (mode === 'serve-bare') await serveBare()
+else await main()
