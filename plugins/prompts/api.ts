@@ -1,0 +1,51 @@
+// What the prompts plugin offers other plugins, as the `app.prompts` decoration.
+// The chat plugin (and agent mode) compose their system prompt through it:
+//
+//   const { system_prompt, profile_id } = await app.prompts.compose({ profile_id, memory_context })
+//
+// `compose` fills the tool-server tools prompt from every registered tool source unless
+// the caller passes its own `tools_prompt` (the chat does, when allowed/blocked tool
+// lists narrow what the model is offered), then runs the `prompt:compose` hook.
+import type { FastifyInstance } from 'fastify'
+import type { PromptStore } from './store.ts'
+import type { PromptProfile, PromptsFile } from './schema.ts'
+import { composePrompt, resolveProfile, type ComposedPrompt, type ComposeInput } from './compose.ts'
+
+export interface PromptsApi {
+  /** The prompts file as last loaded (valid). */
+  readonly file: PromptsFile
+  /** The profile an id means (undefined or "default": the default profile); throws a 404-class error for an unknown id. */
+  profile: (id?: string) => PromptProfile | null
+  /** The tools prompt of every tool source, one block per source. */
+  toolsPrompt: () => string
+  compose: (input: ComposeInput) => Promise<ComposedPrompt>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the prompts plugin; check `app.hasDecorator('prompts')` before relying on it. */
+    prompts: PromptsApi
+  }
+}
+
+export function createPromptsApi (app: FastifyInstance, store: PromptStore): PromptsApi {
+  const toolsPrompt = (): string => app.registry.toolSources.entries().map(([name, s]) => {
+    try {
+      return s.toolsPrompt?.()?.trim() ?? ''
+    } catch (err) {
+      app.log.warn({ err, source: name }, 'tool source failed to describe its tools; left out of the system prompt')
+      return ''
+    }
+  }).filter(p => p !== '').join('\n')
+
+  return {
+    get file () { return store.current },
+    profile: (id) => resolveProfile(store.current, id),
+    toolsPrompt,
+    compose: async (input) => {
+      const composed = composePrompt(store.current, { ...input, tools_prompt: input.tools_prompt ?? toolsPrompt() })
+      const hooked = await app.hooks.run('prompt:compose', { prompt: composed.system_prompt, profile_id: composed.profile_id })
+      return { system_prompt: hooked.prompt, profile_id: hooked.profile_id }
+    },
+  }
+}
