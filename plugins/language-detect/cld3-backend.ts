@@ -1,0 +1,21 @@
+// cld3 (Google's Compact Language Detector 3) compiled to WebAssembly by cld3-asm. Its
+// model is inside the package, so this backend works with no download.
+import { loadModule } from 'cld3-asm'
+import type { DetectionBackend } from './backend.ts'
+
+/** cld3 reads at most this many bytes of a text; more does not change its answer much. */
+const MAX_BYTES = 1024
+
+export async function loadCld3 (): Promise<DetectionBackend> {
+  const factory = await loadModule()
+  // minBytes 0: cld3's default (140) answers `und` for anything shorter, and short text
+  // is exactly where callers need an answer with an honest, low confidence.
+  const identifier = factory.create(0, MAX_BYTES)
+  return {
+    guess: (text) => {
+      const r = identifier.findLanguage(text)
+      return { language: String(r.language), probability: r.probability, reliable: r.is_reliable }
+    },
+    dispose: () => { identifier.dispose() },
+  }
+}

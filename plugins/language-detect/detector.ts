@@ -1,0 +1,34 @@
+// The Level I detector: backend guess -> restricted to the twenty -> calibrated confidence.
+import type { Detection, Detector } from '../../core/contracts/language.ts'
+import type { DetectionBackend } from './backend.ts'
+import { calibrate } from './confidence.ts'
+import { DetectErrors } from './errors.ts'
+import type { LazyModel } from './lazy-model.ts'
+import { restrict } from './restrict.ts'
+import { scriptStats } from './script.ts'
+
+const UNIQUE_SCRIPTS = new Set(['Greek', 'Thai', 'Kana', 'Devanagari'])
+
+/** Detection on an already loaded backend (what the routes and the bench call). */
+export async function detectWith (backend: DetectionBackend, text: string): Promise<Detection> {
+  const stats = scriptStats(text)
+  if (stats.letters === 0) throw new DetectErrors.NO_LETTERS()
+  const guess = await backend.guess(text)
+  const restricted = restrict(text, guess.language, stats)
+  const confidence = calibrate({
+    probability: guess.probability,
+    reliable: guess.reliable,
+    weight: stats.weight,
+    restricted,
+    scriptDecides: stats.dominant !== undefined && UNIQUE_SCRIPTS.has(stats.dominant),
+  })
+  return { language: restricted.language, confidence, raw: guess.language }
+}
+
+export function createDetector (id: string, model: LazyModel<DetectionBackend>): Detector {
+  return {
+    id,
+    status: () => model.status(),
+    detect: async (text) => await detectWith(await model.get(), text),
+  }
+}

@@ -1,0 +1,90 @@
+// Loads a transformers.js pipeline from the Hugging Face hub or from a local folder, with
+// download progress, HF_TOKEN for gated models, and a connect timeout so an unreachable
+// hub fails in seconds instead of hanging. Shared by the detection classifier and the
+// translation model. transformers.js is imported only here, on first use, so a server
+// that never translates never pays for it.
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import type { LoadProgress } from './lazy-model.ts'
+
+export interface HubSource {
+  /** Hugging Face model id, e.g. `Xenova/nllb-200-distilled-600M`. */
+  model: string
+  /** A folder with pre-copied weights: the model folder itself, or a folder holding `<model id>/`. */
+  dir?: string
+  /** Where downloads are cached (data/models by default). */
+  cacheDir: string
+  /** Token for gated or private models. Sent to the hub only. */
+  token?: string
+  /** Hub base URL (HF_ENDPOINT), default https://huggingface.co/. */
+  hubUrl?: string
+  /** How long to wait for the hub to answer a request before giving up. */
+  connectTimeoutMs: number
+  /** ONNX weights variant: `q8` (quantized, the small download), `fp32`, ... */
+  dtype?: string
+}
+
+/** The part of a transformers.js pipeline we call: (input, options) -> output. */
+export type PipelineFn = ((input: string | string[], options?: Record<string, unknown>) => Promise<unknown>) & {
+  tokenizer?: { encode?: (text: string) => number[] }
+  dispose?: () => Promise<void>
+}
+
+interface TransformersModule {
+  env: { remoteHost: string, allowRemoteModels: boolean, allowLocalModels: boolean, fetch: typeof fetch }
+  pipeline: (task: string, model: string, options: Record<string, unknown>) => Promise<PipelineFn>
+}
+
+let transformers: Promise<TransformersModule> | undefined
+const settings: { token?: string, timeoutMs: number, hosts: Set<string> } = { timeoutMs: 8000, hosts: new Set(['huggingface.co', 'hf.co']) }
+
+async function loadTransformers (): Promise<TransformersModule> {
+  transformers ??= import('@huggingface/transformers').then(m => {
+    const mod = m as unknown as TransformersModule
+    const base = globalThis.fetch
+    // One fetch for the whole process (transformers.js keeps its settings globally):
+    // adds the token for hub hosts only, and aborts when the hub does not answer in time.
+    // The timer stops once headers arrive, so a long download is never cut.
+    mod.env.fetch = async (input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
+      const headers = new Headers(init?.headers)
+      if (settings.token !== undefined && settings.hosts.has(url.hostname) && !headers.has('authorization')) headers.set('authorization', `Bearer ${settings.token}`)
+      const controller = new AbortController()
+      const timer = setTimeout(() => { controller.abort(new Error(`no answer from ${url.origin} within ${settings.timeoutMs} ms`)) }, settings.timeoutMs)
+      try {
+        return await base(input, { ...init, headers, signal: controller.signal })
+      } finally { clearTimeout(timer) }
+    }
+    return mod
+  })
+  return await transformers
+}
+
+/** The folder to load from when `dir` is set, or an error that says what is missing. */
+export function localModelPath (dir: string, model: string): string {
+  if (existsSync(path.join(dir, 'config.json'))) return dir
+  const nested = path.join(dir, model)
+  if (existsSync(path.join(nested, 'config.json'))) return nested
+  throw new Error(`${dir} holds neither config.json nor ${model}/config.json; copy the model folder (config.json, tokenizer.json, onnx/*.onnx) there`)
+}
+
+export async function loadHubPipeline (task: string, src: HubSource, onProgress: (p: LoadProgress) => void): Promise<PipelineFn> {
+  const tf = await loadTransformers()
+  settings.timeoutMs = src.connectTimeoutMs
+  if (src.token !== undefined) settings.token = src.token
+  if (src.hubUrl !== undefined) {
+    tf.env.remoteHost = src.hubUrl.endsWith('/') ? src.hubUrl : `${src.hubUrl}/`
+    settings.hosts.add(new URL(tf.env.remoteHost).hostname)
+  }
+  const local = src.dir === undefined ? undefined : localModelPath(src.dir, src.model)
+  const callback = (info: { status?: string, progress?: number, file?: string }): void => {
+    if (info.status === 'progress_total' && typeof info.progress === 'number') onProgress({ percent: info.progress })
+    else if (info.status === 'ready') onProgress({ percent: 100 })
+  }
+  return await tf.pipeline(task, local ?? src.model, {
+    progress_callback: callback,
+    cache_dir: src.cacheDir,
+    local_files_only: local !== undefined,
+    ...(src.dtype === undefined ? {} : { dtype: src.dtype }),
+  })
+}

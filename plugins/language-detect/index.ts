@@ -1,0 +1,76 @@
+// Plugin: Level I language detection. Registers a detector (one of the twenty languages
+// of SPEC.md, ISO 639-1, calibrated confidence) and owns GET/POST
+// /api/tools/language-detect-20. The backend (cld3 by default) lives in the resource
+// pool, so a live reload keeps it loaded.
+import fp from 'fastify-plugin'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import type { PluginOptions } from '../../core/types.ts'
+import type { DetectionBackend } from './backend.ts'
+import { loadClassifier } from './classifier-backend.ts'
+import { loadCld3 } from './cld3-backend.ts'
+import { createDetector } from './detector.ts'
+import type { HubSource } from './hf-loader.ts'
+import { LazyModel, type ModelLoader } from './lazy-model.ts'
+import { options, type LanguageDetectOptions } from './options.ts'
+import { detectRoutes } from './routes.ts'
+
+export { options }
+
+export interface DetectLoaders {
+  cld3: ModelLoader<DetectionBackend>
+  classifier: (src: HubSource) => ModelLoader<DetectionBackend>
+}
+
+const REAL_LOADERS: DetectLoaders = {
+  cld3: async () => await loadCld3(),
+  classifier: (src) => async (onProgress) => await loadClassifier(src, onProgress),
+}
+
+/** The plugin with its model loaders replaceable (tests inject loaders; no weights reach a test machine). */
+export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADERS) {
+  return fp(async (app: FastifyInstance, opts: PluginOptions<LanguageDetectOptions>) => {
+    const cfg = app.agentConfig
+    let model: string
+    let load: ModelLoader<DetectionBackend>
+    let poolOptions: Record<string, unknown>
+    if (opts.backend === 'cld3') {
+      model = 'cld3'
+      load = loaders.cld3
+      poolOptions = { backend: 'cld3' }
+    } else {
+      const src: HubSource = {
+        model: opts.classifier_model,
+        dir: opts.classifier_dir ?? cfg.lookup('language_detection.model_dir', 'LANGUAGE_DETECT_MODEL_DIR'),
+        cacheDir: path.join(cfg.settings.dataDir, 'models'),
+        token: cfg.lookup('providers.huggingface.api_key', 'HF_TOKEN'),
+        hubUrl: cfg.lookup('huggingface.endpoint', 'HF_ENDPOINT'),
+        connectTimeoutMs: 8000,
+      }
+      model = src.dir ?? src.model
+      load = loaders.classifier(src)
+      poolOptions = { backend: 'classifier', ...src }
+    }
+    const holder = await app.resources.acquire({
+      kind: 'language-detection-model',
+      options: { ...poolOptions, loaders: loaders === REAL_LOADERS ? 'real' : 'injected' },
+      create: () => new LazyModel<DetectionBackend>({
+        model,
+        what: 'language detection model',
+        load,
+        log: app.log,
+        dispose: async (b) => { await b.dispose?.() },
+        explain: (err) => `The language detection model ${model} could not be loaded (${(err as Error).message}). ` +
+          (opts.backend === 'cld3'
+            ? 'cld3 ships inside the cld3-asm package: reinstall it (npm install cld3-asm).'
+            : 'Set LANGUAGE_DETECT_MODEL_DIR (or the plugin option classifier_dir) to a folder with the model files, allow access to the Hugging Face hub (HF_TOKEN for gated models), or use the plugin option backend: "cld3", which needs no download.'),
+      }),
+      dispose: async (m) => { await m.dispose() },
+    })
+    const detector = createDetector(opts.instance, holder)
+    app.registry.detectors.add(opts.instance, detector)
+    await detectRoutes(app, detector)
+  }, { name: 'language-detect', fastify: '5.x' })
+}
+
+export default createLanguageDetectPlugin()

@@ -1,0 +1,16 @@
+import { Type, type Static } from 'typebox'
+
+export const options = Type.Object({
+  /**
+   * `cld3`: Google's CLD3 in WebAssembly, its model inside the npm package (offline).
+   * `classifier`: a transformers.js text-classification model over the twenty languages
+   * (SPEC.md's ~50 MB model), loaded on the first detection.
+   */
+  backend: Type.Union([Type.Literal('cld3'), Type.Literal('classifier')], { default: 'cld3' }),
+  /** Hugging Face model id of the classifier (ONNX weights, labels are ISO 639-1 codes). */
+  classifier_model: Type.String({ default: 'Xenova/xlm-roberta-base-language-detection', minLength: 1 }),
+  /** A folder holding the classifier's files (config.json, tokenizer.json, onnx/), for offline machines. Default: env LANGUAGE_DETECT_MODEL_DIR. */
+  classifier_dir: Type.Optional(Type.String({ minLength: 1 })),
+}, { additionalProperties: false })
+
+export type LanguageDetectOptions = Static<typeof options>
