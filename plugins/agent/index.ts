@@ -1,0 +1,31 @@
+// Plugin: full agent mode (POST /api/agent/run). Plans the task, picks a reasoning
+// strategy from registry.strategies (each strategy is its own plugin), runs it with the
+// configured models and tools under the iteration and time limits, and stores the run
+// in memory when a memory service is registered. The strategies need not load before
+// this plugin: they are looked up per request.
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { PluginOptions } from '../../core/types.ts'
+import { Errors } from '../../core/errors.ts'
+import { options, type AgentOptions } from './options.ts'
+import { DEFAULT_AUTO_RULES, checkRules } from './auto.ts'
+import { registerRoutes } from './routes.ts'
+import { acquireTracker } from './tracker.ts'
+
+export { options }
+
+async function agent (app: FastifyInstance, opts: PluginOptions<AgentOptions>): Promise<void> {
+  const rules = opts.auto_rules ?? DEFAULT_AUTO_RULES
+  const problem = checkRules(rules)
+  if (problem !== undefined) throw new Errors.PLUGIN_CONFIG(`agent: ${problem}.`)
+  registerRoutes(app, opts, rules, await acquireTracker(app))
+  // Once every plugin has registered, a configured default strategy must exist.
+  app.addHook('onReady', async () => {
+    const dflt = opts.default_reasoning_strategy
+    if (dflt !== undefined && dflt !== 'auto' && !app.registry.strategies.has(dflt)) {
+      throw new Errors.PLUGIN_CONFIG(`agent: default_reasoning_strategy "${dflt}" is not registered; registered: ${['auto', ...app.registry.strategies.names()].join(', ')}.`)
+    }
+  })
+}
+
+export default fp(agent, { name: 'agent', fastify: '5.x' })

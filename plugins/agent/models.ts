@@ -1,0 +1,43 @@
+// Which model serves each role of a run (AgentConfig): resolved once when the run starts,
+// so a bad model id is a 400 before any work, and a run never switches models midway.
+import type { FastifyInstance } from 'fastify'
+import type { ModelCapabilities, Provider } from '../../core/contracts/provider.ts'
+import type { ModelRole } from '../../core/contracts/strategy.ts'
+import type { RunConfig } from './options.ts'
+import { resolveModel } from './resolve.ts'
+
+export interface RoleModel {
+  provider: Provider
+  /** Model name as the provider knows it. */
+  model: string
+  /** `provider/model`, as listed in models_used. */
+  id: string
+  capabilities: ModelCapabilities
+}
+
+export type ConcreteRole = Exclude<ModelRole, 'step'>
+
+export interface RoleModels { reasoning: RoleModel, drafting: RoleModel, default: RoleModel }
+
+/** The model spec each role uses: reasoning/drafting models only when enabled and set. */
+export function roleSpecs (cfg: RunConfig): Record<ConcreteRole, string> {
+  return {
+    default: cfg.default_model,
+    reasoning: cfg.enable_reasoning && cfg.reasoning_model !== null ? cfg.reasoning_model : cfg.default_model,
+    drafting: cfg.enable_drafting && cfg.drafting_model !== null ? cfg.drafting_model : cfg.default_model,
+  }
+}
+
+export function resolveRoles (app: FastifyInstance, cfg: RunConfig): RoleModels {
+  const specs = roleSpecs(cfg)
+  const cache = new Map<string, RoleModel>()
+  const one = (spec: string): RoleModel => {
+    const hit = cache.get(spec)
+    if (hit !== undefined) return hit
+    const { provider, model } = resolveModel(app, spec)
+    const resolved: RoleModel = { provider, model, id: `${provider.id}/${model}`, capabilities: provider.capabilities(model) }
+    cache.set(spec, resolved)
+    return resolved
+  }
+  return { default: one(specs.default), reasoning: one(specs.reasoning), drafting: one(specs.drafting) }
+}

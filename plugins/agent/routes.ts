@@ -1,0 +1,110 @@
+// POST /api/agent/run: validates the request, merges the run's configuration, runs the
+// agent, and cancels it when the client disconnects.
+import type { FastifyInstance } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { AgentErrors } from './errors.ts'
+import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
+import { runAgent } from './run.ts'
+import type { TaskTracker } from './tracker.ts'
+
+const RunBody = Type.Object({
+  task: Type.String({ description: 'What the agent must do.' }),
+  reasoning_strategy: Type.Optional(Type.String({ minLength: 1, description: '`auto` or a registered strategy: cot, tot, react, reflection, or a plugin\'s.' })),
+  config: Type.Optional(RunOverrides),
+  include_trace: Type.Optional(Type.Boolean({ description: 'Return the step trace (default true).' })),
+}, { additionalProperties: false })
+type RunBodyT = Static<typeof RunBody>
+
+const ErrorBodySchema = Type.Object({
+  error: Type.String(), code: Type.String(), statusCode: Type.Integer(),
+  details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+})
+
+const PlanStepSchema = Type.Object({ index: Type.Integer(), type: Type.String(), description: Type.String(), role: Type.String() })
+
+export const AgentResultSchema = Type.Object({
+  task_id: Type.String(),
+  status: Type.String({ description: 'idle, planning, reasoning, executing, complete, failed, cancelled' }),
+  answer: Type.String(),
+  thinking: Type.String(),
+  has_thinking: Type.Boolean(),
+  plan_steps: Type.Integer(),
+  reasoning_steps: Type.Integer(),
+  tools_used: Type.Array(Type.String()),
+  models_used: Type.Array(Type.String()),
+  total_tokens: Type.Integer(),
+  total_time_ms: Type.Number(),
+  strategy: Type.String({ description: 'The strategy that ran (what `auto` chose).' }),
+  plan: Type.Array(PlanStepSchema),
+  iterations: Type.Integer({ description: 'Model calls made, planning included.' }),
+  error: Type.Optional(ErrorBodySchema),
+  trace: Type.Optional(Type.Array(Type.Object({ type: Type.String(), content: Type.String() }, { additionalProperties: true }))),
+})
+
+/** Options, then data/config.json `preferences`, then the environment, then SPEC's defaults; then the request's overrides. */
+export function runConfig (app: FastifyInstance, opts: AgentOptions, o: RunOverridesT = {}): RunConfig {
+  return {
+    name: opts.name,
+    user_id: opts.user_id ?? null,
+    default_model: o.default_model ?? opts.default_model ?? app.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL', 'llama3.2') ?? 'llama3.2',
+    reasoning_model: o.reasoning_model !== undefined ? o.reasoning_model : (opts.reasoning_model ?? app.agentConfig.lookup('models.defaults.reasoning') ?? null),
+    drafting_model: o.drafting_model !== undefined ? o.drafting_model : (opts.drafting_model ?? null),
+    max_iterations: o.max_iterations ?? opts.max_iterations,
+    timeout_seconds: o.timeout_seconds ?? opts.timeout_seconds,
+    enable_planning: o.enable_planning ?? opts.enable_planning,
+    enable_reasoning: o.enable_reasoning ?? opts.enable_reasoning,
+    enable_drafting: o.enable_drafting ?? opts.enable_drafting,
+    enable_memory: o.enable_memory ?? opts.enable_memory,
+    enable_tools: o.enable_tools ?? opts.enable_tools,
+    allowed_tools: o.allowed_tools !== undefined ? o.allowed_tools : (opts.allowed_tools ?? null),
+    blocked_tools: o.blocked_tools !== undefined ? o.blocked_tools : (opts.blocked_tools ?? null),
+    max_tool_rounds: o.max_tool_rounds ?? opts.max_tool_rounds,
+    max_plan_steps: opts.max_plan_steps,
+    tool_timeout_seconds: opts.tool_timeout_seconds,
+    strategy_options: { ...opts.strategy_options, ...(o.strategy_options ?? {}) },
+  }
+}
+
+export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRules: readonly AutoRuleT[], tracker: TaskTracker): void {
+  app.post('/api/agent/run', {
+    schema: {
+      tags: ['agent'],
+      summary: 'Full agent mode: plan the task, reason with a strategy, use tools, return the result',
+      body: RunBody,
+      response: { 200: AgentResultSchema },
+    },
+  }, async (request, reply) => {
+    const body = request.body as RunBodyT
+    const task = body.task.trim()
+    if (task === '') throw new AgentErrors.EMPTY_TASK()
+    const limit = app.agentConfig.settings.maxChatLength
+    if (task.length > limit) throw new AgentErrors.TASK_TOO_LONG(task.length, limit)
+
+    const registered = app.registry.strategies.names()
+    if (registered.length === 0) throw new AgentErrors.NO_STRATEGIES()
+    const requested = body.reasoning_strategy ?? opts.default_reasoning_strategy ?? app.agentConfig.lookup('preferences.default_reasoning_strategy', undefined, 'auto') ?? 'auto'
+    if (requested !== 'auto' && !registered.includes(requested)) {
+      throw new AgentErrors.UNKNOWN_STRATEGY(requested, ['auto', ...registered].join(', '))
+    }
+
+    // The client going away cancels the run (and with it the provider call in flight).
+    const client = new AbortController()
+    const onClose = (): void => { if (!reply.raw.writableFinished) client.abort() }
+    reply.raw.once('close', onClose)
+    try {
+      const result = await runAgent(app, {
+        task,
+        strategy: requested,
+        cfg: runConfig(app, opts, body.config),
+        autoRules,
+        autoFallback: opts.auto_fallback,
+        clientSignal: client.signal,
+        tracker,
+      })
+      if (body.include_trace === false) delete result.trace
+      return result
+    } finally {
+      reply.raw.removeListener('close', onClose)
+    }
+  })
+}

@@ -1,0 +1,267 @@
+// One agent run: plan, pick the strategy, run it over each plan step, and account for
+// everything (iterations, tokens, models, tools, trace, status). The limits live here so
+// no strategy can escape them: every model call passes through `complete`, which counts
+// the iteration and races the run's abort signal (timeout or client disconnect).
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { ToolCall } from '../../core/contracts/provider.ts'
+import type { ToolResult } from '../../core/contracts/tool-source.ts'
+import type {
+  ModelRole, PlanStep, StepOutcome, Strategy, StrategyCompleteOptions, StrategyCompletion,
+  StrategyCompletionRequest, StrategyContext, TraceStep,
+} from '../../core/contracts/strategy.ts'
+import { toErrorBody, type ErrorBody } from '../../core/errors.ts'
+import { AgentErrors, isRunStop } from './errors.ts'
+import type { AutoRuleT, RunConfig } from './options.ts'
+import { resolveRoles, type ConcreteRole, type RoleModels } from './models.ts'
+import { gatherTools } from './tools.ts'
+import { makePlan } from './planner.ts'
+import { chooseStrategy } from './auto.ts'
+import { stepMessages } from './messages.ts'
+import { splitThinking } from './text.ts'
+import { trackTask, type AgentStatus, type TaskTracker } from './tracker.ts'
+import { storeRun } from './memory.ts'
+
+export interface AgentResult {
+  task_id: string
+  status: AgentStatus
+  answer: string
+  thinking: string
+  has_thinking: boolean
+  plan_steps: number
+  reasoning_steps: number
+  tools_used: string[]
+  models_used: string[]
+  total_tokens: number
+  total_time_ms: number
+  /** Extensions: the strategy that ran, the plan, model calls made, and why a run failed. */
+  strategy: string
+  plan: PlanStep[]
+  iterations: number
+  error?: ErrorBody
+  trace?: TraceStep[]
+}
+
+export interface RunInput {
+  task: string
+  /** `auto` or a registered strategy name (checked by the route). */
+  strategy: string
+  cfg: RunConfig
+  autoRules: readonly AutoRuleT[]
+  autoFallback: string
+  /** Aborted when the client disconnects. */
+  clientSignal: AbortSignal
+  /** The chat plugin's active-task tracker (GET /api/agent/status). */
+  tracker: TaskTracker
+}
+
+/** Rejects with the signal's reason as soon as it aborts, whatever `p` does. */
+async function raceAbort<T> (p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) { p.catch(() => {}); throw signal.reason }
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => { reject(signal.reason) }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([p, aborted])
+  } finally {
+    p.catch(() => {})
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort)
+  }
+}
+
+export async function runAgent (app: FastifyInstance, input: RunInput): Promise<AgentResult> {
+  const { task, cfg } = input
+  const started = performance.now()
+  const uuid = randomUUID()
+  const taskId = uuid.slice(0, 8)
+  const log = app.log.child({ task_id: taskId })
+
+  // Everything that can be the caller's mistake is checked before the run starts.
+  const roles: RoleModels = resolveRoles(app, cfg)
+  if (app.registry.strategies.size === 0) throw new AgentErrors.NO_STRATEGIES()
+  const tools = await gatherTools(app, cfg)
+
+  const tracker = trackTask(input.tracker, taskId)
+  const state: { status: AgentStatus } = { status: 'idle' }
+  const setStatus = (s: AgentStatus): void => { state.status = s; tracker.set(s) }
+
+  const controller = new AbortController()
+  const signal = controller.signal
+  const timer = setTimeout(() => { controller.abort(new AgentErrors.TIMEOUT(cfg.timeout_seconds)) }, cfg.timeout_seconds * 1000)
+  const onClientAbort = (): void => { controller.abort(new AgentErrors.CANCELLED()) }
+  if (input.clientSignal.aborted) onClientAbort()
+  else input.clientSignal.addEventListener('abort', onClientAbort, { once: true })
+
+  let iterations = 0
+  let tokens = 0
+  const modelsUsed = new Set<string>()
+  const toolsUsed = new Set<string>()
+  const trace: TraceStep[] = []
+  let currentStep = 0
+  let partial = ''
+
+  const addTrace = (entry: TraceStep): void => {
+    const full: TraceStep = { ...entry, step: entry.step ?? currentStep, at_ms: Math.round(performance.now() - started) }
+    trace.push(full)
+    if (app.hooks.has('agent:step')) void app.hooks.run('agent:step', { task_id: taskId, step: full }).catch((err: unknown) => { log.warn({ err }, 'agent:step hook failed') })
+  }
+
+  const roleFor = (role: ModelRole | undefined, step: PlanStep | undefined): ConcreteRole =>
+    role === undefined || role === 'step' ? (step?.role ?? 'default') : role
+
+  const completeFor = (step: PlanStep | undefined) => async (req: StrategyCompletionRequest, opts: StrategyCompleteOptions = {}): Promise<StrategyCompletion> => {
+    if (signal.aborted) throw signal.reason
+    if (iterations >= cfg.max_iterations) throw new AgentErrors.ITERATIONS(cfg.max_iterations)
+    iterations++
+    const rm = roles[roleFor(opts.role, step)]
+    const before = await app.hooks.run('provider:before', { provider: rm.provider.id, request: { ...req, model: rm.model } })
+    const t0 = performance.now()
+    let result
+    try {
+      result = await raceAbort(rm.provider.complete(before.request, signal), signal)
+    } catch (err) {
+      if (signal.aborted) throw signal.reason
+      throw err
+    }
+    const after = await app.hooks.run('provider:after', { provider: rm.provider.id, request: before.request, result })
+    result = after.result
+    const timeMs = Math.round((performance.now() - t0) * 100) / 100
+    tokens += result.usage.total_tokens
+    modelsUsed.add(rm.id)
+    if (opts.trace !== false) {
+      const { type, ...extra } = opts.trace ?? { type: 'model_call' }
+      addTrace({ ...extra, type, content: result.content, model: rm.id, tokens: result.usage.total_tokens, time_ms: timeMs })
+    }
+    return { ...result, model_id: rm.id, time_ms: timeMs }
+  }
+
+  const callTool = async (call: ToolCall): Promise<ToolResult> => {
+    if (signal.aborted) throw signal.reason
+    toolsUsed.add(call.name)
+    addTrace({ type: 'action', content: `${call.name}(${JSON.stringify(call.arguments)})`, tool: call.name, arguments: call.arguments })
+    setStatus('executing')
+    const t0 = performance.now()
+    try {
+      const result = await raceAbort(tools.call(call, signal), signal)
+      addTrace({ type: 'observation', content: result.content, tool: call.name, is_error: result.isError, time_ms: Math.round((performance.now() - t0) * 100) / 100 })
+      return result
+    } finally {
+      if (!signal.aborted) setStatus('reasoning')
+    }
+  }
+
+  let strategyName = input.strategy
+  let plan: PlanStep[] = []
+  const outcomes: StepOutcome[] = []
+  let reasoningSteps = 0
+  const thinkings: string[] = []
+  let error: unknown
+
+  try {
+    setStatus('planning')
+    const planned = await makePlan(task, cfg.enable_planning, {
+      complete: completeFor(undefined),
+      jsonMode: roles.reasoning.capabilities.supports_json_mode,
+      maxSteps: cfg.max_plan_steps,
+      toolNames: tools.definitions.map(t => t.name),
+      isFatal: isRunStop,
+    })
+    plan = planned.steps
+    addTrace({
+      type: 'plan', content: plan.map(s => `${s.index}. [${s.type}] ${s.description}`).join('\n'), source: planned.source, steps: plan,
+      ...(planned.error === undefined ? {} : { error: planned.error }),
+      ...(planned.reply === undefined ? {} : { model: planned.reply.model_id, tokens: planned.reply.usage.total_tokens, time_ms: planned.reply.time_ms }),
+    })
+
+    if (strategyName === 'auto') {
+      const choice = chooseStrategy({
+        task: `${task}\n${plan.map(s => s.description).join('\n')}`,
+        toolNames: tools.definitions.map(t => t.name),
+        registered: app.registry.strategies.names(),
+        rules: input.autoRules,
+        fallback: input.autoFallback,
+        planNeedsTools: plan.some(s => s.type === 'action'),
+      })
+      strategyName = choice.strategy
+      addTrace({ type: 'strategy', content: `auto chose ${choice.strategy}: ${choice.reason}${choice.matched === undefined ? '' : ` ("${choice.matched}")`}`, strategy: choice.strategy, auto: true })
+    } else {
+      addTrace({ type: 'strategy', content: `${strategyName} (requested)`, strategy: strategyName, auto: false })
+    }
+    const strategy: Strategy = app.registry.strategies.get(strategyName)
+
+    setStatus('reasoning')
+    for (const step of plan) {
+      currentStep = step.index
+      const ctx: StrategyContext = {
+        task_id: taskId,
+        task,
+        plan,
+        step,
+        previous: [...outcomes],
+        messages: Object.freeze(stepMessages({ name: cfg.name, task, plan, step, previous: outcomes })),
+        complete: completeFor(step),
+        capabilities: (role) => {
+          const c = roles[roleFor(role, step)].capabilities
+          return { supports_json_mode: c.supports_json_mode, supports_tools: c.supports_tools }
+        },
+        tools: tools.definitions,
+        callTool,
+        trace: addTrace,
+        progress: (text) => { partial = text },
+        signal,
+        limits: { max_iterations: cfg.max_iterations, remaining: () => cfg.max_iterations - iterations, max_tool_rounds: cfg.max_tool_rounds, deadline: Date.now() + (cfg.timeout_seconds * 1000 - (performance.now() - started)) },
+        options: Object.freeze({ ...(cfg.strategy_options[strategyName] ?? {}) }),
+        log: { debug: (o, m) => { log.debug(o, m) }, warn: (o, m) => { log.warn(o, m) } },
+      }
+      const r = await raceAbort(strategy.run(ctx), signal)
+      if (r === null || typeof r !== 'object' || typeof r.answer !== 'string') throw new AgentErrors.BAD_STRATEGY_RESULT(strategyName)
+      const split = splitThinking(r.answer)
+      outcomes.push({ step, answer: split.answer })
+      partial = split.answer
+      if (r.thinking !== undefined && r.thinking !== '') thinkings.push(r.thinking)
+      if (split.thinking !== '') thinkings.push(split.thinking)
+      reasoningSteps += Number.isFinite(r.reasoning_steps) ? r.reasoning_steps : 0
+    }
+    setStatus('complete')
+  } catch (err) {
+    error = signal.aborted ? signal.reason : err
+    const cancelled = (error as { code?: string }).code === 'AGENT_ERR_AGENT_CANCELLED'
+    setStatus(cancelled ? 'cancelled' : 'failed')
+    addTrace({ type: 'error', content: (error as Error).message ?? String(error) })
+    if (!isRunStop(error)) log.warn({ err: error }, 'agent run failed')
+  } finally {
+    clearTimeout(timer)
+    input.clientSignal.removeEventListener('abort', onClientAbort)
+  }
+
+  const status = state.status
+  const answer = status === 'complete' ? (outcomes.at(-1)?.answer ?? '') : partial
+  const thinking = thinkings.join('\n\n')
+  const result: AgentResult = {
+    task_id: taskId,
+    status,
+    answer,
+    thinking,
+    has_thinking: thinking !== '',
+    plan_steps: plan.length,
+    reasoning_steps: reasoningSteps,
+    tools_used: [...toolsUsed],
+    models_used: [...modelsUsed],
+    total_tokens: tokens,
+    total_time_ms: 0,
+    strategy: strategyName,
+    plan,
+    iterations,
+    ...(error === undefined ? {} : { error: toErrorBody(error) }),
+  }
+  if (cfg.enable_memory && status !== 'cancelled') {
+    const stored = await storeRun(app, { conversationId: uuid, task, result, user_id: cfg.user_id })
+    if (stored !== 'no_memory') addTrace({ type: 'memory', content: stored === 'stored' ? 'stored the task and its result in memory' : `memory storage failed (the run is unaffected): ${stored.error}` })
+  }
+  tracker.end(status)
+  result.total_time_ms = Math.round((performance.now() - started) * 100) / 100
+  result.trace = trace
+  return result
+}

@@ -1,0 +1,44 @@
+// Text helpers shared by the agent and its strategies: `<think>` extraction and a tolerant
+// JSON reader for models that wrap JSON in prose or code fences.
+
+const THINK = /<(think|thinking|reasoning)>([\s\S]*?)(?:<\/\1>|$)/gi
+
+/** Splits model output into the answer and the reasoning inside `<think>`-style blocks. */
+export function splitThinking (content: string, nativeThinking?: string): { answer: string, thinking: string } {
+  const parts: string[] = []
+  if (nativeThinking !== undefined && nativeThinking.trim() !== '') parts.push(nativeThinking.trim())
+  const answer = content.replace(THINK, (_m, _tag: string, inner: string) => {
+    if (inner.trim() !== '') parts.push(inner.trim())
+    return ''
+  }).trim()
+  return { answer, thinking: parts.join('\n\n') }
+}
+
+/** Candidate JSON texts in a reply: the whole text, fenced blocks, then the outermost {...} / [...] spans. */
+function candidates (text: string): string[] {
+  const out = [text.trim()]
+  for (const m of text.matchAll(/```(?:json)?\s*([\s\S]*?)```/gi)) out.push(m[1].trim())
+  for (const [open, close] of [['{', '}'], ['[', ']']]) {
+    const start = text.indexOf(open)
+    const end = text.lastIndexOf(close)
+    if (start !== -1 && end > start) out.push(text.slice(start, end + 1))
+  }
+  return out
+}
+
+/** The first JSON value found in `text`, or undefined. Accepts fences, prose around it, trailing commas. */
+export function parseJsonLoose (text: string): unknown {
+  for (const c of candidates(splitThinking(text).answer)) {
+    for (const attempt of [c, c.replace(/,\s*([}\]])/g, '$1')]) {
+      try { return JSON.parse(attempt) } catch { /* try the next form */ }
+    }
+  }
+  return undefined
+}
+
+/** Lines that look like list items ("1. x", "- x", "Step 2: x"), without their markers. */
+export function listItems (text: string): string[] {
+  return text.split(/\r?\n/)
+    .map(l => /^\s*(?:(?:step\s*)?\d+[.):]|[-*•])\s*(.+)$/i.exec(l)?.[1]?.trim())
+    .filter((l): l is string => l !== undefined && l !== '')
+}

@@ -1,0 +1,21 @@
+// Agent runs show in GET /api/agent/status (owned by the chat plugin) through its
+// process-wide active-task tracker. This adapter is the only place that knows it.
+import type { FastifyInstance } from 'fastify'
+import { acquireTaskTracker, type AgentStatus, type TaskTracker } from '../chat/tasks.ts'
+
+export type { AgentStatus, TaskTracker }
+
+export interface TaskHandle {
+  set: (status: AgentStatus) => void
+  /** The run ended with this status; the task leaves the active list. */
+  end: (status: AgentStatus) => void
+}
+
+export async function acquireTracker (app: FastifyInstance): Promise<TaskTracker> {
+  return await acquireTaskTracker(app)
+}
+
+export function trackTask (tracker: TaskTracker, taskId: string): TaskHandle {
+  const handle = tracker.start('agent', 'idle', taskId)
+  return { set: (s) => { handle.set(s) }, end: (s) => { handle.set(s); handle.end() } }
+}
