@@ -1,0 +1,266 @@
+// The graph memory store on SQL (same database as memory-sql): entities, facts,
+// fact-entity links and typed relationships. Neighbourhoods come from a recursive CTE
+// that walks relationships both ways, up to depth 3, never revisiting an entity.
+import { randomUUID } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import type {
+  DeleteCounts, EmbedderUsage, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult,
+  Relationship, StoreHealth, VectorQuery,
+} from '../../core/contracts/memory.ts'
+import type { SqlHandle } from '../memory-sql/connect.ts'
+import { SqlReady } from '../memory-sql/relational-store.ts'
+import { guarded } from '../memory-sql/unavailable.ts'
+import { likeContains, nearestOrder, similarity, vectorValue } from '../memory-sql/vector.ts'
+import { iso, isoOrNull, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
+import { graphMigrations } from './migrations.ts'
+
+const ENTITY_COLS = sql.raw('e.id, e.name, e.type, e.aliases, e.description, e.salience, e.properties, e.first_seen, e.last_accessed, e.access_count, e.channel')
+const FACT_COLS = sql.raw(`f.id, f.claim, f.claim_hash, f.confidence, f.source, f.source_turn_id, f.created_at, f.channel, f.last_accessed,
+  f.access_count, f.salience, f.temporal_context, f.superseded_at, f.superseded_by_id, f.supersedes_id, f.flagged_for_review,
+  COALESCE((SELECT json_agg(fe.entity_id::text ORDER BY fe.entity_id) FROM fact_entities fe WHERE fe.fact_id = f.id), '[]'::json) AS entity_ids`)
+
+const toEntity = (r: Row): Entity => ({
+  id: String(r.id), name: String(r.name), type: String(r.type), aliases: strArr(r.aliases), description: r.description === null ? null : String(r.description),
+  salience: num(r.salience), properties: obj(r.properties), first_seen: iso(r.first_seen), last_accessed: iso(r.last_accessed),
+  access_count: num(r.access_count), channel: String(r.channel),
+})
+const toFact = (r: Row): Fact => ({
+  id: String(r.id), claim: String(r.claim), claim_hash: String(r.claim_hash), confidence: num(r.confidence), source: String(r.source) as Fact['source'],
+  source_turn_id: r.source_turn_id === null ? null : String(r.source_turn_id), entity_ids: strArr(r.entity_ids), created_at: iso(r.created_at),
+  channel: String(r.channel), last_accessed: iso(r.last_accessed), access_count: num(r.access_count), salience: num(r.salience),
+  temporal_context: r.temporal_context === null ? null : String(r.temporal_context) as Fact['temporal_context'],
+  superseded_at: isoOrNull(r.superseded_at), superseded_by_id: r.superseded_by_id === null ? null : String(r.superseded_by_id),
+  supersedes_id: r.supersedes_id === null ? null : String(r.supersedes_id), flagged_for_review: Boolean(r.flagged_for_review),
+})
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export class SqlGraphStore implements GraphStore {
+  readonly backend: string
+  readonly #r: SqlReady
+
+  constructor (h: SqlHandle) {
+    this.backend = h.backend
+    this.#r = new SqlReady(h, 'graph', graphMigrations, 'facts')
+  }
+
+  async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
+    return await guarded('graph', this.backend, async () => { await this.#r.ready(); return await fn(this.#r.h.db) })
+  }
+
+  async init (): Promise<void> { await this.#run(async () => {}) }
+
+  async health (): Promise<StoreHealth> {
+    try {
+      await this.#run(async db => { await sql`SELECT 1`.execute(db) })
+      return { status: 'healthy', backend: this.backend, ...(this.#r.warning === undefined ? {} : { warning: this.#r.warning }) }
+    } catch (err) {
+      return { status: 'unhealthy', backend: this.backend, error: (err as Error).message }
+    }
+  }
+
+  async upsertEntity (e: NewEntity): Promise<{ entity: Entity, created: boolean }> {
+    return await this.#run(async db => {
+      const v = e.embedding
+      if (v !== undefined) await this.#r.index('entities', v.vector.length)
+      const r = await sql<Row>`INSERT INTO entities AS e (id, name, type, aliases, description, salience, properties, channel, embedding, embedder, embedding_dims)
+        VALUES (${randomUUID()}, ${e.name}, ${e.type}, ${JSON.stringify(e.aliases ?? [])}::jsonb, ${e.description ?? null}, ${e.salience ?? 0.5},
+          ${JSON.stringify(e.properties ?? {})}::jsonb, ${e.channel}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
+        ON CONFLICT (channel, lower(name), type) DO UPDATE SET
+          aliases = (SELECT COALESCE(jsonb_agg(DISTINCT a), '[]'::jsonb) FROM jsonb_array_elements(e.aliases || EXCLUDED.aliases) a),
+          description = COALESCE(EXCLUDED.description, e.description),
+          properties = e.properties || EXCLUDED.properties, last_accessed = now()
+        RETURNING ${ENTITY_COLS}, (xmax = 0) AS created`.execute(db)
+      return { entity: toEntity(r.rows[0]), created: Boolean(r.rows[0].created) }
+    })
+  }
+
+  async entity (id: string): Promise<Entity | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE e.id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toEntity(r.rows[0])
+    })
+  }
+
+  async entities (q: { channel?: string, search?: string, type?: string, offset: number, limit: number }): Promise<PageResult<Entity>> {
+    return await this.#run(async db => {
+      const pattern = q.search === undefined ? null : likeContains(q.search)
+      const where = sql`(${q.channel ?? null}::text IS NULL OR e.channel = ${q.channel ?? null})
+        AND (${q.type ?? null}::text IS NULL OR e.type = ${q.type ?? null})
+        AND (${pattern}::text IS NULL OR e.name ILIKE ${pattern} ESCAPE '\\')`
+      const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities e WHERE ${where}`.execute(db)
+      const r = await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE ${where} ORDER BY e.salience DESC, e.name, e.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db)
+      return { items: r.rows.map(toEntity), total: num(total.rows[0].n) }
+    })
+  }
+
+  async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
+    return await this.#run(async db => {
+      const v = q.embedding.vector
+      await this.#r.index('entities', v.length)
+      const r = await sql<Row>`SELECT ${ENTITY_COLS}, ${similarity(this.#r.mode, 'e', v)} AS score FROM entities e
+        WHERE e.embedding_dims = ${sql.lit(v.length)} AND e.embedder = ${q.embedding.embedder} AND e.channel = ANY(${q.channels}::text[])
+        ORDER BY ${nearestOrder(this.#r.mode, 'e', v)} LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
+    })
+  }
+
+  async #insertFact (db: Kysely<unknown>, f: NewFact, supersedes: string | null): Promise<{ fact: Fact, created: boolean }> {
+    const v = f.embedding
+    const ins = await sql<{ id: string }>`INSERT INTO facts (id, claim, claim_hash, confidence, source, source_turn_id, channel, salience, temporal_context, supersedes_id, embedding, embedder, embedding_dims)
+      VALUES (${randomUUID()}, ${f.claim}, ${f.claim_hash}, ${f.confidence ?? 0.8}, ${f.source}, ${f.source_turn_id ?? null}, ${f.channel}, ${f.salience ?? 0.5},
+        ${f.temporal_context ?? null}, ${supersedes}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
+      ON CONFLICT (channel, claim_hash) DO NOTHING RETURNING id`.execute(db)
+    const created = ins.rows.length > 0
+    const id = created
+      ? String(ins.rows[0].id)
+      : String((await sql<{ id: string }>`SELECT id FROM facts WHERE channel = ${f.channel} AND claim_hash = ${f.claim_hash}`.execute(db)).rows[0].id)
+    const entityIds = (f.entity_ids ?? []).filter(e => UUID.test(e))
+    if (entityIds.length > 0) {
+      await sql`INSERT INTO fact_entities (fact_id, entity_id) SELECT ${id}::uuid, e.id FROM entities e WHERE e.id = ANY(${entityIds}::uuid[]) ON CONFLICT DO NOTHING`.execute(db)
+    }
+    const r = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${id}::uuid`.execute(db)
+    return { fact: toFact(r.rows[0]), created }
+  }
+
+  async addFact (f: NewFact): Promise<{ fact: Fact, created: boolean }> {
+    return await this.#run(async db => {
+      // Outside the transaction: PGlite has one connection, which the transaction holds.
+      if (f.embedding !== undefined) await this.#r.index('facts', f.embedding.vector.length)
+      return await db.transaction().execute(async trx => await this.#insertFact(trx, f, null))
+    })
+  }
+
+  async supersedeFact (oldId: string, next: NewFact): Promise<{ old: Fact, fact: Fact }> {
+    if (next.embedding !== undefined) await this.#run(async () => { await this.#r.index('facts', next.embedding?.vector.length ?? 0) })
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const old = UUID.test(oldId) ? (await sql<Row>`SELECT id FROM facts WHERE id = ${oldId}::uuid FOR UPDATE`.execute(trx)).rows[0] : undefined
+      if (old === undefined) throw Object.assign(new Error(`No fact with id "${oldId}".`), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
+      const { fact } = await this.#insertFact(trx, next, oldId)
+      await sql`UPDATE facts SET superseded_at = now(), superseded_by_id = ${fact.id}::uuid WHERE id = ${oldId}::uuid`.execute(trx)
+      const o = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${oldId}::uuid`.execute(trx)
+      return { old: toFact(o.rows[0]), fact }
+    }))
+  }
+
+  async fact (id: string): Promise<Fact | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toFact(r.rows[0])
+    })
+  }
+
+  async facts (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, offset: number, limit: number }): Promise<PageResult<Fact>> {
+    return await this.#run(async db => {
+      const pattern = q.search === undefined ? null : likeContains(q.search)
+      const where = sql`(${q.channel ?? null}::text IS NULL OR f.channel = ${q.channel ?? null})
+        AND (${pattern}::text IS NULL OR f.claim ILIKE ${pattern} ESCAPE '\\')
+        AND f.confidence >= ${q.min_confidence ?? 0} AND (${q.include_superseded === true} OR f.superseded_at IS NULL)`
+      const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM facts f WHERE ${where}`.execute(db)
+      const r = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE ${where} ORDER BY f.created_at DESC, f.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db)
+      return { items: r.rows.map(toFact), total: num(total.rows[0].n) }
+    })
+  }
+
+  async similarFacts (q: VectorQuery): Promise<Array<Fact & { score: number }>> {
+    return await this.#run(async db => {
+      const v = q.embedding.vector
+      await this.#r.index('facts', v.length)
+      const r = await sql<Row>`SELECT ${FACT_COLS}, ${similarity(this.#r.mode, 'f', v)} AS score FROM facts f
+        WHERE f.embedding_dims = ${sql.lit(v.length)} AND f.embedder = ${q.embedding.embedder} AND f.channel = ANY(${q.channels}::text[])
+          AND f.superseded_at IS NULL
+        ORDER BY ${nearestOrder(this.#r.mode, 'f', v)} LIMIT ${q.limit}`.execute(db)
+      const ids = r.rows.map(row => String(row.id))
+      if (ids.length > 0) await sql`UPDATE facts SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(${ids}::uuid[])`.execute(db)
+      return r.rows.map(row => ({ ...toFact(row), score: num(row.score) }))
+    })
+  }
+
+  async relate (rel: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }): Promise<Relationship> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`INSERT INTO relationships (id, source_id, target_id, type, confidence, channel)
+        VALUES (${randomUUID()}, ${rel.source_id}::uuid, ${rel.target_id}::uuid, ${rel.type}, ${rel.confidence ?? 0.8}, ${rel.channel})
+        ON CONFLICT (source_id, target_id, type) DO UPDATE SET confidence = EXCLUDED.confidence RETURNING *`.execute(db)
+      const row = r.rows[0]
+      return { id: String(row.id), source_id: String(row.source_id), target_id: String(row.target_id), type: String(row.type), confidence: num(row.confidence), channel: String(row.channel) }
+    })
+  }
+
+  async graph (entityId: string, depth: number): Promise<EntityGraph | undefined> {
+    const entity = await this.entity(entityId)
+    if (entity === undefined) return undefined
+    const d = Math.max(1, Math.min(3, Math.trunc(depth)))
+    return await this.#run(async db => {
+      // Walk edges in both directions; `path` keeps the walk from going round a cycle.
+      const rels = await sql<Row>`WITH RECURSIVE walk (rel_id, node, depth, path) AS (
+          SELECT r.id, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END, 1,
+                 ARRAY[${entityId}::uuid, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END]
+          FROM relationships r WHERE r.source_id = ${entityId}::uuid OR r.target_id = ${entityId}::uuid
+          UNION ALL
+          SELECT r.id, CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, w.depth + 1,
+                 w.path || CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END
+          FROM walk w JOIN relationships r ON (r.source_id = w.node OR r.target_id = w.node)
+          WHERE w.depth < ${d} AND NOT (CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END) = ANY(w.path)
+        ), best AS (SELECT rel_id, min(depth) AS depth FROM walk GROUP BY rel_id)
+        SELECT r.type, r.confidence, b.depth, r.source_id, s.name AS source_name, s.type AS source_type,
+               r.target_id, tg.name AS target_name, tg.type AS target_type
+        FROM best b JOIN relationships r ON r.id = b.rel_id JOIN entities s ON s.id = r.source_id JOIN entities tg ON tg.id = r.target_id
+        ORDER BY b.depth, r.type, tg.name`.execute(db)
+      const facts = await sql<Row>`SELECT ${FACT_COLS} FROM facts f JOIN fact_entities fe ON fe.fact_id = f.id
+        WHERE fe.entity_id = ${entityId}::uuid AND f.superseded_at IS NULL ORDER BY f.confidence DESC, f.created_at DESC LIMIT 200`.execute(db)
+      await sql`UPDATE entities SET access_count = access_count + 1, last_accessed = now() WHERE id = ${entityId}::uuid`.execute(db)
+      return {
+        entity,
+        facts: facts.rows.map(toFact),
+        relationships: rels.rows.map(r => {
+          const outgoing = String(r.source_id) === entityId
+          return {
+            type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
+            direction: outgoing ? 'outgoing' as const : 'incoming' as const,
+            source: { id: String(r.source_id), name: String(r.source_name), type: String(r.source_type) },
+            target: { id: String(r.target_id), name: String(r.target_name), type: String(r.target_type) },
+          }
+        }),
+        depth: d,
+      }
+    })
+  }
+
+  async deleteChannel (name: string): Promise<DeleteCounts> {
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const facts = Number((await sql`DELETE FROM facts WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+      const rels = Number((await sql`DELETE FROM relationships WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+      const entities = Number((await sql`DELETE FROM entities WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+      return { entities, facts, relationships: rels }
+    }))
+  }
+
+  async countByChannel (): Promise<Record<string, Record<string, number>>> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT channel, 'entities' AS kind, count(*)::int AS n FROM entities GROUP BY channel
+        UNION ALL SELECT channel, 'facts', count(*)::int FROM facts GROUP BY channel`.execute(db)
+      const out: Record<string, Record<string, number>> = {}
+      for (const row of r.rows) (out[String(row.channel)] ??= {})[String(row.kind)] = num(row.n)
+      return out
+    })
+  }
+
+  async deleteAll (): Promise<number> {
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      let n = 0
+      for (const table of ['relationships', 'fact_entities', 'facts', 'entities']) n += Number((await sql`DELETE FROM ${sql.table(table)}`.execute(trx)).numAffectedRows ?? 0)
+      return n
+    }))
+  }
+
+  async embedderUsage (): Promise<EmbedderUsage[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT embedder, embedding_dims AS dims, count(*)::int AS n FROM (
+          SELECT embedder, embedding_dims FROM entities UNION ALL SELECT embedder, embedding_dims FROM facts) v
+        WHERE embedder IS NOT NULL GROUP BY embedder, embedding_dims`.execute(db)
+      return r.rows.map(row => ({ embedder: String(row.embedder), dimensions: num(row.dims), count: num(row.n) }))
+    })
+  }
+}

@@ -1,0 +1,24 @@
+// Plugin: the graph memory store (entities, facts, relationships) on the same SQL
+// database as memory-sql: same options, same pooled connection. The embedded default
+// until a graph database backend is configured.
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { PluginOptions } from '../../core/types.ts'
+import { SqlOptionsSchema, resolveTarget, type SqlOptions } from '../memory-sql/target.ts'
+import { acquireSql } from '../memory-sql/connect.ts'
+import { SqlGraphStore } from './graph-store.ts'
+
+export const options = SqlOptionsSchema
+
+async function memoryGraphSql (app: FastifyInstance, opts: PluginOptions<SqlOptions>): Promise<void> {
+  const handle = await acquireSql(app, resolveTarget(app, opts))
+  const store = new SqlGraphStore(handle)
+  try {
+    await store.init()
+  } catch (err) {
+    app.log.warn({ backend: handle.label, err: (err as Error).message }, 'memory-graph-sql: the database is not reachable yet; it is set up on first use')
+  }
+  app.registry.memory.graph.add(opts.instance, store)
+}
+
+export default fp(memoryGraphSql, { name: 'memory-graph-sql', fastify: '5.x' })

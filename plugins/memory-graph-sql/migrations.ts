@@ -1,0 +1,38 @@
+// The graph schema on SQL, by version. Never edit a released version: add one.
+import { sql } from 'kysely'
+import type { Migration } from '../memory-sql/migrate.ts'
+
+export const graphMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'entities, facts, fact links, relationships',
+    up: async (db, { vectorType }) => {
+      const vec = sql.raw(vectorType)
+      await sql`CREATE TABLE IF NOT EXISTS entities (
+        id uuid PRIMARY KEY, name text NOT NULL, type text NOT NULL, aliases jsonb NOT NULL DEFAULT '[]',
+        description text, salience real NOT NULL DEFAULT 0.5, properties jsonb NOT NULL DEFAULT '{}',
+        first_seen timestamptz NOT NULL DEFAULT now(), last_accessed timestamptz NOT NULL DEFAULT now(),
+        access_count integer NOT NULL DEFAULT 0, channel text NOT NULL,
+        embedding ${vec}, embedder text, embedding_dims integer)`.execute(db)
+      await sql`CREATE UNIQUE INDEX IF NOT EXISTS entities_identity ON entities (channel, lower(name), type)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS facts (
+        id uuid PRIMARY KEY, claim text NOT NULL, claim_hash text NOT NULL, confidence real NOT NULL DEFAULT 0.8,
+        source text NOT NULL, source_turn_id text, created_at timestamptz NOT NULL DEFAULT now(), channel text NOT NULL,
+        last_accessed timestamptz NOT NULL DEFAULT now(), access_count integer NOT NULL DEFAULT 0,
+        salience real NOT NULL DEFAULT 0.5, temporal_context text, superseded_at timestamptz,
+        superseded_by_id uuid, supersedes_id uuid, flagged_for_review boolean NOT NULL DEFAULT false,
+        embedding ${vec}, embedder text, embedding_dims integer, UNIQUE (channel, claim_hash))`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS facts_channel ON facts (channel, created_at DESC)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS fact_entities (
+        fact_id uuid NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+        entity_id uuid NOT NULL REFERENCES entities(id) ON DELETE CASCADE, PRIMARY KEY (fact_id, entity_id))`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS fact_entities_entity ON fact_entities (entity_id)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS relationships (
+        id uuid PRIMARY KEY, source_id uuid NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+        target_id uuid NOT NULL REFERENCES entities(id) ON DELETE CASCADE, type text NOT NULL,
+        confidence real NOT NULL DEFAULT 0.8, channel text NOT NULL, created_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (source_id, target_id, type))`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS relationships_target ON relationships (target_id)`.execute(db)
+    },
+  },
+]
