@@ -22,14 +22,15 @@ export function parseCandidates (text: string, k: number): string[] {
   return items.map(s => s.trim()).filter(s => s !== '').slice(0, k)
 }
 
-/** A score in [0, 1] from a rating reply ("7", "Score: 7/10", "0.7", `{"score": 7}`). */
+/** A score in [0, 1] from a rating reply ("7", "Score: 7/10", "0.7", `{"score": 7}`); whole numbers are on the 1-10 scale. */
 export function parseScore (text: string): number | undefined {
   const json = parseJsonLoose(text)
   const fromJson = typeof json === 'number' ? json : (json !== null && typeof json === 'object' ? (json as { score?: unknown }).score : undefined)
   const m = /-?\d+(?:\.\d+)?/.exec(splitThinking(text).answer)
   const raw = typeof fromJson === 'number' ? fromJson : m === null ? undefined : Number(m[0])
   if (raw === undefined || !Number.isFinite(raw)) return undefined
-  const scaled = raw > 1 ? raw / 10 : raw
+  // The prompt asks for 1-10: whole numbers are on that scale; a fraction up to 1 is a probability.
+  const scaled = Number.isInteger(raw) || raw > 1 ? raw / 10 : raw
   return Math.min(1, Math.max(0, scaled))
 }
 
