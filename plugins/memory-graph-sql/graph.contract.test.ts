@@ -53,7 +53,8 @@ for (const backend of SQL_BACKENDS) {
       t.same(list.items.map(f => f.claim), ['Bob lives in Rome'])
       const all = await store.facts({ channel: 's', include_superseded: true, offset: 0, limit: 10 })
       t.equal(all.total, 2)
-      await t.rejects(store.supersedeFact('00000000-0000-0000-0000-000000000000', fact('x', 's')), { statusCode: 404 })
+      const err = await store.supersedeFact('00000000-0000-0000-0000-000000000000', fact('x', 's')).then(() => undefined, (e: unknown) => e as { statusCode?: number })
+      t.equal(err?.statusCode, 404, 'an unknown fact is a 404')
     })
 
     t.test('fact lists filter by search (literal), min_confidence and channel, with totals', async t => {

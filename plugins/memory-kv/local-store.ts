@@ -1,0 +1,88 @@
+// The in-process key-value store: a Map with per-key TTLs (sliding on read when asked)
+// and a bound on the number of keys, evicting the least recently used. The reference
+// implementation of the KvStore contract (like @fastify/rate-limit's LocalStore).
+import type { KvStore, StoreHealth } from '../../core/contracts/memory.ts'
+
+interface Entry { value: unknown, ttlMs: number | undefined, expiresAt: number | undefined }
+
+export interface LocalKvOptions { maxKeys: number, maxListLength: number, now?: () => number }
+
+const clone = <T>(v: T): T => v === undefined ? v : structuredClone(v)
+
+export class LocalKvStore implements KvStore {
+  readonly backend = 'memory'
+  readonly #map = new Map<string, Entry>()
+  readonly #opts: LocalKvOptions
+  readonly #now: () => number
+
+  constructor (opts: Partial<LocalKvOptions> = {}) {
+    this.#opts = { maxKeys: opts.maxKeys ?? 10_000, maxListLength: opts.maxListLength ?? 1000 }
+    this.#now = opts.now ?? Date.now
+  }
+
+  get size (): number { return this.#map.size }
+
+  #live (key: string, slide: boolean): Entry | undefined {
+    const e = this.#map.get(key)
+    if (e === undefined) return undefined
+    const now = this.#now()
+    if (e.expiresAt !== undefined && e.expiresAt <= now) { this.#map.delete(key); return undefined }
+    // Re-insert: Map order is the LRU order.
+    this.#map.delete(key)
+    this.#map.set(key, e)
+    if (slide && e.ttlMs !== undefined) e.expiresAt = now + e.ttlMs
+    return e
+  }
+
+  #put (key: string, value: unknown, ttlSeconds: number | undefined): void {
+    const ttlMs = ttlSeconds === undefined ? undefined : ttlSeconds * 1000
+    this.#map.delete(key)
+    this.#map.set(key, { value, ttlMs, expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs })
+    while (this.#map.size > this.#opts.maxKeys) {
+      const oldest = this.#map.keys().next().value
+      if (oldest === undefined) break
+      this.#map.delete(oldest)
+    }
+  }
+
+  async get<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T | undefined> {
+    return clone(this.#live(key, opts.slide === true)?.value as T | undefined)
+  }
+
+  async set (key: string, value: unknown, opts: { ttlSeconds?: number } = {}): Promise<void> {
+    this.#put(key, clone(value), opts.ttlSeconds)
+  }
+
+  async delete (key: string): Promise<boolean> {
+    const had = this.#live(key, false) !== undefined
+    this.#map.delete(key)
+    return had
+  }
+
+  async deletePrefix (prefix: string): Promise<number> {
+    let n = 0
+    for (const key of [...this.#map.keys()]) {
+      if (!key.startsWith(prefix)) continue
+      if (this.#live(key, false) !== undefined) n++
+      this.#map.delete(key)
+    }
+    return n
+  }
+
+  async pushList (key: string, value: unknown, opts: { max?: number, ttlSeconds?: number } = {}): Promise<void> {
+    const e = this.#live(key, false)
+    const list = Array.isArray(e?.value) ? e.value as unknown[] : []
+    list.push(clone(value))
+    const max = Math.min(opts.max ?? this.#opts.maxListLength, this.#opts.maxListLength)
+    if (list.length > max) list.splice(0, list.length - max)
+    this.#put(key, list, opts.ttlSeconds ?? (e?.ttlMs === undefined ? undefined : e.ttlMs / 1000))
+  }
+
+  async getList<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T[]> {
+    const v = this.#live(key, opts.slide === true)?.value
+    return Array.isArray(v) ? clone(v) as T[] : []
+  }
+
+  async health (): Promise<StoreHealth> { return { status: 'healthy', backend: this.backend } }
+  async close (): Promise<void> { this.#map.clear() }
+}

@@ -1,0 +1,121 @@
+// The key-value store on Redis (ioredis). Every key carries the namespace prefix; values
+// are JSON. A sliding TTL needs the original TTL, so it rides along: in the value
+// envelope for plain keys, in a side key for lists. Commands fail fast while Redis is
+// down (no offline queue) and ioredis reconnects by itself when it is back.
+import { Redis } from 'ioredis'
+import { StoreUnavailableError, type KvStore, type StoreHealth } from '../../core/contracts/memory.ts'
+
+interface Envelope { v: unknown, t?: number }
+
+export interface RedisKvOptions { uri: string, namespace: string, maxListLength: number, connectTimeoutMs: number }
+
+/** Glob characters taken literally by SCAN MATCH. */
+const globEscape = (s: string): string => s.replace(/[*?[\]\\]/g, m => `\\${m}`)
+
+export class RedisKvStore implements KvStore {
+  readonly backend = 'redis'
+  readonly client: Redis
+  readonly #ns: string
+  readonly #maxList: number
+
+  constructor (opts: RedisKvOptions) {
+    this.#ns = opts.namespace
+    this.#maxList = opts.maxListLength
+    this.client = new Redis(opts.uri, {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: opts.connectTimeoutMs,
+      // Keep trying forever, backing off to 2 s: the store comes back on its own.
+      retryStrategy: times => Math.min(times * 100, 2000),
+    })
+    // Without a listener an unreachable server would be an unhandled 'error' event.
+    this.client.on('error', () => {})
+  }
+
+  #k (key: string): string { return this.#ns + key }
+
+  async #do<T> (fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      throw new StoreUnavailableError('kv', this.backend, err)
+    }
+  }
+
+  async get<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T | undefined> {
+    return await this.#do(async () => {
+      const raw = await this.client.get(this.#k(key))
+      if (raw === null) return undefined
+      const env = JSON.parse(raw) as Envelope
+      if (opts.slide === true && env.t !== undefined) await this.client.expire(this.#k(key), env.t)
+      return env.v as T
+    })
+  }
+
+  async set (key: string, value: unknown, opts: { ttlSeconds?: number } = {}): Promise<void> {
+    await this.#do(async () => {
+      const env: Envelope = { v: value, ...(opts.ttlSeconds === undefined ? {} : { t: Math.ceil(opts.ttlSeconds) }) }
+      if (env.t === undefined) await this.client.set(this.#k(key), JSON.stringify(env))
+      else await this.client.set(this.#k(key), JSON.stringify(env), 'EX', env.t)
+    })
+  }
+
+  async delete (key: string): Promise<boolean> {
+    return await this.#do(async () => (await this.client.del(this.#k(key), `${this.#k(key)}\u0000ttl`)) > 0)
+  }
+
+  async deletePrefix (prefix: string): Promise<number> {
+    return await this.#do(async () => {
+      let cursor = '0'
+      let n = 0
+      const match = `${globEscape(this.#k(prefix))}*`
+      do {
+        const [next, keys] = await this.client.scan(cursor, 'MATCH', match, 'COUNT', 500)
+        cursor = next
+        const data = keys.filter(k => !k.endsWith('\u0000ttl'))
+        if (keys.length > 0) await this.client.unlink(...keys)
+        n += data.length
+      } while (cursor !== '0')
+      return n
+    })
+  }
+
+  async pushList (key: string, value: unknown, opts: { max?: number, ttlSeconds?: number } = {}): Promise<void> {
+    await this.#do(async () => {
+      const k = this.#k(key)
+      const max = Math.min(opts.max ?? this.#maxList, this.#maxList)
+      const m = this.client.multi().rpush(k, JSON.stringify(value)).ltrim(k, -max, -1)
+      if (opts.ttlSeconds !== undefined) {
+        const ttl = Math.ceil(opts.ttlSeconds)
+        m.expire(k, ttl).set(`${k}\u0000ttl`, String(ttl), 'EX', ttl)
+      }
+      const res = await m.exec()
+      const failed = res?.find(([err]) => err !== null)
+      if (failed !== undefined) throw failed[0] as Error
+    })
+  }
+
+  async getList<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T[]> {
+    return await this.#do(async () => {
+      const k = this.#k(key)
+      const items = await this.client.lrange(k, 0, -1)
+      if (opts.slide === true && items.length > 0) {
+        const ttl = await this.client.get(`${k}\u0000ttl`)
+        if (ttl !== null) await this.client.multi().expire(k, Number(ttl)).expire(`${k}\u0000ttl`, Number(ttl)).exec()
+      }
+      return items.map(i => JSON.parse(i) as T)
+    })
+  }
+
+  async health (): Promise<StoreHealth> {
+    try {
+      await this.#do(async () => await this.client.ping())
+      return { status: 'healthy', backend: this.backend }
+    } catch (err) {
+      return { status: 'unhealthy', backend: this.backend, error: (err as Error).message }
+    }
+  }
+
+  async close (): Promise<void> { this.client.disconnect() }
+}
