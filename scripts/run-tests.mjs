@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 // `npm test`: runs every test with tap and ends with the line CI reads: "N passed, M failed".
 // Extra arguments go to tap (e.g. `npm test -- plugins/provider-openai`).
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 
 const args = process.argv.slice(2)
+// tap compiles its plugin set into node_modules; a fresh `npm ci` has the default set
+// (with @tapjs/typescript, which cannot load typescript@7). Rebuild it from .taprc first.
+const build = spawnSync('npx', ['tap', 'build'], { stdio: ['ignore', 'pipe', 'pipe'] })
+if (build.status !== 0) {
+  process.stderr.write(build.stdout.toString() + build.stderr.toString())
+  console.log('0 passed, 1 failed (tap build failed)')
+  process.exit(1)
+}
 const child = spawn('npx', ['tap', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } })
 let summary
 let buffer = ''
