@@ -1,0 +1,77 @@
+// Our contract types <-> the OpenAI Chat Completions wire format.
+import type OpenAI from 'openai'
+import type { CompletionRequest, FinishReason, Message, ToolCall } from '../../core/contracts/provider.ts'
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam
+type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>
+
+function toMessage (m: Message): ChatMessage {
+  switch (m.role) {
+    case 'system': return { role: 'system', content: m.content }
+    case 'user': return { role: 'user', content: m.content }
+    case 'tool': return { role: 'tool', content: m.content, tool_call_id: m.tool_call_id ?? '' }
+    case 'assistant': {
+      const calls = m.tool_calls ?? []
+      if (calls.length === 0) return { role: 'assistant', content: m.content }
+      return {
+        role: 'assistant',
+        content: m.content === '' ? null : m.content,
+        tool_calls: calls.map(c => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+      }
+    }
+  }
+}
+
+/** Request body fields shared by plain and streamed calls. Unset options are left out, so the server's defaults apply. */
+export function toParams (req: CompletionRequest): ChatParams {
+  const p: ChatParams = { model: req.model, messages: req.messages.map(toMessage) }
+  if (req.tools !== undefined && req.tools.length > 0) {
+    p.tools = req.tools.map(t => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.input_schema } }))
+  }
+  if (req.temperature !== undefined) p.temperature = req.temperature
+  if (req.max_tokens !== undefined) p.max_tokens = req.max_tokens
+  if (req.top_p !== undefined) p.top_p = req.top_p
+  if (req.frequency_penalty !== undefined) p.frequency_penalty = req.frequency_penalty
+  if (req.presence_penalty !== undefined) p.presence_penalty = req.presence_penalty
+  if (req.stop !== undefined && req.stop.length > 0) p.stop = req.stop
+  if (req.response_format?.type === 'json_object') p.response_format = { type: 'json_object' }
+  else if (req.response_format?.type === 'json_schema') {
+    p.response_format = { type: 'json_schema', json_schema: { name: req.response_format.name, schema: req.response_format.schema } }
+  }
+  return p
+}
+
+export function finishReason (r: string | null | undefined, hasToolCalls: boolean): FinishReason {
+  if (hasToolCalls) return 'tool_calls'
+  switch (r) {
+    case 'length': return 'length'
+    case 'tool_calls': case 'function_call': return 'tool_calls'
+    case 'content_filter': return 'content_filter'
+    default: return 'stop'
+  }
+}
+
+/**
+ * Tool-call arguments arrive as a JSON string. A model that writes broken JSON gets its
+ * text back under `_raw_arguments`, so the tool's own validation can tell it what is wrong.
+ */
+export function parseArguments (text: string): Record<string, unknown> {
+  if (text.trim() === '') return {}
+  try {
+    const v: unknown = JSON.parse(text)
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : { value: v }
+  } catch {
+    return { _raw_arguments: text }
+  }
+}
+
+export function toToolCalls (calls: Array<{ id: string, type: string, function?: { name: string, arguments: string } }> | undefined): ToolCall[] {
+  return (calls ?? []).filter(c => c.function !== undefined).map(c => ({ id: c.id, name: c.function!.name, arguments: parseArguments(c.function!.arguments) }))
+}
+
+/** Native reasoning: `reasoning_content` (DeepSeek, vLLM, LM Studio) or `reasoning` (Ollama, OpenRouter). */
+export function reasoningOf (o: unknown): string | undefined {
+  const r = o as { reasoning_content?: unknown, reasoning?: unknown } | null | undefined
+  const v = r?.reasoning_content ?? r?.reasoning
+  return typeof v === 'string' && v !== '' ? v : undefined
+}

@@ -1,0 +1,58 @@
+// What each built-in instance name means. A custom instance (Groq, Together, DeepSeek,
+// vLLM on another box) needs none of this: its name, base_url and api_key_env suffice.
+export interface Preset {
+  defaultUrl?: string
+  keyEnv?: string
+  urlEnv?: string
+  timeoutEnv?: string
+  keyRequired: boolean
+  /** Seconds. */
+  timeout: number
+  listModels: 'server' | 'catalogue'
+  /** Catalogue file name in ./catalogue. */
+  catalogue?: string
+  headers?: Record<string, string>
+}
+
+export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Preset> = {
+  openai: {
+    defaultUrl: 'https://api.openai.com/v1',
+    keyEnv: 'OPENAI_API_KEY',
+    urlEnv: 'OPENAI_BASE_URL',
+    keyRequired: true,
+    timeout: 120,
+    listModels: 'catalogue',
+    catalogue: 'openai.json',
+  },
+  openrouter: {
+    defaultUrl: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    urlEnv: 'OPENROUTER_BASE_URL',
+    keyRequired: true,
+    timeout: 120,
+    listModels: 'catalogue',
+    catalogue: 'openrouter.json',
+    // OpenRouter's app attribution (https://openrouter.ai/docs/api-reference/overview#headers).
+    headers: { 'HTTP-Referer': 'https://github.com/agentd/agentd', 'X-Title': 'agentd' },
+  },
+  local: {
+    // An Ollama by default; LM Studio (:1234/v1), vLLM (:8000/v1) and llama.cpp (:8080/v1) work the same.
+    defaultUrl: 'http://localhost:11434/v1',
+    urlEnv: 'LOCAL_MODEL_URL',
+    keyEnv: 'LOCAL_MODEL_API_KEY',
+    timeoutEnv: 'LOCAL_MODEL_TIMEOUT',
+    keyRequired: false,
+    // LOCAL_MODEL_TIMEOUT's default (DECISIONS.md); providers.local.timeout wins over both.
+    timeout: 600,
+    listModels: 'server',
+    catalogue: 'local.json',
+  },
+  custom: {
+    keyRequired: false,
+    timeout: 120,
+    listModels: 'server',
+  },
+}
+
+export type PresetName = keyof typeof PRESETS
+export const isPresetName = (s: string): s is PresetName => Object.hasOwn(PRESETS, s)

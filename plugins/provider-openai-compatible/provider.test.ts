@@ -1,0 +1,294 @@
+// The OpenAI-compatible provider against a fake upstream on loopback, through the real
+// `openai` SDK: wire format, streaming, tool-call assembly, reasoning, errors, retries,
+// timeouts and cancellation.
+import t from 'tap'
+import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
+import type { StreamChunk } from '../../core/contracts/provider.ts'
+import { makeProvider } from './test-support.ts'
+
+const KEY = 'sk-test-abcdefghijklmnop1234'
+const ask = (text: string) => ({ model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: text }] })
+
+async function collect (it: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
+  const out: StreamChunk[] = []
+  for await (const c of it) out.push(c)
+  return out
+}
+
+async function rejection (p: Promise<unknown>): Promise<Error & { statusCode?: number, code?: string }> {
+  try { await p } catch (err) { return err as Error & { statusCode?: number, code?: string } }
+  throw new Error('expected a rejection')
+}
+
+const openai = (url: string, extra = {}) => makeProvider('openai', { base_url: url, ...extra }, { OPENAI_API_KEY: KEY })
+
+t.test('plain completion: text, reported usage, model, and the request on the wire', async t => {
+  const fake = await startFakeOpenAI(t, { apiKey: KEY })
+  fake.enqueue({ text: 'Hello there', usage: { prompt_tokens: 7, completion_tokens: 3 } })
+  const { provider } = openai(fake.url)
+  const r = await provider.complete({ ...ask('hi'), temperature: 0.2, tools: [{ name: 'calc', description: 'adds', input_schema: { type: 'object' } }] })
+  t.equal(r.content, 'Hello there')
+  t.equal(r.finish_reason, 'stop')
+  t.same(r.usage, { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 })
+  t.equal(r.model, 'gpt-4o-mini')
+  const sent = fake.completions[0].body
+  t.equal(sent.temperature, 0.2)
+  t.same(sent.messages, [{ role: 'user', content: 'hi' }])
+  t.same(sent.tools, [{ type: 'function', function: { name: 'calc', description: 'adds', parameters: { type: 'object' } } }])
+})
+
+t.test('assistant tool calls and tool results are sent in the OpenAI shape', async t => {
+  const fake = await startFakeOpenAI(t)
+  const { provider } = openai(fake.url)
+  await provider.complete({
+    model: 'gpt-4o',
+    messages: [
+      { role: 'user', content: 'add' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'calc', arguments: { a: 1 } }] },
+      { role: 'tool', content: '2', tool_call_id: 'c1', name: 'calc' },
+    ],
+  })
+  const msgs = fake.completions[0].body.messages
+  t.same(msgs[1], { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calc', arguments: '{"a":1}' } }] })
+  t.same(msgs[2], { role: 'tool', content: '2', tool_call_id: 'c1' })
+})
+
+t.test('streaming text arrives in pieces; the last chunk has finish_reason and reported usage', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'The quick brown fox jumps', chunkSize: 3, usage: { prompt_tokens: 5, completion_tokens: 6 } })
+  const { provider } = openai(fake.url)
+  const chunks = await collect(provider.stream(ask('go')))
+  t.ok(chunks.length > 5, 'many chunks')
+  t.equal(chunks.map(c => c.content).join(''), 'The quick brown fox jumps')
+  const last = chunks.at(-1)!
+  t.equal(last.finish_reason, 'stop')
+  t.same(last.usage, { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 })
+  t.equal(fake.completions[0].body.stream_options.include_usage, true)
+})
+
+t.test('streamed tool calls split across many deltas are assembled with parsed arguments', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({
+    chunkSize: 2,
+    tool_calls: [
+      { id: 'call_a', name: 'get_weather', arguments: { city: 'Paris', units: 'metric', days: [1, 2, 3] } },
+      { id: 'call_b', name: 'calculate', arguments: { expression: '2*(3+4)' } },
+    ],
+  })
+  const { provider } = openai(fake.url)
+  const chunks = await collect(provider.stream(ask('weather?')))
+  const last = chunks.at(-1)!
+  t.equal(last.finish_reason, 'tool_calls')
+  t.same(last.tool_calls, [
+    { id: 'call_a', name: 'get_weather', arguments: { city: 'Paris', units: 'metric', days: [1, 2, 3] } },
+    { id: 'call_b', name: 'calculate', arguments: { expression: '2*(3+4)' } },
+  ])
+  t.notOk(chunks.slice(0, -1).some(c => c.tool_calls !== undefined), 'no partial tool calls before the end')
+})
+
+t.test('reasoning_content and reasoning deltas become thinking, apart from the answer', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ thinking: 'let me think', text: 'answer', thinkingField: 'reasoning_content' })
+  fake.enqueue({ thinking: 'ollama thinks', text: 'ok', thinkingField: 'reasoning' })
+  fake.enqueue({ thinking: 'plain thought', text: 'done', thinkingField: 'reasoning' })
+  const { provider } = makeProvider('local', { base_url: fake.url })
+  const a = await collect(provider.stream(ask('q')))
+  t.equal(a.map(c => c.thinking ?? '').join(''), 'let me think')
+  t.equal(a.map(c => c.content).join(''), 'answer')
+  const b = await collect(provider.stream(ask('q')))
+  t.equal(b.map(c => c.thinking ?? '').join(''), 'ollama thinks')
+  const c = await provider.complete(ask('q'))
+  t.equal(c.thinking, 'plain thought')
+  t.equal(c.content, 'done')
+})
+
+t.test('401 becomes a 502 that names the provider and the key to set, never the key', async t => {
+  const fake = await startFakeOpenAI(t, { apiKey: 'sk-the-right-key-000000' })
+  const { provider, lines } = openai(fake.url)
+  const err = await rejection(provider.complete(ask('hi')))
+  t.equal(err.statusCode, 502)
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_AUTH')
+  t.match(err.message, /openai/)
+  t.match(err.message, /OPENAI_API_KEY/)
+  t.notMatch(err.message, KEY)
+  t.notOk(lines.some(l => l.includes(KEY)), 'no log line has the key')
+  t.equal(fake.completions.length, 1, 'a bad key is not retried')
+})
+
+t.test('429 with Retry-After is retried after the wait the upstream asked for', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ status: 429, message: 'slow down', headers: { 'retry-after': '1' } }, { text: 'finally' })
+  const { provider, lines } = openai(fake.url)
+  const started = Date.now()
+  const r = await provider.complete(ask('hi'))
+  t.equal(r.content, 'finally')
+  t.equal(fake.completions.length, 2)
+  t.ok(Date.now() - started >= 950, `waited ${Date.now() - started} ms`)
+  t.ok(lines.some(l => l.includes('retrying')), 'the retry is logged')
+})
+
+t.test('a Retry-After longer than the longest wait fails at once with a 502 carrying it', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ status: 429, headers: { 'retry-after': '3600' } })
+  const { provider } = openai(fake.url)
+  const err = await rejection(provider.complete(ask('hi'))) as Error & { statusCode: number, retryAfter: number }
+  t.equal(err.statusCode, 502)
+  t.equal(err.retryAfter, 3600)
+  t.match(err.message, /rate limiting/)
+  t.equal(fake.completions.length, 1)
+})
+
+t.test('5xx is retried with backoff; retries spent gives a 502 with the status', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ status: 503, message: 'overloaded' }, { text: 'recovered' })
+  const { provider } = openai(fake.url)
+  t.equal((await provider.complete(ask('hi'))).content, 'recovered')
+  fake.enqueue({ status: 500 }, { status: 500 })
+  const { provider: once } = openai(fake.url, { max_retries: 1 })
+  const err = await rejection(once.complete(ask('hi')))
+  t.equal(err.statusCode, 502)
+  t.match(err.message, /HTTP 500/)
+})
+
+t.test('an upstream that hangs gives a 504 within the configured timeout', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ hang: true })
+  const { provider } = openai(fake.url, { timeout: 0.3 })
+  const started = Date.now()
+  const err = await rejection(provider.complete(ask('hi')))
+  const took = Date.now() - started
+  t.equal(err.statusCode, 504)
+  t.match(err.message, /openai did not answer within 0.3 s/)
+  t.ok(took >= 280 && took < 1500, `took ${took} ms`)
+  t.equal(fake.completions.length, 1, 'a timeout is not retried')
+})
+
+t.test('a stream that stalls between chunks gives a 504 after the idle timeout', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'abcdefgh', chunkSize: 2, delayMs: 600 })
+  const { provider } = openai(fake.url, { timeout: 0.3 })
+  const err = await rejection(collect(provider.stream(ask('hi'))))
+  t.equal(err.statusCode, 504)
+})
+
+t.test('a slow but steady stream is not cut by the timeout', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'abcdefghij', chunkSize: 1, delayMs: 60 })
+  const { provider } = openai(fake.url, { timeout: 0.3 })
+  const chunks = await collect(provider.stream(ask('hi')))
+  t.equal(chunks.map(c => c.content).join(''), 'abcdefghij')
+})
+
+t.test('aborting the signal closes the upstream request (complete)', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ hang: true })
+  const { provider } = openai(fake.url)
+  const ac = new AbortController()
+  const p = provider.complete(ask('hi'), ac.signal)
+  await new Promise(resolve => setTimeout(resolve, 100))
+  ac.abort()
+  const err = await rejection(p)
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_ABORTED')
+  await new Promise(resolve => setTimeout(resolve, 100))
+  t.equal(fake.completions[0].aborted, true, 'the upstream saw the connection close')
+})
+
+t.test('a consumer that stops reading a stream closes the upstream request', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'x'.repeat(200), chunkSize: 1, delayMs: 10 })
+  const { provider } = openai(fake.url)
+  for await (const c of provider.stream(ask('hi'))) { if (c.content !== '') break }
+  await new Promise(resolve => setTimeout(resolve, 150))
+  t.equal(fake.completions[0].aborted, true)
+})
+
+t.test('aborting the signal mid-stream ends the iterator with an abort and closes upstream', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'y'.repeat(200), chunkSize: 1, delayMs: 10 })
+  const { provider } = openai(fake.url)
+  const ac = new AbortController()
+  const err = await rejection((async () => { for await (const c of provider.stream(ask('hi'), ac.signal)) if (c.content !== '') ac.abort() })())
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_ABORTED')
+  await new Promise(resolve => setTimeout(resolve, 150))
+  t.equal(fake.completions[0].aborted, true)
+})
+
+t.test('usage omitted by the upstream is estimated and marked', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'twelve chars', usage: null }, { text: 'streamed text', usage: null })
+  const { provider } = openai(fake.url)
+  const r = await provider.complete(ask('a question of some length'))
+  t.equal(r.usage.estimated, true)
+  t.ok(r.usage.prompt_tokens > 0 && r.usage.completion_tokens === 3)
+  const last = (await collect(provider.stream(ask('hi')))).at(-1)!
+  t.equal(last.usage?.estimated, true)
+  t.equal(last.usage?.total_tokens, last.usage!.prompt_tokens + last.usage!.completion_tokens)
+})
+
+t.test('a stream that breaks mid-way is a 502, not a silent truncation', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'abcdefghijklmnop', chunkSize: 2, breakAfter: 3, delayMs: 5 })
+  const { provider } = openai(fake.url, { max_retries: 0 })
+  const err = await rejection(collect(provider.stream(ask('hi'))))
+  t.equal(err.statusCode, 502)
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_BAD_RESPONSE')
+})
+
+t.test('without a key the provider is not_configured and says what to set; calls give 503', async t => {
+  const { provider } = makeProvider('openai', {}, {})
+  t.same(provider.status().status, 'not_configured')
+  t.match(provider.status().error, /OPENAI_API_KEY or providers\.openai\.api_key/)
+  const err = await rejection(provider.complete(ask('hi')))
+  t.equal(err.statusCode, 503)
+  t.equal((await provider.health()).status, 'not_configured')
+})
+
+t.test('a server that is not running gives a 503 naming the address to fix', async t => {
+  const { provider } = makeProvider('local', { base_url: 'http://127.0.0.1:9/v1', max_retries: 0 })
+  const err = await rejection(provider.complete(ask('hi')))
+  t.equal(err.statusCode, 503)
+  t.match(err.message, /Cannot reach local at http:\/\/127\.0\.0\.1:9\/v1/)
+  t.match(err.message, /LOCAL_MODEL_URL/)
+})
+
+t.test('a custom instance needs only a name, a base URL and a key variable', async t => {
+  const fake = await startFakeOpenAI(t, { apiKey: 'gsk_groqkey123456', models: ['llama-3.3-70b-versatile'] })
+  const { provider } = makeProvider('groq', { base_url: fake.url, api_key_env: 'GROQ_API_KEY' }, { GROQ_API_KEY: 'gsk_groqkey123456' })
+  t.equal(provider.id, 'groq')
+  t.equal((await provider.complete(ask('hi'))).content, 'echo: hi')
+  const models = await provider.listModels()
+  t.same(models.map(m => [m.name, m.known]), [['llama-3.3-70b-versatile', false]], 'unknown models get honest defaults')
+  t.equal(models[0].context_window, 4096)
+  const none = makeProvider('groq', { base_url: fake.url, api_key_env: 'GROQ_API_KEY' }, {}).provider
+  t.match(none.status().error, /GROQ_API_KEY or providers\.groq\.api_key/)
+})
+
+t.test('openrouter sends its attribution headers', async t => {
+  const fake = await startFakeOpenAI(t)
+  const { provider } = makeProvider('openrouter', { base_url: fake.url }, { OPENROUTER_API_KEY: 'sk-or-v1-xxxxxxxxxxxx' })
+  await provider.complete({ ...ask('hi'), model: 'anthropic/claude-sonnet-4' })
+  const h = fake.completions[0].headers
+  t.equal(h['x-title'], 'agentd')
+  t.ok(typeof h['http-referer'] === 'string' && h['http-referer'] !== '')
+  t.equal(fake.completions[0].body.model, 'anthropic/claude-sonnet-4')
+})
+
+t.test('local lists models from its server, catalogue data applied by family', async t => {
+  const fake = await startFakeOpenAI(t, { models: ['llama3.2:3b', 'mystery-model:latest'] })
+  const { provider } = makeProvider('local', { base_url: fake.url }, {}, { models: { overrides: { 'local/mystery-model': { context_window: 9000 } } } })
+  const models = await provider.listModels()
+  const llama = models.find(m => m.name === 'llama3.2:3b')!
+  t.equal(llama.known, true)
+  t.equal(llama.context_window, 131072)
+  t.equal(llama.supports_tools, true)
+  const mystery = models.find(m => m.name === 'mystery-model:latest')!
+  t.equal(mystery.context_window, 9000, 'config override applies')
+  t.equal((await provider.health()).status, 'healthy')
+})
+
+t.test('local timeout: config file, then LOCAL_MODEL_TIMEOUT, then 600 s', async t => {
+  t.equal(makeProvider('local', {}, {}).provider.settings?.().timeout, 600)
+  t.equal(makeProvider('local', {}, { LOCAL_MODEL_TIMEOUT: '42' }).provider.settings?.().timeout, 42)
+  t.equal(makeProvider('local', {}, { LOCAL_MODEL_TIMEOUT: '42' }, { providers: { local: { timeout: 300 } } }).provider.settings?.().timeout, 300)
+  t.equal(makeProvider('local', {}, { LOCAL_MODEL_URL: 'http://10.0.0.5:8000/v1' }).provider.settings?.().base_url, 'http://10.0.0.5:8000/v1')
+})

@@ -1,0 +1,154 @@
+// One OpenAI-compatible provider instance on the `openai` SDK. The SDK does the wire
+// format; the layer around it (kit/) does timeouts, retries, error mapping and usage
+// estimates, the same way for every provider.
+import OpenAI from 'openai'
+import type { FastifyBaseLogger } from 'fastify'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
+import type { Catalogue } from '../providers-api/kit/catalogue.ts'
+import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
+import { withRetry, type RetryPolicy, DEFAULT_RETRY } from '../providers-api/kit/retry.ts'
+import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
+import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
+import { finishReason, reasoningOf, toParams, toToolCalls } from './convert.ts'
+import { readChunks } from './stream.ts'
+
+export interface OpenAICompatibleConfig {
+  id: string
+  settings: ResolvedSettings
+  keyRequired: boolean
+  maxRetries: number
+  headers: Record<string, string>
+  listModels: 'server' | 'catalogue'
+  catalogue: Catalogue
+  streamUsage: boolean
+  log: FastifyBaseLogger
+}
+
+/** Health and model listing are quick questions: they never wait longer than this. */
+const QUICK_TIMEOUT_MS = 10_000
+
+const isProviderError = (err: unknown): boolean => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
+
+export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Provider {
+  const { id, settings, catalogue } = cfg
+  const baseUrl = settings.baseUrl ?? ''
+  const missing = settings.baseUrl === undefined
+    ? `set ${settings.urlHint} to the server's OpenAI-compatible base URL (ending in /v1)`
+    : cfg.keyRequired && settings.apiKey === undefined
+      ? `set ${settings.keyHint}`
+      : undefined
+  const notConfigured = missing === undefined ? undefined : `Provider "${id}" is not configured: ${missing} (POST /api/config/update takes it without a restart).`
+
+  const client = new OpenAI({
+    // Local servers ignore the key, but the SDK insists on one.
+    apiKey: settings.apiKey ?? 'not-needed',
+    baseURL: baseUrl === '' ? 'http://127.0.0.1:9/v1' : baseUrl,
+    organization: null,
+    project: null,
+    // Our own Deadline enforces the timeout (also between streamed chunks); the SDK's is a backstop.
+    timeout: settings.timeoutMs + 5_000,
+    maxRetries: 0,
+    defaultHeaders: cfg.headers,
+  })
+
+  const ctx: UpstreamContext = {
+    provider: id,
+    baseUrl,
+    keyHint: settings.keyHint,
+    urlHint: settings.urlHint,
+    timeoutHint: settings.timeoutHint,
+    secrets: settings.apiKey === undefined ? [] : [settings.apiKey],
+  }
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, maxRetries: cfg.maxRetries }
+  const quick: RetryPolicy = { ...policy, timeoutMs: Math.min(settings.timeoutMs, QUICK_TIMEOUT_MS), maxRetries: 0 }
+  const log = cfg.log
+
+  const ensureConfigured = (): void => {
+    if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
+  }
+
+  const serverModels = async (signal?: AbortSignal): Promise<string[]> => {
+    ensureConfigured()
+    const { value, deadline } = await withRetry(ctx, quick, signal, async d => await client.models.list({ signal: d.signal }), log)
+    deadline.dispose()
+    return value.data.map(m => m.id)
+  }
+
+  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
+    ensureConfigured()
+    const c: UpstreamContext = { ...ctx, model: req.model }
+    const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req), stream: true }
+    if (cfg.streamUsage) params.stream_options = { include_usage: true }
+    const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
+    let finished = false
+    try {
+      yield * readChunks(upstream, req, () => { deadline.touch() }, () => {
+        // The SDK ends a stream quietly when it is aborted; say why.
+        if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
+      })
+      finished = true
+    } catch (err) {
+      if (isProviderError(err)) throw err
+      throw classifyMidStream(err, c, deadline)
+    } finally {
+      deadline.dispose()
+      // The consumer stopped early (or it failed): close the upstream request.
+      if (!finished && !deadline.signal.aborted) deadline.controller.abort()
+    }
+  }
+
+  return {
+    id,
+    status: (): ProviderStatus => notConfigured === undefined ? { status: 'configured' } : { status: 'not_configured', error: notConfigured },
+    capabilities: model => catalogue.capabilities(model),
+    knowsModel: model => catalogue.knows(model),
+
+    listModels: async (signal?: AbortSignal): Promise<ModelInfo[]> => {
+      if (cfg.listModels === 'catalogue') return catalogue.names().map(n => catalogue.info(n))
+      return (await serverModels(signal)).map(n => catalogue.info(n))
+    },
+
+    complete: async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
+      ensureConfigured()
+      const c: UpstreamContext = { ...ctx, model: req.model }
+      const { value: res, deadline } = await withRetry(c, policy, signal,
+        async d => await client.chat.completions.create({ ...toParams(req), stream: false }, { signal: d.signal }), log)
+      deadline.dispose()
+      const choice = res.choices?.[0]
+      if (choice === undefined) throw tag(new ProviderErrors.BAD_RESPONSE(`${id} answered without a choice for model "${req.model}".`), { provider: id })
+      const content = choice.message.content ?? ''
+      const toolCalls = toToolCalls(choice.message.tool_calls as Parameters<typeof toToolCalls>[0])
+      const thinking = reasoningOf(choice.message)
+      const result: CompletionResult = {
+        content,
+        finish_reason: finishReason(choice.finish_reason, toolCalls.length > 0),
+        tool_calls: toolCalls,
+        usage: usageOrEstimate(res.usage, req, content + toolCalls.map(t => JSON.stringify(t.arguments)).join('')),
+        model: res.model ?? req.model,
+        raw_response: res as unknown as Record<string, unknown>,
+      }
+      if (thinking !== undefined) result.thinking = thinking
+      return result
+    },
+
+    stream,
+
+    health: async (signal?: AbortSignal): Promise<ProviderHealth> => {
+      if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
+      const started = performance.now()
+      try {
+        await serverModels(signal)
+        return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
+      } catch (err) {
+        return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
+      }
+    },
+
+    settings: () => ({
+      api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
+      base_url: settings.baseUrl,
+      timeout: settings.timeoutMs / 1000,
+    }),
+  }
+}

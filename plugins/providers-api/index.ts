@@ -1,0 +1,80 @@
+// Plugin: the providers endpoints. GET /api/providers (each provider, configured or not,
+// with its models or what to set), /api/providers/models (capabilities, `?provider=`),
+// /api/providers/health (a real, cheap upstream call per provider, in parallel, bounded).
+// It also exports `resolveModel`, which the chat and agent plugins use.
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import type { PluginOptions } from '../../core/types.ts'
+import type { ModelInfo, ProviderHealth } from '../../core/contracts/provider.ts'
+import { options, type ProvidersApiOptions } from './options.ts'
+import { ProviderListSchema, ModelListSchema, HealthSchema } from './schemas.ts'
+import { bounded } from './bounded.ts'
+
+export { options }
+export { resolveModel, defaultModel, defaultProvider, type ResolvedModel } from './resolve-model.ts'
+
+const modelRow = (m: ModelInfo): ModelInfo & { known: boolean } => ({ ...m, known: m.known ?? true })
+
+async function providersApi (app: FastifyInstance, opts: PluginOptions<ProvidersApiOptions>): Promise<void> {
+  app.get('/api/providers', {
+    schema: { tags: ['providers'], summary: 'Every provider: configured or not, with its models or what to set', response: { 200: ProviderListSchema } },
+  }, async () => {
+    const providers = await Promise.all(app.registry.providers.values().map(async p => {
+      const s = p.status()
+      if (s.status !== 'configured') return { name: p.id, status: s.status, error: s.error ?? `Provider "${p.id}" is not configured.` }
+      try {
+        const models = await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))
+        return { name: p.id, status: s.status, models: models.map(m => m.name) }
+      } catch (err) {
+        return { name: p.id, status: s.status, error: (err as Error).message }
+      }
+    }))
+    return { providers }
+  })
+
+  app.get('/api/providers/models', {
+    schema: {
+      tags: ['providers'],
+      summary: 'Models with their capabilities, from every provider or one',
+      querystring: Type.Object({ provider: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false }),
+      response: { 200: ModelListSchema },
+    },
+  }, async (request) => {
+    const { provider } = request.query as { provider?: string }
+    if (provider !== undefined) {
+      const p = app.registry.providers.get(provider) // 404 listing the providers
+      const models = (await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow)
+      return { models, count: models.length }
+    }
+    const errors: Record<string, string> = {}
+    const lists = await Promise.all(app.registry.providers.values().map(async p => {
+      try {
+        return await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))
+      } catch (err) {
+        errors[p.id] = (err as Error).message
+        return []
+      }
+    }))
+    const models = lists.flat().map(modelRow)
+    return Object.keys(errors).length === 0 ? { models, count: models.length } : { models, count: models.length, errors }
+  })
+
+  app.get('/api/providers/health', {
+    schema: { tags: ['providers'], summary: 'A real, cheap upstream call per provider, in parallel; degraded if any fails', response: { 200: HealthSchema } },
+  }, async () => {
+    const entries = await Promise.all(app.registry.providers.values().map(async (p): Promise<[string, ProviderHealth]> => {
+      try {
+        return [p.id, await bounded(opts.health_timeout_ms, `${p.id} health check`, async signal => await p.health(signal))]
+      } catch (err) {
+        return [p.id, { status: 'unhealthy', error: (err as Error).message }]
+      }
+    }))
+    const providers = Object.fromEntries(entries)
+    // A provider without a key is not failing; it is reported, and does not degrade the rest.
+    const degraded = entries.some(([, h]) => h.status === 'unhealthy')
+    return { status: degraded ? 'degraded' : 'healthy', providers }
+  })
+}
+
+export default fp(providersApi, { name: 'providers-api', fastify: '5.x' })

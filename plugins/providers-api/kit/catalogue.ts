@@ -1,0 +1,92 @@
+// The model catalogue: capability data a provider plugin ships as a JSON file, with
+// `data/config.json` `models.overrides` on top. Override keys are a bare model name or
+// `provider/model` (the latter wins). A model nobody describes gets honest defaults
+// (SPEC.md's ModelCapabilities defaults) and `known: false`.
+import { readFileSync } from 'node:fs'
+import { Type, type Static } from 'typebox'
+import { check, formatErrors } from '../../../core/validate.ts'
+import { DEFAULT_CAPABILITIES, type ModelCapabilities, type ModelInfo } from '../../../core/contracts/provider.ts'
+
+const Entry = Type.Object({
+  supports_tools: Type.Optional(Type.Boolean()),
+  supports_vision: Type.Optional(Type.Boolean()),
+  supports_streaming: Type.Optional(Type.Boolean()),
+  supports_json_mode: Type.Optional(Type.Boolean()),
+  context_window: Type.Optional(Type.Integer({ minimum: 1 })),
+  max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  cost_per_1k_input: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+  cost_per_1k_output: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
+}, { additionalProperties: false })
+
+export const CatalogueFileSchema = Type.Object({
+  /** Where the figures come from and when they were checked; for people, not code. */
+  source: Type.Optional(Type.String()),
+  models: Type.Record(Type.String({ minLength: 1 }), Entry),
+}, { additionalProperties: false })
+
+export type CatalogueEntry = Static<typeof Entry>
+export type CatalogueFile = Static<typeof CatalogueFileSchema>
+
+/** Reads and validates a catalogue file; a bad file throws with the path of the bad field. */
+export function loadCatalogueFile (file: string): CatalogueFile {
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`Model catalogue ${file} cannot be read: ${(err as Error).message}`)
+  }
+  const res = check(CatalogueFileSchema, raw)
+  if (!res.ok) throw new Error(`Model catalogue ${file} is invalid: ${formatErrors(res.errors)}`)
+  return res.value
+}
+
+// Snapshot and tag suffixes that name the same model family for capability purposes:
+// `gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`, `llama3.2:3b`, `claude-3-5-haiku-latest`.
+const SUFFIXES = [/:[^/]+$/, /-\d{4}-\d{2}-\d{2}$/, /-\d{8}$/, /-latest$/]
+
+export class Catalogue {
+  readonly provider: string
+  readonly #entries: Record<string, CatalogueEntry>
+  readonly #overrides: Record<string, CatalogueEntry>
+
+  constructor (provider: string, entries: Record<string, CatalogueEntry> = {}, overrides: Record<string, CatalogueEntry> = {}) {
+    this.provider = provider
+    this.#entries = entries
+    this.#overrides = overrides
+  }
+
+  #lookup (table: Record<string, CatalogueEntry>, model: string): CatalogueEntry | undefined {
+    if (Object.hasOwn(table, model)) return table[model]
+    for (const s of SUFFIXES) {
+      const base = model.replace(s, '')
+      if (base !== model && Object.hasOwn(table, base)) return table[base]
+    }
+    return undefined
+  }
+
+  #override (model: string): CatalogueEntry | undefined {
+    const bare = this.#lookup(this.#overrides, model)
+    const qualified = this.#lookup(this.#overrides, `${this.provider}/${model}`)
+    return bare === undefined && qualified === undefined ? undefined : { ...bare, ...qualified }
+  }
+
+  /** True when the shipped data or an override describes the model. */
+  knows (model: string): boolean {
+    return this.#lookup(this.#entries, model) !== undefined || this.#override(model) !== undefined
+  }
+
+  capabilities (model: string): ModelCapabilities {
+    return { ...DEFAULT_CAPABILITIES, ...this.#lookup(this.#entries, model), ...this.#override(model) }
+  }
+
+  info (model: string): ModelInfo {
+    return { name: model, provider: this.provider, ...this.capabilities(model), known: this.knows(model) }
+  }
+
+  /** Model names the shipped data lists, plus overrides qualified with this provider. */
+  names (): string[] {
+    const prefix = `${this.provider}/`
+    const extra = Object.keys(this.#overrides).filter(k => k.startsWith(prefix)).map(k => k.slice(prefix.length))
+    return [...new Set([...Object.keys(this.#entries), ...extra])]
+  }
+}

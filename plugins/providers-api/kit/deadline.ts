@@ -1,0 +1,38 @@
+// One attempt's abort controller: aborted by the caller's signal, or by the timeout.
+// For a stream the timeout is an idle timeout: every chunk calls `touch()`, so a slow but
+// steady stream is never cut, and a stream that stalls is cut `timeoutMs` after its last
+// chunk. Knowing *why* it aborted is what turns the SDK's abort error into a 504 or 499.
+export class Deadline {
+  readonly controller = new AbortController()
+  readonly timeoutMs: number
+  readonly #parent: AbortSignal | undefined
+  readonly #onParentAbort = (): void => { this.controller.abort(this.#parent?.reason) }
+  #timer: NodeJS.Timeout | undefined
+  #timedOut = false
+
+  constructor (timeoutMs: number, parent?: AbortSignal) {
+    this.timeoutMs = timeoutMs
+    this.#parent = parent
+    if (parent?.aborted === true) this.controller.abort(parent.reason)
+    else parent?.addEventListener('abort', this.#onParentAbort, { once: true })
+    this.#timer = setTimeout(() => {
+      this.#timedOut = true
+      this.controller.abort(new Error(`no answer within ${timeoutMs} ms`))
+    }, timeoutMs)
+  }
+
+  get signal (): AbortSignal { return this.controller.signal }
+  /** True when the timeout fired (rather than the caller aborting). */
+  get timedOut (): boolean { return this.#timedOut }
+  get callerAborted (): boolean { return this.#parent?.aborted === true }
+
+  /** Restart the clock: a chunk arrived. `refresh` reuses the timer, so this is cheap per chunk. */
+  touch (): void { this.#timer?.refresh() }
+
+  /** Stop the clock and unlink from the caller's signal. Idempotent. */
+  dispose (): void {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#parent?.removeEventListener('abort', this.#onParentAbort)
+  }
+}

@@ -1,0 +1,100 @@
+// Model resolution (DECISIONS.md "Model ids"): `provider/model` is explicit; a bare name
+// is resolved by the model catalogues, then by name rules (`gpt-`, `o1`..`o4` -> openai,
+// `claude` -> anthropic, names with `:` -> local), then the default provider. A model id
+// naming a provider that is not loaded is a 400 that lists the loaded ones.
+// The chat and agent plugins import this; it reads only the generation's registry and config.
+import type { Registry } from '../../core/registry.ts'
+import type { ConfigView } from '../../core/config.ts'
+import type { Provider } from '../../core/contracts/provider.ts'
+import { ProviderErrors, tag } from './kit/errors.ts'
+
+export interface ResolvedModel {
+  provider: Provider
+  /** The provider's id (its name in plugins.json). */
+  providerId: string
+  /** The model name as the provider knows it (no `provider/` prefix). */
+  model: string
+}
+
+/** What resolution needs from a generation; a FastifyInstance fits. */
+export interface ResolveScope { registry: Registry, agentConfig: ConfigView }
+
+export const FALLBACK_DEFAULT_MODEL = 'llama3.2'
+
+/** data/config.json `preferences.default_model`, then DEFAULT_MODEL, then llama3.2. */
+export function defaultModel (scope: ResolveScope): string {
+  return scope.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL', FALLBACK_DEFAULT_MODEL) ?? FALLBACK_DEFAULT_MODEL
+}
+
+const NAME_RULES: Array<{ test: (m: string) => boolean, provider: string }> = [
+  { test: m => /^(gpt-|chatgpt-|o[1-4]($|-))/i.test(m), provider: 'openai' },
+  { test: m => /^claude/i.test(m), provider: 'anthropic' },
+  { test: m => m.includes(':'), provider: 'local' },
+]
+
+/** "openai (configured), local (not_configured)": what a 400 lists. */
+export function describeProviders (registry: Registry): string {
+  const list = registry.providers.values().map(p => `${p.id} (${p.status().status})`)
+  return list.length === 0 ? 'none (add a provider plugin to plugins.json)' : list.join(', ')
+}
+
+function unknownProvider (registry: Registry, message: string): Error {
+  return tag(new ProviderErrors.UNKNOWN_PROVIDER(`${message} Configured providers: ${describeProviders(registry)}.`), { provider: '' })
+}
+
+function byCatalogue (registry: Registry, model: string): Provider | undefined {
+  const knowing = registry.providers.values().filter(p => p.knowsModel?.(model) === true)
+  return knowing.find(p => p.status().status === 'configured') ?? knowing[0]
+}
+
+function byRule (registry: Registry, model: string): { id: string, provider?: Provider } | undefined {
+  const rule = NAME_RULES.find(r => r.test(model))
+  return rule === undefined ? undefined : { id: rule.provider, provider: registry.providers.find(rule.provider) }
+}
+
+/** The provider bare names fall back to: the default model's provider, else `local`, else the first configured, else the first. */
+export function defaultProvider (scope: ResolveScope): Provider | undefined {
+  const { registry } = scope
+  const dflt = defaultModel(scope)
+  const slash = dflt.indexOf('/')
+  const explicit = slash > 0 ? registry.providers.find(dflt.slice(0, slash)) : undefined
+  const fromDefault = explicit ?? byCatalogue(registry, dflt) ?? byRule(registry, dflt)?.provider
+  if (fromDefault !== undefined) return fromDefault
+  const all = registry.providers.values()
+  return registry.providers.find('local') ?? all.find(p => p.status().status === 'configured') ?? all[0]
+}
+
+/**
+ * Resolves a model id (or the default model when `spec` is empty) to a provider and the
+ * provider's own model name. Throws 400 for an unknown provider, 503 when none is loaded.
+ * It does not check that the provider is configured: calling it gives the 503 that says which key to set.
+ */
+export function resolveModel (scope: ResolveScope, spec?: string | null): ResolvedModel {
+  const { registry } = scope
+  const id = (spec ?? '').trim() === '' ? defaultModel(scope) : (spec as string).trim()
+  if (registry.providers.size === 0) {
+    throw tag(new ProviderErrors.NOT_CONFIGURED('No model provider is loaded: add one (provider-openai-compatible, provider-anthropic) to plugins.json.'), { provider: '' })
+  }
+  const slash = id.indexOf('/')
+  if (slash > 0) {
+    const prefix = id.slice(0, slash)
+    const rest = id.slice(slash + 1)
+    const p = registry.providers.find(prefix)
+    if (p !== undefined) {
+      if (rest === '') throw unknownProvider(registry, `Model id "${id}" names provider "${prefix}" but no model after the slash.`)
+      return { provider: p, providerId: p.id, model: rest }
+    }
+  }
+  const known = byCatalogue(registry, id)
+  if (known !== undefined) return { provider: known, providerId: known.id, model: id }
+  const ruled = byRule(registry, id)
+  if (ruled !== undefined && ruled.provider !== undefined) return { provider: ruled.provider, providerId: ruled.provider.id, model: id }
+  if (slash > 0) {
+    throw unknownProvider(registry, `Model id "${id}" names provider "${id.slice(0, slash)}", which is not loaded. Write provider/model with one of the configured providers.`)
+  }
+  if (ruled !== undefined) {
+    throw unknownProvider(registry, `Model "${id}" is a ${ruled.id} model, but provider "${ruled.id}" is not loaded; add it to plugins.json or write provider/model.`)
+  }
+  const p = defaultProvider(scope)!
+  return { provider: p, providerId: p.id, model: id }
+}

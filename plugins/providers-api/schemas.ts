@@ -1,0 +1,43 @@
+// Response shapes of the providers endpoints (SPEC.md "Providers"), in TypeBox: they are
+// validated on the way out and become the OpenAPI at /docs.
+import { Type, type TSchema } from 'typebox'
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
+
+export const ProviderListSchema = Type.Object({
+  providers: Type.Array(Type.Object({
+    name: Type.String(),
+    status: Type.Union([Type.Literal('configured'), Type.Literal('not_configured')]),
+    models: Type.Optional(Type.Array(Type.String())),
+    error: Type.Optional(Type.String({ description: 'what to set (not_configured), or why the model list could not be read' })),
+  })),
+})
+
+export const ModelSchema = Type.Object({
+  name: Type.String(),
+  provider: Type.String(),
+  context_window: Type.Integer(),
+  max_output_tokens: Nullable(Type.Integer()),
+  supports_tools: Type.Boolean(),
+  supports_vision: Type.Boolean(),
+  supports_streaming: Type.Boolean(),
+  supports_json_mode: Type.Boolean(),
+  cost_per_1k_input: Nullable(Type.Number()),
+  cost_per_1k_output: Nullable(Type.Number()),
+  known: Type.Boolean({ description: 'false when no catalogue describes the model and the capabilities are defaults' }),
+})
+
+export const ModelListSchema = Type.Object({
+  models: Type.Array(ModelSchema),
+  count: Type.Integer(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'providers whose models could not be listed, and why' })),
+})
+
+export const HealthSchema = Type.Object({
+  status: Type.Union([Type.Literal('healthy'), Type.Literal('degraded')]),
+  providers: Type.Record(Type.String(), Type.Object({
+    status: Type.Union([Type.Literal('healthy'), Type.Literal('unhealthy'), Type.Literal('not_configured')]),
+    error: Type.Optional(Type.String()),
+    latency_ms: Type.Optional(Type.Number()),
+  })),
+})
