@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ModelCapabilities, Provider } from '../../core/contracts/provider.ts'
 import type { ModelRole } from '../../core/contracts/strategy.ts'
 import type { RunConfig } from './options.ts'
-import { resolveModel } from './resolve.ts'
+import { resolveModel } from '../providers-api/resolve-model.ts'
 
 export interface RoleModel {
   provider: Provider
@@ -35,6 +35,7 @@ export function resolveRoles (app: FastifyInstance, cfg: RunConfig): RoleModels 
     const hit = cache.get(spec)
     if (hit !== undefined) return hit
     const { provider, model } = resolveModel(app, spec)
+    // Resolution is the providers' rule (DECISIONS.md "Model ids"): 400 unknown provider, 503 none loaded.
     const resolved: RoleModel = { provider, model, id: `${provider.id}/${model}`, capabilities: provider.capabilities(model) }
     cache.set(spec, resolved)
     return resolved

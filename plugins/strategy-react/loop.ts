@@ -1,10 +1,14 @@
 // ReAct: reason, act with a tool, observe, repeat, until the model answers without a tool
 // call or `max_tool_rounds` rounds of tool calls have run. Models with native tool calling
-// get the tools as `tools`; others get a text protocol (Action / Action Input lines) that
-// is parsed here. Every turn's reasoning is a `thought` trace entry; ctx.callTool adds the
-// `action` and `observation` entries.
-import type { StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
-import type { Message, ToolCall, ToolDefinition } from '../../core/contracts/provider.ts'
+// run through the chat plugin's tool-use loop (runToolLoop), fed by ctx.complete and
+// ctx.callTool so the agent's limits and accounting apply; others get a text protocol
+// (Action / Action Input lines) parsed here. Every turn's reasoning is a `thought` trace
+// entry; ctx.callTool adds the `action` and `observation` entries.
+import type { StrategyCompletion, StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
+import type { Message, Provider, ToolCall, ToolDefinition } from '../../core/contracts/provider.ts'
+import { DEFAULT_CAPABILITIES } from '../../core/contracts/provider.ts'
+import { runToolLoop } from '../chat/tool-loop.ts'
+import type { ToolSet } from '../chat/tools.ts'
 import { parseJsonLoose, splitThinking } from '../agent/text.ts'
 
 export const REACT_INSTRUCTION = 'Work in a loop of Thought, Action, Observation. Before every tool call, write one short line starting with "Thought:" that says why. ' +
@@ -31,48 +35,116 @@ function thoughtOf (content: string, thinking: string): string {
   return [thinking, stripLabel(before, 'Thought')].filter(s => s !== '').join('\n')
 }
 
-export async function react (ctx: StrategyContext): Promise<StrategyResult> {
-  const native = ctx.capabilities('step').supports_tools
-  const extra = ctx.tools.length === 0 ? '' : native ? REACT_INSTRUCTION : `${REACT_INSTRUCTION}\n\n${textProtocol(ctx.tools)}`
+function withInstruction (ctx: StrategyContext, extra: string): Message[] {
   const [system, ...rest] = ctx.messages
-  const messages: Message[] = system?.role === 'system'
+  return system?.role === 'system'
     ? [{ ...system, content: `${system.content}\n\n${extra}`.trim() }, ...rest]
     : [{ role: 'system', content: extra }, ...ctx.messages]
-  if (ctx.tools.length === 0) ctx.trace({ type: 'note', content: 'no tools are available to this run; answering without acting' })
+}
 
-  let rounds = 0
-  for (;;) {
+/** "Thought: x\nFinal Answer: y" -> the answer and the thought before it. */
+function finalParts (answer: string, thinking: string): { final: string, thought: string } {
+  const parts = answer.split(/Final Answer:/i)
+  const final = (parts.length > 1 ? parts.at(-1) ?? '' : answer).trim()
+  const thought = parts.length > 1 ? thoughtOf(parts[0], thinking) : thinking
+  return { final, thought }
+}
+
+/** A Provider whose calls go through ctx.complete, so the chat loop is bound by the run's limits. */
+function contextProvider (ctx: StrategyContext, last: { call?: StrategyCompletion }): Provider {
+  const complete: Provider['complete'] = async (req) => {
+    const { model: _model, ...rest } = req
+    last.call = await ctx.complete(rest, { trace: false })
+    return last.call
+  }
+  return {
+    id: 'agent-run',
+    status: () => ({ status: 'configured' }),
+    listModels: async () => [],
+    capabilities: () => ({ ...DEFAULT_CAPABILITIES, supports_tools: true }),
+    complete,
+    stream: async function * (req, signal) {
+      const r = await complete(req, signal)
+      yield { content: r.content, ...(r.thinking === undefined ? {} : { thinking: r.thinking }) }
+      yield { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage, model: r.model }
+    },
+    health: async () => ({ status: 'healthy' }),
+  }
+}
+
+async function reactNative (ctx: StrategyContext): Promise<StrategyResult> {
+  const last: { call?: StrategyCompletion } = {}
+  const tools: ToolSet = {
+    definitions: [...ctx.tools],
+    infos: ctx.tools.map(t => ({ ...t, server: 'agent' })),
+    prompt: () => ctx.tools.map(t => `- ${t.name}: ${t.description}`).join('\n'),
+    call: async (call) => await ctx.callTool(call),
+  }
+  let text = ''
+  let thinking = ''
+  const result = await runToolLoop({
+    provider: contextProvider(ctx, last),
+    model: 'agent-run',
+    messages: withInstruction(ctx, REACT_INSTRUCTION),
+    tools,
+    maxToolRounds: ctx.limits.max_tool_rounds,
+    stream: false,
+    signal: ctx.signal,
+    // ctx.callTool applies the run's per-call limit; this one only has to be no shorter.
+    toolTimeoutMs: Math.max(1, ctx.limits.deadline - Date.now()),
+    onEvent: (e) => {
+      if (e.type === 'text') text += e.text
+      else if (e.type === 'thinking') thinking += e.text
+      else if (e.type === 'round') {
+        if (e.tool_calls > 0) {
+          const thought = thoughtOf(text, thinking)
+          ctx.trace({ type: 'thought', content: thought === '' ? '(no stated reason)' : thought, round: e.round + 1, model: last.call?.model_id, tokens: e.usage.total_tokens, time_ms: last.call?.time_ms })
+          ctx.progress(thought)
+        } else {
+          const { final, thought } = finalParts(text, thinking)
+          if (thought !== '') ctx.trace({ type: 'thought', content: thought, round: e.round + 1 })
+          ctx.trace({ type: 'answer', content: final, model: last.call?.model_id, tokens: e.usage.total_tokens, time_ms: last.call?.time_ms })
+        }
+        text = ''
+        thinking = ''
+      }
+    },
+  })
+  if (result.hit_round_cap) ctx.trace({ type: 'note', content: `stopped offering tools at max_tool_rounds (${ctx.limits.max_tool_rounds})` })
+  return { answer: finalParts(result.answer, '').final, thinking: result.thinking, reasoning_steps: result.provider_calls }
+}
+
+async function reactText (ctx: StrategyContext): Promise<StrategyResult> {
+  const messages = withInstruction(ctx, `${REACT_INSTRUCTION}\n\n${textProtocol(ctx.tools)}`)
+  const thinkings: string[] = []
+  for (let rounds = 0; ; rounds++) {
     const lastChance = rounds >= ctx.limits.max_tool_rounds
     if (lastChance) messages.push({ role: 'user', content: `The tool-round limit (${ctx.limits.max_tool_rounds}) is reached. Give your final answer now from the observations you have.` })
-    const r = await ctx.complete({ messages, ...(native && !lastChance && ctx.tools.length > 0 ? { tools: [...ctx.tools] } : {}) }, { trace: false })
+    const r = await ctx.complete({ messages }, { trace: false })
     const { answer, thinking } = splitThinking(r.content, r.thinking)
-    let calls = lastChance ? [] : r.tool_calls
-    if (calls.length === 0 && !native && !lastChance) {
-      const action = parseTextAction(answer, ctx.tools, `text_${rounds}`)
-      if (action !== undefined) calls = [action]
+    if (thinking !== '') thinkings.push(thinking)
+    const call = lastChance ? undefined : parseTextAction(answer, ctx.tools, `text_${rounds}`)
+    if (call === undefined) {
+      const { final, thought } = finalParts(answer, thinking)
+      if (thought !== '') ctx.trace({ type: 'thought', content: thought, round: rounds + 1 })
+      ctx.trace({ type: 'answer', content: final, model: r.model_id, tokens: r.usage.total_tokens, time_ms: r.time_ms })
+      return { answer: final, thinking: thinkings.join('\n\n'), reasoning_steps: rounds + 1 }
     }
     const thought = thoughtOf(answer, thinking)
-    if (calls.length === 0) {
-      const parts = answer.split(/Final Answer:/i)
-      const final = (parts.length > 1 ? parts.at(-1) ?? '' : answer).trim()
-      const lastThought = parts.length > 1 ? thoughtOf(parts[0], thinking) : thinking
-      if (lastThought !== '') ctx.trace({ type: 'thought', content: lastThought })
-      ctx.trace({ type: 'answer', content: final, model: r.model_id, tokens: r.usage.total_tokens, time_ms: r.time_ms })
-      return { answer: final, thinking, reasoning_steps: rounds + 1 }
-    }
-    ctx.trace({ type: 'thought', content: thought === '' ? `(no stated reason) calling ${calls.map(c => c.name).join(', ')}` : thought, model: r.model_id, tokens: r.usage.total_tokens, time_ms: r.time_ms, round: rounds + 1 })
+    ctx.trace({ type: 'thought', content: thought === '' ? '(no stated reason)' : thought, round: rounds + 1, model: r.model_id, tokens: r.usage.total_tokens, time_ms: r.time_ms })
     ctx.progress(thought)
-    if (native) {
-      messages.push({ role: 'assistant', content: r.content, tool_calls: calls })
-      for (const call of calls) {
-        const result = await ctx.callTool(call)
-        messages.push({ role: 'tool', name: call.name, tool_call_id: call.id, content: result.content })
-      }
-    } else {
-      messages.push({ role: 'assistant', content: r.content })
-      const result = await ctx.callTool(calls[0])
-      messages.push({ role: 'user', content: `Observation: ${result.isError ? `error: ${result.content}` : result.content}` })
-    }
-    rounds++
+    messages.push({ role: 'assistant', content: r.content })
+    const result = await ctx.callTool(call)
+    messages.push({ role: 'user', content: `Observation: ${result.isError ? `error: ${result.content}` : result.content}` })
   }
+}
+
+export async function react (ctx: StrategyContext): Promise<StrategyResult> {
+  if (ctx.tools.length === 0) {
+    ctx.trace({ type: 'note', content: 'no tools are available to this run; answering without acting' })
+    const r = await ctx.complete({ messages: [...ctx.messages] }, { trace: { type: 'answer' } })
+    const { answer, thinking } = splitThinking(r.content, r.thinking)
+    return { answer, thinking, reasoning_steps: 1 }
+  }
+  return ctx.capabilities('step').supports_tools ? await reactNative(ctx) : await reactText(ctx)
 }
