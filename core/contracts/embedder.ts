@@ -1,10 +1,22 @@
-// The embedder contract: text in, unit-length vectors out.
+// The embedder contract: text in, unit-length vectors out. The memory service records
+// `id` and the vector's length with every stored vector, so a change of embedder is
+// detected (and old vectors are never compared with new ones).
 
 export interface Embedder {
-  /** e.g. `hash`, `local:Xenova/all-MiniLM-L6-v2`, `openai:text-embedding-3-small`: recorded with every stored vector. */
+  /** e.g. `hash-v1`, `local:Xenova/all-MiniLM-L6-v2`, `openai:text-embedding-3-small`: recorded with every stored vector. */
   readonly id: string
+  /** Length of every vector it returns. */
   readonly dimensions: number
+  /** One unit-length vector per text, in order. Rejects with a message that says how to fix it (model missing, key unset...). */
   embed: (texts: string[], signal?: AbortSignal) => Promise<number[][]>
   /** `ready`, `loading`, `not_loaded` or `error` (with `error`). */
   status?: () => { status: string, error?: string }
+}
+
+/** Scales a vector to unit length (a zero vector stays zero). */
+export function normalize (v: number[]): number[] {
+  let sum = 0
+  for (const x of v) sum += x * x
+  const n = Math.sqrt(sum)
+  return n === 0 ? v : v.map(x => x / n)
 }

@@ -68,6 +68,8 @@ export class FakeOpenAI {
   models: string[]
   fallback: ReplyFn
   apiKey: string | undefined
+  /** Length of /v1/embeddings vectors when the request does not say `dimensions`. */
+  embeddingDimensions = 1536
   #sockets = new Set<import('node:net').Socket>()
   url = ''
 
@@ -113,6 +115,7 @@ export class FakeOpenAI {
     if (req.method === 'GET' && path.endsWith('/models')) {
       this.#json(res, 200, { object: 'list', data: this.models.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) }); done(); return
     }
+    if (req.method === 'POST' && path.endsWith('/embeddings')) { this.#embeddings(res, record); done(); return }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) { this.#error(res, { status: 404, message: `no route ${req.method} ${path}` }); done(); return }
 
     const next = this.script.shift() ?? this.fallback
@@ -123,6 +126,24 @@ export class FakeOpenAI {
     if (record.stream) await this.#stream(res, record, reply)
     else this.#complete(res, record, reply)
     done()
+  }
+
+  /** POST /v1/embeddings: a deterministic unit vector per input (bag of character codes), float or base64 as asked. */
+  #embeddings (res: http.ServerResponse, record: RecordedRequest): void {
+    const b = (record.body ?? {}) as { input?: unknown, model?: string, dimensions?: number, encoding_format?: string }
+    const inputs = typeof b.input === 'string' ? [b.input] : Array.isArray(b.input) ? b.input.map(String) : undefined
+    if (inputs === undefined || inputs.length === 0) { this.#error(res, { status: 400, message: "'input' is required", type: 'invalid_request_error' }); return }
+    const dims = b.dimensions ?? this.embeddingDimensions
+    const data = inputs.map((text, index) => {
+      const v = new Array<number>(dims).fill(0)
+      for (let i = 0; i < text.length; i++) v[(text.charCodeAt(i) * 31 + i) % dims] += 1
+      const n = Math.hypot(...v) || 1
+      const unit = v.map(x => x / n)
+      const embedding = b.encoding_format === 'base64' ? Buffer.from(new Float32Array(unit).buffer).toString('base64') : unit
+      return { object: 'embedding', index, embedding }
+    })
+    const tokens = inputs.reduce((s, x) => s + Math.ceil(x.length / 4), 0)
+    this.#json(res, 200, { object: 'list', data, model: b.model ?? 'fake-embedding', usage: { prompt_tokens: tokens, total_tokens: tokens } })
   }
 
   #json (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

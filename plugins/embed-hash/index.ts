@@ -1,0 +1,17 @@
+// Plugin: the feature-hashing embedder. Works offline with no model: the default, and
+// what the tests use.
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { Type, type Static } from 'typebox'
+import type { PluginOptions } from '../../core/types.ts'
+import { HashEmbedder } from './hash-embedder.ts'
+
+export const options = Type.Object({
+  dimensions: Type.Integer({ minimum: 16, maximum: 4096, default: 384 }),
+})
+
+async function embedHash (app: FastifyInstance, opts: PluginOptions<Static<typeof options>>): Promise<void> {
+  app.registry.embedders.add(opts.instance, new HashEmbedder(opts.dimensions))
+}
+
+export default fp(embedHash, { name: 'embed-hash', fastify: '5.x' })
