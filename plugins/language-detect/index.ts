@@ -67,6 +67,9 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
       }),
       dispose: async (m) => { await m.dispose() },
     })
+    // cld3 ships in the package and loads in milliseconds: ready from the start. The
+    // classifier downloads, so it waits for the first detection.
+    if (opts.backend === 'cld3') await holder.get()
     const detector = createDetector(opts.instance, holder)
     app.registry.detectors.add(opts.instance, detector)
     await detectRoutes(app, detector)

@@ -1,0 +1,32 @@
+// The `translation` section of GET /api/health (DECISIONS.md): {status, models:
+// {language_detection, translation}}, plus the load progress while loading and the
+// reason after a failed load.
+import type { Detector, ModelStatus, Translator } from '../../core/contracts/language.ts'
+import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
+
+function overall (a: ModelStatus['status'], b: ModelStatus['status']): ModelStatus['status'] {
+  if (a === 'error' || b === 'error') return 'error'
+  if (a === 'loading' || b === 'loading') return 'loading'
+  if (a === 'healthy' && b === 'healthy') return 'healthy'
+  return 'not_loaded'
+}
+
+export function translationHealth (translator: Translator, detector: () => Detector | undefined, backend: string): HealthContributor {
+  return {
+    section: 'translation',
+    check: async (): Promise<HealthSection> => {
+      const det = detector()?.status() ?? { status: 'not_loaded' as const }
+      const tr = translator.status()
+      const section: HealthSection = {
+        status: overall(det.status, tr.status),
+        models: { language_detection: det.status, translation: tr.status },
+        backend,
+      }
+      if (tr.model !== undefined) section.model = tr.model
+      if (tr.progress !== undefined) section.progress = tr.progress
+      const errors = [det.error, tr.error].filter((e): e is string => e !== undefined)
+      if (errors.length > 0) section.error = errors.join(' ')
+      return section
+    },
+  }
+}

@@ -1,0 +1,88 @@
+// POST /api/tools/translate and GET /api/tools/languages (DECISIONS.md shapes).
+import type { FastifyInstance } from 'fastify'
+import { Type, type Static } from 'typebox'
+import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
+import { TranslateErrors } from './errors.ts'
+import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbName, suggestion } from './languages.ts'
+
+const TranslateBody = Type.Object({
+  text: Type.String({ description: 'The text to translate.' }),
+  targetLanguage: Type.String({ description: 'NLLB-200 code of the target, e.g. fra_Latn (GET /api/tools/languages lists them).' }),
+  sourceLanguage: Type.Optional(Type.String({ description: 'NLLB-200 code of the source; detected when absent.' })),
+})
+type TranslateBody = Static<typeof TranslateBody>
+
+const TranslateResponse = Type.Object({
+  status: Type.Literal('success'),
+  original: Type.String(),
+  translatedText: Type.String(),
+  translated_text: Type.String(),
+  targetLanguage: Type.String(),
+  target_language: Type.String(),
+  source_language: Type.String({ description: 'NLLB-200 code of the given or detected source.' }),
+})
+
+const LanguagesResponse = Type.Object({
+  languages: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })),
+  count: Type.Integer(),
+  detection_languages: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), nllb: Type.String() })),
+})
+
+function checkCode (field: string, code: string): string {
+  if (isNllbCode(code)) return code
+  const hint = suggestion(code)
+  throw new TranslateErrors.UNKNOWN_LANGUAGE(`${field} "${code}" is not an NLLB-200 language code${hint === undefined ? '' : ` (for ${code} use ${hint})`}; GET /api/tools/languages lists every supported code with its name.`)
+}
+
+export interface TranslateDeps {
+  translator: Translator
+  /** The detector that finds the source language when none is given. */
+  detector: () => Detector | undefined
+  maxLength: number
+}
+
+export async function translate (deps: TranslateDeps, body: TranslateBody, signal?: AbortSignal): Promise<Static<typeof TranslateResponse>> {
+  const { text } = body
+  if (text.trim() === '') throw new TranslateErrors.NO_TEXT()
+  if (text.length > deps.maxLength) throw new TranslateErrors.TEXT_TOO_LONG(text.length, deps.maxLength)
+  const target = checkCode('targetLanguage', body.targetLanguage)
+  let source: string
+  if (body.sourceLanguage !== undefined && body.sourceLanguage !== '') {
+    source = checkCode('sourceLanguage', body.sourceLanguage)
+  } else {
+    const detector = deps.detector()
+    if (detector === undefined) throw new TranslateErrors.NO_SOURCE()
+    source = LEXICON[(await detector.detect(text, signal)).language]
+  }
+  // Same language: nothing to translate, and no reason to load a model for it.
+  const translated = source === target ? text : await deps.translator.translate({ text, source, target }, signal)
+  return { status: 'success', original: text, translatedText: translated, translated_text: translated, targetLanguage: target, target_language: target, source_language: source }
+}
+
+export async function translationRoutes (app: FastifyInstance, deps: TranslateDeps): Promise<void> {
+  app.post('/api/tools/translate', {
+    bodyLimit: Math.max(1_048_576, deps.maxLength * 4 + 4096),
+    schema: {
+      tags: ['translation'],
+      summary: 'Translate text to an NLLB-200 language (Level II); the source is detected when not given',
+      body: TranslateBody,
+      response: { 200: TranslateResponse },
+    },
+  }, async (request, reply) => {
+    // A caller that hangs up stops the remaining pieces of a long translation.
+    const abort = new AbortController()
+    reply.raw.once('close', () => { if (!reply.raw.writableFinished) abort.abort() })
+    return await translate(deps, request.body as TranslateBody, abort.signal)
+  })
+
+  const languages = {
+    languages: NLLB_LANGUAGES.map(l => ({ code: l.code, name: l.name })),
+    count: NLLB_LANGUAGES.length,
+    detection_languages: DETECTION_CODES.map(code => ({ code, name: DETECTION_LANGUAGES[code], nllb: LEXICON[code] })),
+  }
+  app.get('/api/tools/languages', {
+    schema: { tags: ['translation'], summary: 'Every NLLB-200 code with its name, and the lexicon from the twenty detected languages', response: { 200: LanguagesResponse } },
+  }, async () => languages)
+}
+
+export { nllbName }
