@@ -1,0 +1,170 @@
+// The simple-mode chat flow (SPEC.md "Chat flow"), shared by the JSON and the SSE
+// endpoint: prepare (everything that can be the caller's mistake, before any work or
+// any byte of a stream), then run (session, memory, prompt, tool loop, save).
+import { randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { Message, Provider } from '../../core/contracts/provider.ts'
+import type { ChatOptions } from './options.ts'
+import type { ChatRequest, ChatResponse } from './schema.ts'
+import type { SessionStore } from './sessions.ts'
+import { newSession } from './sessions.ts'
+import type { TaskTracker } from './tasks.ts'
+import { shortId } from './tasks.ts'
+import type { ChatMemory, TurnToStore } from './memory.ts'
+import { ChatErrors } from './errors.ts'
+import { collectToolSet, type ToolFilter, type ToolSet } from './tools.ts'
+import { capHistory, fitToBudget, promptBudget } from './trim.ts'
+import { runToolLoop, type LoopEvent } from './tool-loop.ts'
+import { resolveModel } from '../providers-api/resolve-model.ts'
+
+export interface ChatDeps {
+  app: FastifyInstance
+  opts: ChatOptions
+  sessions: SessionStore
+  tasks: TaskTracker
+  memory: ChatMemory
+}
+
+export interface PreparedChat {
+  body: ChatRequest
+  provider: Provider
+  /** Model name as the provider knows it. */
+  model: string
+  session_id: string
+  task_id: string
+  temperature: number
+  use_memory: boolean
+  started: number
+}
+
+export interface ChatOutcome {
+  response: ChatResponse
+  /** Turns for memory, stored by the caller off the request path. */
+  memoryTurns: TurnToStore[]
+}
+
+/** Checks everything that is the caller's mistake; throws 4xx errors before any work starts. */
+export function prepareChat (deps: ChatDeps, body: ChatRequest): PreparedChat {
+  const { app } = deps
+  const started = performance.now()
+  const limit = app.agentConfig.settings.maxChatLength
+  if (body.message.length > limit) throw new ChatErrors.TOO_LONG(body.message.length, limit)
+  const { provider, model } = resolveModel(app, body.model)
+  app.prompts.profile(body.profile_id) // 404 for an unknown profile
+  const temperature = body.temperature ?? app.agentConfig.lookupNumber('llm_settings.default_temperature', undefined, 0.7)
+  const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
+  return {
+    body,
+    provider,
+    model,
+    session_id: body.session_id ?? randomUUID(),
+    task_id: shortId(),
+    temperature,
+    use_memory: body.use_memory ?? (typeof memoryDefault === 'boolean' ? memoryDefault : true),
+    started,
+  }
+}
+
+function toolFilter (opts: ChatOptions, body: ChatRequest): ToolFilter {
+  const allowedLists = [opts.allowed_tools, body.allowed_tools].filter((l): l is string[] => Array.isArray(l))
+  const allowed = allowedLists.length === 0 ? null : allowedLists.reduce((a, b) => a.filter(n => b.includes(n)))
+  const blocked = [...(opts.blocked_tools ?? []), ...(body.blocked_tools ?? [])]
+  return { allowed, blocked }
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100
+
+export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { stream: boolean, signal?: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<ChatOutcome> {
+  const { app, opts, memory } = deps
+  const { body } = prep
+  const task = deps.tasks.start(mode.stream ? 'chat_stream' : 'chat', 'reasoning', prep.task_id)
+  try {
+    let session = await deps.sessions.get(prep.session_id) ?? newSession(prep.session_id)
+    if (app.hooks.has('chat:request')) session = (await app.hooks.run('chat:request', { request: body, session })).session
+
+    // Memory: in JSON mode the user turn is stored before recall (SPEC.md step 2); a
+    // stream stores both turns after it closes.
+    let memoryContext = ''
+    const memoryTurns: TurnToStore[] = []
+    if (prep.use_memory && memory.available) {
+      if (!mode.stream) await memory.store(prep.session_id, body.channel, { role: 'user', content: body.message })
+      else memoryTurns.push({ role: 'user', content: body.message })
+      memoryContext = await memory.recall(prep.session_id, body.channel, body.message)
+    }
+
+    const caps = prep.provider.capabilities(prep.model)
+    const filter = toolFilter(opts, body)
+    let tools: ToolSet | undefined
+    if (opts.enable_tools && caps.supports_tools) {
+      tools = await collectToolSet(app.registry.toolSources.entries(), filter, (source, err) => { app.log.warn({ err, source }, 'tool source failed to list its tools') })
+    }
+    const narrowed = filter.allowed !== null || (filter.blocked?.length ?? 0) > 0
+    const { system_prompt: systemPrompt } = await app.prompts.compose({
+      profile_id: body.profile_id,
+      // No tools on offer: say none. Narrowed: describe only what is offered. Else every source's own text.
+      tools_prompt: tools === undefined ? '' : narrowed ? tools.prompt() : undefined,
+      additional_context: body.additional_context,
+      system_override: body.system_override,
+      memory_context: memoryContext,
+    })
+
+    const user: Message = { role: 'user', content: body.message }
+    const head: Message[] = systemPrompt === '' ? [] : [{ role: 'system', content: systemPrompt }]
+    const messages = [...head, ...session.messages, user]
+    const budget = promptBudget(caps, tools?.definitions)
+    const pinnedFrom = head.length + session.messages.length
+    const maxTokens = app.agentConfig.fromFile('llm_settings.default_max_tokens')
+
+    const loop = await runToolLoop({
+      provider: prep.provider,
+      model: prep.model,
+      messages,
+      tools,
+      maxToolRounds: opts.max_tool_rounds,
+      stream: mode.stream,
+      signal: mode.signal,
+      toolTimeoutMs: opts.tool_timeout_ms,
+      settings: { temperature: prep.temperature, ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}) },
+      fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
+      hooks: app.hooks,
+      onEvent: async (e) => {
+        if (e.type === 'tool_call') task.set('executing')
+        else if (e.type === 'round') task.set('reasoning')
+        await mode.onEvent?.(e)
+      },
+    })
+
+    session.messages = capHistory([...session.messages, user, ...loop.messages], opts.max_session_messages)
+    session.updated_at = new Date().toISOString()
+    await deps.sessions.save(session)
+
+    const totalMs = round2(performance.now() - prep.started)
+    if (prep.use_memory && memory.available) {
+      memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: prep.provider.id, latency_ms: totalMs, tools_used: loop.tools_used } })
+    }
+    const usage = { prompt_tokens: loop.usage.prompt_tokens, completion_tokens: loop.usage.completion_tokens, total_tokens: loop.usage.total_tokens }
+    let response: ChatResponse = {
+      task_id: prep.task_id,
+      status: 'complete',
+      response: loop.answer,
+      answer: loop.answer,
+      thinking: loop.thinking,
+      has_thinking: loop.has_thinking,
+      session_id: prep.session_id,
+      reasoning_trace: loop.provider_calls,
+      reasoning_steps: loop.provider_calls,
+      tokens_used: usage.total_tokens,
+      total_tokens: usage.total_tokens,
+      total_time_ms: totalMs,
+      model: loop.model,
+      provider: prep.provider.id,
+      usage,
+      tools_used: loop.tools_used,
+    }
+    if (app.hooks.has('chat:response')) response = (await app.hooks.run('chat:response', { request: body, response })).response
+    task.set('complete')
+    return { response, memoryTurns }
+  } finally {
+    task.end()
+  }
+}

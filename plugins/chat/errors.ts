@@ -1,0 +1,8 @@
+// Error codes of the chat plugin.
+import { createError } from '../../core/errors.ts'
+
+export const ChatErrors = {
+  TOO_LONG: createError<[number, number]>('AGENT_ERR_CHAT_TOO_LONG', 'The message is %d characters long; the limit is %d (AGENT_MAX_CHAT_LENGTH). Shorten it or raise the limit.', 413),
+  NO_PROMPTS: createError('AGENT_ERR_CHAT_NO_PROMPTS', 'The chat plugin needs the prompts plugin: add { "name": "prompts", "module": "./plugins/prompts" } before it in plugins.json.', 500),
+  PROVIDER_FAILED: createError<[string, string]>('AGENT_ERR_CHAT_PROVIDER_FAILED', 'The model provider "%s" failed: %s', 502),
+} as const

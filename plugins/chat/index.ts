@@ -1,0 +1,41 @@
+// Plugin: chat (SPEC.md "Chat flow (simple mode)"): POST /api/agent/chat, its SSE twin
+// /api/agent/chat/stream, and GET /api/agent/status. Needs the prompts plugin.
+// Reusable parts for agent mode: tool-loop.ts (runToolLoop), tools.ts (collectToolSet),
+// think.ts (ThinkParser), tasks.ts (acquireTaskTracker).
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { PluginOptions } from '../../core/types.ts'
+import { options, type ChatOptions } from './options.ts'
+import { ChatErrors } from './errors.ts'
+import { acquireTaskTracker } from './tasks.ts'
+import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessions.ts'
+import { ChatMemory } from './memory.ts'
+import { chatRoutes } from './routes.ts'
+import type { ChatDeps } from './chat-service.ts'
+
+export { options }
+export { runToolLoop, type ToolLoopOptions, type ToolLoopResult, type LoopEvent } from './tool-loop.ts'
+export { collectToolSet, type ToolSet, type ToolFilter } from './tools.ts'
+export { ThinkParser, splitThinking } from './think.ts'
+export { acquireTaskTracker, TaskTracker, type TaskHandle } from './tasks.ts'
+
+async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Promise<void> {
+  if (!app.hasDecorator('prompts')) throw new ChatErrors.NO_PROMPTS()
+  const tasks = await acquireTaskTracker(app)
+  // In the pool: a reload with the same bounds keeps every session.
+  const local = await app.resources.acquire({
+    kind: 'chat-sessions',
+    options: { ttl: opts.session_ttl_seconds, max: opts.max_sessions },
+    create: () => new LocalSessionStore({ ttlSeconds: opts.session_ttl_seconds, maxSessions: opts.max_sessions }),
+  })
+  const deps: ChatDeps = { app, opts, tasks, sessions: local, memory: new ChatMemory(undefined, app.log, opts.memory_timeout_ms) }
+  // Memory plugins may load after this one: pick the stores once every plugin has registered.
+  app.addHook('onReady', async () => {
+    const kv = app.registry.memory.kv.first()
+    if (kv !== undefined) deps.sessions = new FallbackSessionStore(new KvSessionStore(kv, opts.session_ttl_seconds), local, app.log)
+    deps.memory = new ChatMemory(app.registry.memory.service.first(), app.log, opts.memory_timeout_ms)
+  })
+  await chatRoutes(app, deps)
+}
+
+export default fp(chat, { name: 'chat', fastify: '5.x', dependencies: ['prompts'] })

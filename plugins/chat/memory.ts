@@ -1,0 +1,67 @@
+// Memory hook points of the chat flow. Every call is optional (no memory service
+// registered: skipped), bounded in time, and never throws: a memory failure is logged
+// and the chat goes on without it.
+import type { FastifyBaseLogger } from 'fastify'
+import type { MemoryService } from '../../core/contracts/memory.ts'
+
+export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown> }
+
+async function bounded<T> (what: string, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctl = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([
+      fn(ctl.signal),
+      new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { ctl.abort(); reject(new Error(`${what} took longer than ${ms} ms`)) }, ms) }),
+    ])
+  } finally { clearTimeout(timer) }
+}
+
+export class ChatMemory {
+  readonly #service: MemoryService | undefined
+  readonly #log: FastifyBaseLogger
+  readonly #timeoutMs: number
+
+  constructor (service: MemoryService | undefined, log: FastifyBaseLogger, timeoutMs: number) {
+    this.#service = service
+    this.#log = log
+    this.#timeoutMs = timeoutMs
+  }
+
+  get available (): boolean { return this.#service !== undefined }
+
+  /** Stores one turn; resolves false (logged) when it fails. */
+  async store (conversationId: string, channel: string | undefined, turn: TurnToStore): Promise<boolean> {
+    const svc = this.#service
+    if (svc === undefined) return false
+    try {
+      const r = await bounded('memory storeTurn', this.#timeoutMs, async () => await svc.storeTurn({ conversation_id: conversationId, channel, ...turn }))
+      if (r?.stored === false) this.#log.warn({ conversation_id: conversationId, error: r.error }, 'memory: turn not stored; the chat goes on')
+      return r?.stored !== false
+    } catch (err) {
+      this.#log.warn({ err, conversation_id: conversationId }, 'memory: storing a turn failed; the chat goes on')
+      return false
+    }
+  }
+
+  /** The rendered memory context for a message, or '' when there is none or recall failed. */
+  async recall (conversationId: string, channel: string | undefined, text: string): Promise<string> {
+    const svc = this.#service
+    if (svc === undefined) return ''
+    try {
+      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId }, signal))
+      return typeof bundle?.context === 'string' ? bundle.context : ''
+    } catch (err) {
+      this.#log.warn({ err, conversation_id: conversationId }, 'memory: recall failed; answering without memory context')
+      return ''
+    }
+  }
+
+  /** Stores turns in order, off the request path. */
+  storeLater (conversationId: string, channel: string | undefined, turns: TurnToStore[]): void {
+    if (this.#service === undefined || turns.length === 0) return
+    setImmediate(() => {
+      void (async () => { for (const t of turns) await this.store(conversationId, channel, t) })()
+    })
+  }
+}

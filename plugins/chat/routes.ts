@@ -1,0 +1,43 @@
+// POST /api/agent/chat, POST /api/agent/chat/stream, GET /api/agent/status.
+import type { FastifyInstance } from 'fastify'
+import { ChatRequestSchema, ChatResponseSchema, StatusResponseSchema, type ChatRequest } from './schema.ts'
+import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
+import { chatStreamHandler } from './sse.ts'
+
+export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise<void> {
+  app.post('/api/agent/chat', {
+    schema: {
+      tags: ['agent'],
+      summary: 'Chat (simple mode): one answer with tools, thinking extracted, session kept',
+      body: ChatRequestSchema,
+      response: { 200: ChatResponseSchema },
+    },
+  }, async (request, reply) => {
+    const prep = prepareChat(deps, request.body as ChatRequest)
+    // A caller that hangs up stops the model and tool calls it was waiting for.
+    const abort = new AbortController()
+    const onClose = (): void => { if (!reply.raw.writableFinished) abort.abort(new Error('the client closed the connection')) }
+    reply.raw.once('close', onClose)
+    try {
+      const outcome = await runChat(deps, prep, { stream: false, signal: abort.signal })
+      deps.memory.storeLater(prep.session_id, prep.body.channel, outcome.memoryTurns)
+      return outcome.response
+    } finally {
+      reply.raw.off('close', onClose)
+    }
+  })
+
+  app.post('/api/agent/chat/stream', {
+    sse: { kind: 'manual', heartbeat: false },
+    schema: {
+      tags: ['agent'],
+      summary: 'Chat as Server-Sent Events: start, chunk, tool_call, tool_result, done | error',
+      description: 'Input errors are JSON 4xx answers before the stream starts; after `start`, failures arrive as an `error` event.',
+      body: ChatRequestSchema,
+    },
+  }, chatStreamHandler(app, deps))
+
+  app.get('/api/agent/status', {
+    schema: { tags: ['agent'], summary: 'Agent status and the tasks running now', response: { 200: StatusResponseSchema } },
+  }, async () => ({ status: deps.tasks.status(), active_tasks: deps.tasks.list() }))
+}

@@ -1,0 +1,69 @@
+// POST /api/agent/chat/stream: the chat flow as Server-Sent Events (SPEC.md "Events",
+// DECISIONS.md). Input errors are ordinary JSON 4xx answers, because nothing has been
+// streamed yet; once `start` is sent, a failure is an `error` event. A client that goes
+// away aborts the provider call and pending tool calls; memory is stored after the
+// stream has closed, off the request path.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { toErrorBody } from '../../core/errors.ts'
+import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
+import type { LoopEvent } from './tool-loop.ts'
+import type { ChatRequest } from './schema.ts'
+
+/** SPEC.md: tool_result content in the stream is cut to 500 characters. */
+export const TOOL_RESULT_EVENT_CHARS = 500
+
+export function streamEventOf (e: LoopEvent): { event: string, data: Record<string, unknown> } | undefined {
+  switch (e.type) {
+    case 'text': return { event: 'chunk', data: { content: e.text } }
+    case 'thinking': return { event: 'chunk', data: { content: '', thinking: e.text } }
+    case 'tool_call': return { event: 'tool_call', data: { tool: e.call.name, arguments: e.call.arguments } }
+    case 'tool_result': return { event: 'tool_result', data: { tool: e.call.name, content: e.result.content.slice(0, TOOL_RESULT_EVENT_CHARS) } }
+    default: return undefined
+  }
+}
+
+export function chatStreamHandler (app: FastifyInstance, deps: ChatDeps) {
+  return async function handler (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const prep = prepareChat(deps, request.body as ChatRequest) // throws 4xx before any byte is sent
+    const res = reply.raw
+    const abort = new AbortController()
+    const onClose = (): void => { if (!res.writableFinished) abort.abort(new Error('the client closed the stream')) }
+    res.once('close', onClose)
+    const sse = reply.sse
+    const send = async (event: string, data: unknown): Promise<void> => {
+      if (abort.signal.aborted || !sse.isConnected) return
+      try { await sse.send({ event, data }) } catch { /* the socket went away; the close handler aborts the work */ }
+    }
+    let heartbeat: NodeJS.Timeout | undefined
+    try {
+      await send('start', { task_id: prep.task_id, model: prep.model })
+      // A comment line keeps proxies from closing a stream that waits on a slow model or tool.
+      heartbeat = setInterval(() => { if (sse.isConnected && !res.writableEnded) res.write(': ping\n\n') }, deps.opts.heartbeat_ms)
+      heartbeat.unref()
+      const outcome = await runChat(deps, prep, {
+        stream: true,
+        signal: abort.signal,
+        onEvent: async (e) => {
+          const ev = streamEventOf(e)
+          if (ev !== undefined) await send(ev.event, ev.data)
+        },
+      })
+      const r = outcome.response
+      await send('done', { task_id: r.task_id, thinking: r.has_thinking ? r.thinking : null, has_thinking: r.has_thinking, total_time_ms: r.total_time_ms, session_id: r.session_id })
+      const store = (): void => { deps.memory.storeLater(prep.session_id, prep.body.channel, outcome.memoryTurns) }
+      if (res.destroyed || res.writableFinished) store()
+      else res.once('close', store)
+    } catch (err) {
+      if (abort.signal.aborted) {
+        request.log.debug({ task_id: prep.task_id }, 'chat stream cancelled by the client')
+        return
+      }
+      const body = toErrorBody(err)
+      if (body.statusCode >= 500) request.log.error({ err, task_id: prep.task_id }, 'chat stream failed')
+      await send('error', { error: body.error, code: body.code, statusCode: body.statusCode })
+    } finally {
+      clearInterval(heartbeat)
+      res.off('close', onClose)
+    }
+  }
+}

@@ -1,0 +1,212 @@
+// The tool-use loop, shared by simple chat and agent mode (ReAct): call the model with
+// the messages and the tools; when it asks for tool calls, run them (one round's calls
+// concurrently), append the results as `tool` messages and call again; stop when it
+// answers without tool calls. After `maxToolRounds` rounds of tool calls the model gets
+// one last call without tools, so it must answer.
+//
+// Every model reply goes through the think parser, streamed or not, so reasoning never
+// leaks into the answer. Progress is reported through `onEvent` (awaited, so a slow
+// consumer such as an SSE socket applies back-pressure).
+import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '../../core/contracts/provider.ts'
+import type { ToolResult } from '../../core/contracts/tool-source.ts'
+import type { Hooks } from '../../core/hooks.ts'
+import { ThinkParser, type ThinkPiece } from './think.ts'
+import type { ToolSet } from './tools.ts'
+
+export const DEFAULT_MAX_TOOL_ROUNDS = 10
+
+export type LoopEvent =
+  | { type: 'text', text: string, round: number }
+  | { type: 'thinking', text: string, round: number }
+  | { type: 'tool_call', call: ToolCall, round: number }
+  | { type: 'tool_result', call: ToolCall, result: ToolResult, duration_ms: number, round: number }
+  | { type: 'round', round: number, finish_reason: FinishReason | null, tool_calls: number, usage: Usage }
+
+export interface ToolLoopOptions {
+  provider: Provider
+  /** Model name as the provider knows it. */
+  model: string
+  /** The conversation so far (system prompt, history, the new user message). Not mutated. */
+  messages: Message[]
+  /** Tools to offer; none or empty means plain completion. */
+  tools?: ToolSet
+  maxToolRounds?: number
+  /** Stream from the provider (true) or use one completion per call. */
+  stream: boolean
+  signal?: AbortSignal
+  /** Per tool call. */
+  toolTimeoutMs: number
+  /** Other request settings (temperature, max_tokens, ...). */
+  settings?: Omit<CompletionRequest, 'model' | 'messages' | 'tools'>
+  /** Called before every provider call to shape what is sent (e.g. trim to the context window). */
+  fit?: (messages: Message[]) => Message[]
+  /** Runs provider:before/after and tool:before/after. */
+  hooks?: Hooks
+  onEvent?: (event: LoopEvent) => void | Promise<void>
+}
+
+export interface ToolLoopResult {
+  /** The final reply's answer text (thinking removed). */
+  answer: string
+  /** Thinking of every reply in the loop, blocks separated by a blank line. */
+  thinking: string
+  has_thinking: boolean
+  /** Messages this loop added: assistant replies (with their tool calls) and tool results. */
+  messages: Message[]
+  usage: Usage
+  /** Model calls made. */
+  provider_calls: number
+  /** Rounds in which tools ran. */
+  tool_rounds: number
+  /** Names of the tools called, first use first. */
+  tools_used: string[]
+  finish_reason: FinishReason
+  /** Model name the upstream reported. */
+  model: string
+  /** True when the loop stopped because of the round cap. */
+  hit_round_cap: boolean
+}
+
+interface Reply { answer: string, thinking: string, tool_calls: ToolCall[], finish_reason: FinishReason, usage: Usage, model: string }
+
+const ZERO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+
+function addUsage (a: Usage, b: Usage | undefined): Usage {
+  if (b === undefined) return a
+  const sum: Usage = {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  }
+  if (a.estimated === true || b.estimated === true) sum.estimated = true
+  return sum
+}
+
+function throwIfAborted (signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw signal.reason ?? new DOMException('aborted', 'AbortError')
+}
+
+export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResult> {
+  const maxRounds = opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS
+  const emit = async (e: LoopEvent): Promise<void> => { await opts.onEvent?.(e) }
+  const hasTools = opts.tools !== undefined && opts.tools.definitions.length > 0
+  const conversation = [...opts.messages]
+  const added: Message[] = []
+  const thinking: string[] = []
+  const toolsUsed: string[] = []
+  let usage = ZERO_USAGE
+  let calls = 0
+  let toolRounds = 0
+
+  const callModel = async (withTools: boolean, round: number): Promise<Reply> => {
+    throwIfAborted(opts.signal)
+    let request: CompletionRequest = {
+      ...opts.settings,
+      model: opts.model,
+      messages: opts.fit === undefined ? conversation : opts.fit(conversation),
+      ...(withTools ? { tools: opts.tools?.definitions } : {}),
+    }
+    if (opts.hooks !== undefined) request = (await opts.hooks.run('provider:before', { provider: opts.provider.id, request })).request
+    const parser = new ThinkParser()
+    const relay = async (pieces: ThinkPiece[]): Promise<void> => {
+      for (const p of pieces) await emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
+    }
+    let toolCalls: ToolCall[] = []
+    let finish: FinishReason | null = null
+    let replyUsage: Usage | undefined
+    let model = opts.model
+    calls++
+    if (opts.stream) {
+      for await (const chunk of opts.provider.stream(request, opts.signal)) {
+        if (chunk.thinking !== undefined && chunk.thinking !== '') await relay(parser.native(chunk.thinking))
+        if (chunk.content !== '') await relay(parser.push(chunk.content))
+        if (chunk.tool_calls !== undefined && chunk.tool_calls.length > 0) toolCalls = [...toolCalls, ...chunk.tool_calls]
+        if (chunk.finish_reason !== undefined && chunk.finish_reason !== null) finish = chunk.finish_reason
+        if (chunk.usage !== undefined) replyUsage = chunk.usage
+        if (chunk.model !== undefined) model = chunk.model
+      }
+      throwIfAborted(opts.signal)
+    } else {
+      const r = await opts.provider.complete(request, opts.signal)
+      if (opts.hooks !== undefined) await opts.hooks.run('provider:after', { provider: opts.provider.id, request, result: r })
+      if (r.thinking !== undefined && r.thinking !== '') await relay(parser.native(r.thinking))
+      await relay(parser.push(r.content))
+      toolCalls = r.tool_calls
+      finish = r.finish_reason
+      replyUsage = r.usage
+      model = r.model || model
+    }
+    await relay(parser.end())
+    const reply: Reply = {
+      answer: parser.answer,
+      thinking: parser.thinking,
+      tool_calls: toolCalls,
+      finish_reason: finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      usage: replyUsage ?? ZERO_USAGE,
+      model,
+    }
+    if (opts.stream && opts.hooks !== undefined) {
+      await opts.hooks.run('provider:after', { provider: opts.provider.id, request, result: { content: reply.answer, thinking: reply.thinking, finish_reason: reply.finish_reason, tool_calls: toolCalls, usage: reply.usage, model } })
+    }
+    usage = addUsage(usage, replyUsage)
+    if (reply.thinking !== '') thinking.push(reply.thinking)
+    await emit({ type: 'round', round, finish_reason: reply.finish_reason, tool_calls: toolCalls.length, usage: reply.usage })
+    return reply
+  }
+
+  const runTool = async (call: ToolCall, round: number): Promise<ToolResult> => {
+    await emit({ type: 'tool_call', call, round })
+    const started = performance.now()
+    let args = call.arguments
+    let result: ToolResult
+    try {
+      if (opts.hooks !== undefined) args = (await opts.hooks.run('tool:before', { tool: call.name, arguments: args })).arguments
+      result = await opts.tools!.call({ ...call, arguments: args }, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs }) // eslint-disable-line @typescript-eslint/no-non-null-assertion -- only called when tools exist
+      if (opts.hooks !== undefined) result = (await opts.hooks.run('tool:after', { tool: call.name, arguments: args, result })).result
+    } catch (err) {
+      throwIfAborted(opts.signal)
+      result = { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
+    }
+    await emit({ type: 'tool_result', call, result, duration_ms: Math.round((performance.now() - started) * 100) / 100, round })
+    return result
+  }
+
+  for (let round = 0; ; round++) {
+    const offerTools = hasTools && toolRounds < maxRounds
+    const reply = await callModel(offerTools, round)
+    // Without tools on offer, tool calls in the reply (a confused model) are ignored.
+    if (!offerTools || reply.tool_calls.length === 0) {
+      const final: Message = { role: 'assistant', content: reply.answer }
+      if (reply.thinking !== '') final.thinking = reply.thinking
+      added.push(final)
+      const joined = thinking.join('\n\n')
+      return {
+        answer: reply.answer,
+        thinking: joined,
+        has_thinking: joined !== '',
+        messages: added,
+        usage,
+        provider_calls: calls,
+        tool_rounds: toolRounds,
+        tools_used: toolsUsed,
+        finish_reason: reply.finish_reason,
+        model: reply.model,
+        hit_round_cap: hasTools && !offerTools,
+      }
+    }
+    toolRounds++
+    const assistant: Message = { role: 'assistant', content: reply.answer, tool_calls: reply.tool_calls }
+    if (reply.thinking !== '') assistant.thinking = reply.thinking
+    conversation.push(assistant)
+    added.push(assistant)
+    for (const c of reply.tool_calls) if (!toolsUsed.includes(c.name)) toolsUsed.push(c.name)
+    const results = await Promise.all(reply.tool_calls.map(async c => await runTool(c, round)))
+    throwIfAborted(opts.signal)
+    reply.tool_calls.forEach((c, i) => {
+      const r = results[i]
+      const msg: Message = { role: 'tool', name: c.name, tool_call_id: c.id, content: r.isError ? `Error: ${r.content}` : r.content }
+      conversation.push(msg)
+      added.push(msg)
+    })
+  }
+}

@@ -1,0 +1,83 @@
+// The tools one chat may offer: gathered from every registered tool source, narrowed by
+// allowed/blocked lists, and called with a time limit. Whatever goes wrong in a tool
+// (it throws, times out, is unknown or blocked) becomes an error result the model reads;
+// only the caller's own abort propagates.
+import type { ToolDefinition, ToolCall } from '../../core/contracts/provider.ts'
+import type { ToolInfo, ToolResult, ToolSource } from '../../core/contracts/tool-source.ts'
+
+export interface ToolFilter {
+  /** Only these tool names (null or undefined: all). */
+  allowed?: string[] | null
+  /** Never these tool names. */
+  blocked?: string[] | null
+}
+
+export interface ToolSet {
+  readonly definitions: ToolDefinition[]
+  readonly infos: ToolInfo[]
+  /** "- name: description" lines for the system prompt's tools section. */
+  prompt: () => string
+  call: (call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }) => Promise<ToolResult>
+}
+
+interface Entry { source: ToolSource, sourceName: string, info: ToolInfo }
+
+export function isAllowed (name: string, filter: ToolFilter): boolean {
+  if (filter.blocked?.includes(name) === true) return false
+  if (filter.allowed !== undefined && filter.allowed !== null && !filter.allowed.includes(name)) return false
+  return true
+}
+
+/** Lists every source's tools (a source that fails to list is skipped and reported through `onError`). */
+export async function collectToolSet (sources: Array<[string, ToolSource]>, filter: ToolFilter, onError?: (source: string, err: unknown) => void): Promise<ToolSet> {
+  const lists = await Promise.all(sources.map(async ([sourceName, source]) => {
+    try {
+      return (await source.listTools()).map(info => ({ source, sourceName, info }))
+    } catch (err) {
+      onError?.(sourceName, err)
+      return []
+    }
+  }))
+  const byName = new Map<string, Entry>()
+  for (const e of lists.flat()) {
+    if (e.info.status !== undefined && e.info.status !== 'available') continue
+    if (!isAllowed(e.info.name, filter)) continue
+    if (!byName.has(e.info.name)) byName.set(e.info.name, e) // first source wins a name clash
+  }
+  const entries = [...byName.values()]
+  return {
+    definitions: entries.map(e => ({ name: e.info.name, description: e.info.description, input_schema: e.info.input_schema })),
+    infos: entries.map(e => e.info),
+    prompt: () => entries.map(e => `- ${e.info.name}: ${e.info.description}`).join('\n'),
+    call: async (call, opts) => await callWithLimits(byName.get(call.name), call, opts, [...byName.keys()]),
+  }
+}
+
+/** Rejects when `signal` aborts, so a tool that ignores its signal cannot hold the chat. */
+async function raceAbort<T> (p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw signal.reason
+  let onAbort: (() => void) | undefined
+  try {
+    return await Promise.race([p, new Promise<never>((_resolve, reject) => {
+      onAbort = () => { reject(signal.reason) }
+      signal.addEventListener('abort', onAbort, { once: true })
+    })])
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort)
+  }
+}
+
+async function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: string[]): Promise<ToolResult> {
+  if (entry === undefined) {
+    return { content: `Tool "${call.name}" is not available. Available tools: ${available.join(', ') || 'none'}.`, isError: true }
+  }
+  const timeout = AbortSignal.timeout(opts.timeoutMs)
+  const signal = opts.signal === undefined ? timeout : AbortSignal.any([opts.signal, timeout])
+  try {
+    return await raceAbort(entry.source.callTool(call.name, call.arguments, { signal, timeoutMs: opts.timeoutMs }), signal)
+  } catch (err) {
+    if (opts.signal?.aborted === true) throw err
+    if (timeout.aborted) return { content: `Tool "${call.name}" timed out after ${opts.timeoutMs} ms.`, isError: true }
+    return { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
+  }
+}
