@@ -1,0 +1,134 @@
+// GET /api/config and POST /api/config/update on a real kernel: secrets redacted, nested
+// and dotted updates, unknown keys refused, atomic writes under concurrency, and a new key
+// reaching the provider on the next request without a restart.
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { startKernel, testEnv } from '../../test/helpers/kernel.ts'
+import { repoPlugin, Workspace } from '../../test/helpers/workspace.ts'
+import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
+import { Kernel } from '../../core/kernel.ts'
+
+const compat = repoPlugin('provider-openai-compatible')
+const plugins = [
+  { name: 'openai', module: compat },
+  { name: 'local', module: compat },
+  { name: 'providers-api', module: repoPlugin('providers-api') },
+  { name: 'config-api', module: repoPlugin('config-api') },
+]
+const ENV_KEY = 'sk-env-key-1111111111111111'
+const FILE_KEY = 'sk-file-key-2222222222222222'
+
+const readConfig = (ws: Workspace): Record<string, any> => JSON.parse(readFileSync(path.join(ws.dataDir, 'config.json'), 'utf8')) // eslint-disable-line @typescript-eslint/no-explicit-any
+
+t.test('GET /api/config shows settings in effect and never a key', async t => {
+  const s = await startKernel(t, { plugins, env: { OPENAI_API_KEY: ENV_KEY }, config: { providers: { local: { api_key: FILE_KEY, timeout: 300 } } } })
+  const res = await s.get('/api/config')
+  const text = await res.text()
+  t.equal(res.status, 200)
+  t.notMatch(text, ENV_KEY)
+  t.notMatch(text, FILE_KEY)
+  const body = JSON.parse(text)
+  t.same(body.providers.openai.api_key, { set: true, source: 'env' })
+  t.same(body.providers.local.api_key, { set: true, source: 'config' })
+  t.equal(body.providers.local.timeout, 300)
+  t.equal(body.providers.local.base_url, 'http://localhost:11434/v1')
+  t.equal(body.llm_settings.default_temperature, 0.7)
+  t.equal(body.preferences.default_model, 'llama3.2')
+})
+
+t.test('nested update: a new key takes effect on the next request, without a restart', async t => {
+  const fake = await startFakeOpenAI(t, { apiKey: FILE_KEY })
+  const s = await startKernel(t, { plugins, env: { OPENAI_API_KEY: ENV_KEY, OPENAI_BASE_URL: fake.url } })
+  const before = await s.json('/api/providers/health')
+  t.equal(before.body.providers.openai.status, 'unhealthy')
+  t.match(before.body.providers.openai.error, /OPENAI_API_KEY or providers\.openai\.api_key/)
+  const res = await s.post('/api/config/update', { providers: { openai: { api_key: FILE_KEY } } })
+  const body = await res.json() as { status: string, updated: string[], message: string }
+  t.equal(res.status, 200)
+  t.same(body.updated, ['providers.openai.api_key'])
+  t.equal(body.status, 'ok')
+  t.notMatch(JSON.stringify(body), FILE_KEY)
+  const after = await s.json('/api/providers/health')
+  t.equal(after.body.providers.openai.status, 'healthy', 'the very next request uses the new key')
+  t.equal(readConfig(s.ws).providers.openai.api_key, FILE_KEY)
+})
+
+t.test('dot form {key, value} updates one setting', async t => {
+  const s = await startKernel(t, { plugins })
+  const res = await s.post('/api/config/update', { key: 'llm_settings.default_temperature', value: 0.2 })
+  t.equal(res.status, 200)
+  t.same((await res.json() as { updated: string[] }).updated, ['llm_settings.default_temperature'])
+  t.equal(readConfig(s.ws).llm_settings.default_temperature, 0.2)
+  t.equal((await s.json('/api/config')).body.llm_settings.default_temperature, 0.2)
+})
+
+t.test('unknown keys are a 400 that lists the accepted keys; nothing is written', async t => {
+  const s = await startKernel(t, { plugins, config: { preferences: { default_model: 'qwen3' } } })
+  for (const bad of [{ preferences: { default_modle: 'x' } }, { key: 'providers.nope.api_key', value: 'x' }, { providers: { openai: { api_keys: 'x' } } }, { something: 1 }]) {
+    const res = await s.post('/api/config/update', bad)
+    const body = await res.json() as { error: string, code: string }
+    t.equal(res.status, 400, JSON.stringify(bad))
+    t.match(body.error, /Accepted keys: providers\.\{openai,local\}\.\{api_key,base_url,timeout\}/)
+  }
+  t.same(readConfig(s.ws), { preferences: { default_model: 'qwen3' } })
+})
+
+t.test('a value of the wrong type is a 400 with the path; nothing is written', async t => {
+  const s = await startKernel(t, { plugins })
+  const res = await s.post('/api/config/update', { llm_settings: { default_temperature: 'hot' } })
+  const body = await res.json() as { details: Array<{ path: string }> }
+  t.equal(res.status, 400)
+  t.match(body.details[0].path, /llm_settings\.default_temperature/)
+  const empty = await s.post('/api/config/update', {})
+  t.equal(empty.status, 400)
+})
+
+t.test('concurrent updates never leave a torn data/config.json and none is lost', async t => {
+  const s = await startKernel(t, { plugins, watch: false })
+  let reading = true
+  let reads = 0
+  const torn: string[] = []
+  const reader = (async () => {
+    while (reading) {
+      try { readConfig(s.ws); reads++ } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'ENOENT') torn.push((err as Error).message) }
+      await new Promise(resolve => setImmediate(resolve))
+    }
+  })()
+  const results = await Promise.all(Array.from({ length: 12 }, async (_, i) =>
+    await s.post('/api/config/update', { models: { overrides: { [`model-${i}`]: { context_window: 1000 + i } } } })))
+  reading = false
+  await reader
+  t.same(results.map(r => r.status), Array(12).fill(200))
+  t.same(torn, [], `no torn read in ${reads} reads`)
+  const overrides = readConfig(s.ws).models.overrides
+  t.equal(Object.keys(overrides).length, 12, 'every update is in the file')
+})
+
+t.test('no log line ever carries the key', async t => {
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  const lines: string[] = []
+  const logger = pino({ level: 'trace' }, new Writable({ write (c, _e, cb) { lines.push(String(c)); cb() } }))
+  const fake = await startFakeOpenAI(t, { apiKey: 'sk-something-else-0000' })
+  ws.writePlugins([...plugins, { name: 'stream-route', module: path.join(repoPlugin('providers-api'), 'fixtures', 'stream-route') }])
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { OPENAI_API_KEY: ENV_KEY, OPENAI_BASE_URL: fake.url }), logger, watch: false })
+  const addr = await kernel.start()
+  t.teardown(async () => { await kernel.close() })
+  const url = `http://127.0.0.1:${addr.port}`
+  await fetch(`${url}/api/providers/health`)
+  const denied = await fetch(`${url}/api/test/provider-complete?model=openai/gpt-4o`)
+  t.equal(denied.status, 502, 'a bad key is a 502 (and the error handler logs it)')
+  t.notMatch(await denied.text(), ENV_KEY)
+  fake.apiKey = FILE_KEY
+  fake.enqueue({ status: 429, headers: { 'retry-after': '0' } }, { text: 'ok' })
+  await fetch(`${url}/api/config/update`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ providers: { openai: { api_key: FILE_KEY } } }) })
+  const ok = await fetch(`${url}/api/test/provider-complete?model=openai/gpt-4o`)
+  t.equal(ok.status, 200, 'the retried call succeeds with the new key (the retry is logged)')
+  await fetch(`${url}/api/config`)
+  t.ok(lines.some(l => l.includes('retrying')) && lines.some(l => l.includes('AGENT_ERR_PROVIDER_AUTH')), 'the failure and the retry were logged')
+  t.ok(lines.length > 3, `${lines.length} log lines`)
+  t.notOk(lines.some(l => l.includes(ENV_KEY) || l.includes(FILE_KEY)), 'no key in any log line')
+})

@@ -1,0 +1,3 @@
+export function isPlainObject (v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+}
