@@ -35,8 +35,10 @@ interface TransformersModule {
   pipeline: (task: string, model: string, options: Record<string, unknown>) => Promise<PipelineFn>
 }
 
+const DEFAULT_HUB = 'https://huggingface.co/'
+
 let transformers: Promise<TransformersModule> | undefined
-const settings: { token?: string, timeoutMs: number, hosts: Set<string> } = { timeoutMs: 8000, hosts: new Set(['huggingface.co', 'hf.co']) }
+const settings: { token: string | undefined, timeoutMs: number, hosts: Set<string> } = { token: undefined, timeoutMs: 8000, hosts: new Set(['huggingface.co', 'hf.co']) }
 
 async function loadTransformers (): Promise<TransformersModule> {
   transformers ??= import('@huggingface/transformers').then(m => {
@@ -70,12 +72,12 @@ export function localModelPath (dir: string, model: string): string {
 
 export async function loadHubPipeline (task: string, src: HubSource, onProgress: (p: LoadProgress) => void): Promise<PipelineFn> {
   const tf = await loadTransformers()
+  // Settings are process-wide in transformers.js: set every one for this load, so a
+  // previous load's hub or token never leaks into this one.
   settings.timeoutMs = src.connectTimeoutMs
-  if (src.token !== undefined) settings.token = src.token
-  if (src.hubUrl !== undefined) {
-    tf.env.remoteHost = src.hubUrl.endsWith('/') ? src.hubUrl : `${src.hubUrl}/`
-    settings.hosts.add(new URL(tf.env.remoteHost).hostname)
-  }
+  settings.token = src.token
+  tf.env.remoteHost = src.hubUrl === undefined ? DEFAULT_HUB : src.hubUrl.endsWith('/') ? src.hubUrl : `${src.hubUrl}/`
+  settings.hosts = new Set(['huggingface.co', 'hf.co', new URL(tf.env.remoteHost).hostname])
   const local = src.dir === undefined ? undefined : localModelPath(src.dir, src.model)
   const callback = (info: { status?: string, progress?: number, file?: string }): void => {
     if (info.status === 'progress_total' && typeof info.progress === 'number') onProgress({ percent: info.progress })

@@ -1,0 +1,85 @@
+// Real offline behaviour, with the real loader (transformers.js) and no weights: the first
+// translate request answers 503 within 10 s, naming the model that could not be fetched
+// and how to provide it. Twice: with the default hub (unreachable from this machine) and
+// with a hub that accepts connections and never answers (the hang a firewall gives).
+import t, { type Test } from 'tap'
+import net from 'node:net'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { startKernel, type Started } from '../../test/helpers/kernel.ts'
+import { repoPlugin } from '../../test/helpers/workspace.ts'
+
+const plugins = [
+  { name: 'language-detect', module: repoPlugin('language-detect') },
+  { name: 'translation', module: repoPlugin('translation'), options: { hub_timeout_seconds: 2 } },
+]
+
+async function firstTranslate (s: Started): Promise<{ status: number, ms: number, body: { error: string, code: string } }> {
+  const started = performance.now()
+  const res = await s.post('/api/tools/translate', { text: 'Good morning, how are you?', targetLanguage: 'fra_Latn' })
+  return { status: res.status, ms: performance.now() - started, body: await res.json() as { error: string, code: string } }
+}
+
+/** A "hub" that accepts TCP connections and never says a word. */
+async function blackHole (t: Test): Promise<string> {
+  const sockets = new Set<net.Socket>()
+  const server = net.createServer(sock => { sockets.add(sock); sock.on('error', () => undefined) })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => { for (const s of sockets) s.destroy(); await new Promise(resolve => server.close(resolve)) })
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+}
+
+t.test('default hub unreachable: 503 in under 10 s naming the model and how to provide it', async t => {
+  const s = await startKernel(t, { plugins })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
+  t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
+  t.match(r.body.error, /The translation model Xenova\/nllb-200-distilled-600M could not be fetched from https:\/\/huggingface.co/)
+  t.match(r.body.error, /set TRANSLATION_MODEL_DIR/)
+  t.match(r.body.error, /HF_TOKEN/)
+  t.comment(r.body.error)
+  const health = (await s.json('/api/health')).body
+  t.match(health.translation, { status: 'error', models: { translation: 'error' } })
+})
+
+t.test('a hub that never answers: 503 after the hub timeout, not a hang', async t => {
+  const hub = await blackHole(t)
+  const s = await startKernel(t, { plugins, env: { HF_ENDPOINT: hub } })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
+  t.match(r.body.error, new RegExp(`could not be fetched from ${hub.replace(/[/.]/g, '\\$&')}`))
+  t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms/)
+})
+
+t.test('TRANSLATION_MODEL_DIR without the model files: 503 that says what to put there', async t => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-nllb-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const s = await startKernel(t, { plugins, env: { TRANSLATION_MODEL_DIR: dir } })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.match(r.body.error, `could not be loaded from TRANSLATION_MODEL_DIR=${dir}`)
+  t.match(r.body.error, /config\.json, tokenizer\.json and the onnx\/ folder/)
+})
+
+t.test('HF_TOKEN goes to the hub as a bearer token and never into an answer', async t => {
+  const seen: Array<string | undefined> = []
+  const hub = http.createServer((req, res) => {
+    seen.push(req.headers.authorization)
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Invalid credentials"}')
+  })
+  await new Promise<void>(resolve => hub.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => { await new Promise(resolve => hub.close(resolve)) })
+  const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`
+  const s = await startKernel(t, { plugins, env: { HF_ENDPOINT: url, HF_TOKEN: 'hf_secret_token_123' } })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.ok(seen.length > 0, 'the hub was asked')
+  t.ok(seen.every(a => a === 'Bearer hf_secret_token_123'), 'every hub request carried the token')
+  t.notMatch(JSON.stringify(r.body), /hf_secret/)
+  t.notMatch(JSON.stringify((await s.json('/api/health')).body), /hf_secret/)
+})
