@@ -17,13 +17,15 @@ export async function storeRun (app: FastifyInstance, input: { conversationId: s
   try {
     await Promise.race([
       (async () => {
-        await memory.storeTurn({ conversation_id: input.conversationId, role: 'user', content: input.task, metadata: base })
-        await memory.storeTurn({
+        const user = await memory.storeTurn({ conversation_id: input.conversationId, role: 'user', content: input.task, metadata: base })
+        if (!user.stored) throw new Error(user.error ?? 'the memory service did not store the task')
+        const assistant = await memory.storeTurn({
           conversation_id: input.conversationId,
           role: 'assistant',
           content: result.answer,
           metadata: { ...base, status: result.status, models_used: result.models_used, tools_used: result.tools_used, total_tokens: result.total_tokens, plan_steps: result.plan_steps },
         })
+        if (!assistant.stored) throw new Error(assistant.error ?? 'the memory service did not store the result')
       })(),
       new Promise((_resolve, reject) => { timer = setTimeout(() => { reject(new Error(`no answer within ${STORE_TIMEOUT_MS} ms`)) }, STORE_TIMEOUT_MS) }),
     ])

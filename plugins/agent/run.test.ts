@@ -1,0 +1,142 @@
+// Execution: the iteration and time caps, cancellation on disconnect, status transitions
+// in GET /api/agent/status, memory storage that never fails a run.
+import t from 'tap'
+import { startAgent } from './test-support.ts'
+import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
+import { storedTurns } from '../../test/fixtures/plugins/memory-recorder/index.ts'
+import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'
+
+const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
+const statusPlugins = [{ name: 'prompts', module: repoPlugin('prompts') }, { name: 'chat', module: repoPlugin('chat') }]
+
+t.test('max_iterations: the run stops at the cap as failed, with what was done', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false, max_iterations: 3, strategy_options: { reflection: { max_rounds: 5 } } },
+    replies: { other: { text: 'Draft.' }, critique: { text: 'REVISE: more.' }, revise: (_req, n) => ({ text: `Revision ${n + 1}.` }) },
+  })
+  const { status, body } = await h.run({ task: 'Write a limerick', reasoning_strategy: 'reflection' })
+  t.equal(status, 200)
+  t.equal(body.status, 'failed')
+  t.equal(body.error.code, 'AGENT_ERR_AGENT_MAX_ITERATIONS')
+  t.match(body.error.error, /max_iterations \(3 model calls\)/)
+  t.equal(h.fake.completions.length, 3, 'exactly max_iterations model calls reached the upstream')
+  t.equal(body.iterations, 3)
+  t.equal(body.answer, 'Revision 1.', 'the latest revision is returned')
+  t.equal(body.trace.at(-1).type, 'error')
+})
+
+t.test('planning counts against max_iterations', async t => {
+  const h = await startAgent(t, { agent: { max_iterations: 1 } })
+  const { body } = await h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
+  t.equal(body.status, 'failed')
+  t.same(h.kinds(), ['plan'])
+})
+
+t.test('timeout_seconds: a hung model call is abandoned; failed with what was done', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false, timeout_seconds: 0.5 },
+    replies: { other: { text: 'First draft.' }, critique: { hang: true } },
+  })
+  const started = Date.now()
+  const { status, body } = await h.run({ task: 'Write a toast', reasoning_strategy: 'reflection' })
+  t.equal(status, 200)
+  t.ok(Date.now() - started < 3000, `answered promptly (${Date.now() - started} ms)`)
+  t.equal(body.status, 'failed')
+  t.equal(body.error.code, 'AGENT_ERR_AGENT_TIMEOUT')
+  t.equal(body.answer, 'First draft.')
+  t.ok(body.trace.some((e: { type: string }) => e.type === 'draft'), 'the trace keeps the finished draft')
+  for (let i = 0; i < 50 && h.fake.completions[1]?.aborted !== true; i++) await sleep(20)
+  t.equal(h.fake.completions[1].aborted, true, 'the hung upstream request was closed')
+})
+
+t.test('client disconnect cancels the run and its upstream call', async t => {
+  const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { hang: true } }, extraPlugins: statusPlugins })
+  const ac = new AbortController()
+  const pending = h.s.post('/api/agent/run', { task: 'Explain tides', reasoning_strategy: 'cot' }, { signal: ac.signal }).catch((err: Error) => err)
+  for (let i = 0; i < 100 && h.fake.completions.length === 0; i++) await sleep(10)
+  ac.abort()
+  t.type(await pending, Error, 'the client gave up')
+  for (let i = 0; i < 100 && h.fake.completions[0]?.aborted !== true; i++) await sleep(20)
+  t.equal(h.fake.completions[0].aborted, true, 'the upstream call was aborted')
+  const status = await h.s.json('/api/agent/status')
+  t.same(status.body.active_tasks, [], 'the task left the active list')
+})
+
+t.test('status transitions show in GET /api/agent/status while the run works', async t => {
+  const h = await startAgent(t, {
+    config: { models: { overrides: { 'fake/m1': { supports_tools: true } } } },
+    replies: {
+      plan: { text: '{"steps":[{"type":"action","description":"wait a bit"}]}', firstDelayMs: 250 },
+      react: (req) => req.body.messages.some((m: { role: string }) => m.role === 'tool')
+        ? { text: 'Final Answer: waited', firstDelayMs: 250 }
+        : { text: 'Thought: wait', tool_calls: [{ name: 'wait', arguments: { ms: 300 } }], firstDelayMs: 250 },
+    },
+    extraPlugins: [...statusPlugins, { name: 'slow-tool', module: fixturePlugin('slow-tool') }],
+  })
+  const seen: string[] = []
+  let done = false
+  const run = h.run({ task: 'Wait using the wait tool', reasoning_strategy: 'react' }).finally(() => { done = true })
+  while (!done) {
+    const { body } = await h.s.json('/api/agent/status')
+    const task = body.active_tasks.find((x: { kind: string }) => x.kind === 'agent')
+    if (task !== undefined && seen.at(-1) !== task.status) seen.push(task.status)
+    if (task !== undefined) t.equal(body.status, task.status, 'the overall status is the running task\'s')
+    await sleep(25)
+  }
+  const { body } = await run
+  t.equal(body.status, 'complete')
+  t.same(seen, ['planning', 'reasoning', 'executing', 'reasoning'], `transitions seen: ${seen.join(' -> ')}`)
+  t.equal((await h.s.json('/api/agent/status')).body.status, 'idle', 'idle once the run ended')
+})
+
+t.test('a disconnect during a tool call aborts the tool', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false },
+    config: { models: { overrides: { 'fake/m1': { supports_tools: true } } } },
+    replies: { react: { text: 'Thought: wait long', tool_calls: [{ name: 'wait', arguments: { ms: 5000 } }] } },
+    extraPlugins: [{ name: 'slow-tool', module: fixturePlugin('slow-tool') }],
+  })
+  slowToolCalls().length = 0
+  const ac = new AbortController()
+  const pending = h.s.post('/api/agent/run', { task: 'Wait using the wait tool', reasoning_strategy: 'react' }, { signal: ac.signal }).catch((err: Error) => err)
+  for (let i = 0; i < 200 && slowToolCalls().length === 0; i++) await sleep(10)
+  ac.abort()
+  await pending
+  for (let i = 0; i < 100 && slowToolCalls()[0]?.outcome !== 'aborted'; i++) await sleep(10)
+  t.equal(slowToolCalls()[0]?.outcome, 'aborted')
+})
+
+t.test('memory on: the task and the result are stored', async t => {
+  storedTurns().length = 0
+  const h = await startAgent(t, {
+    agent: { enable_planning: false },
+    replies: { cot: { text: 'Because of Rayleigh scattering.' } },
+    extraPlugins: [{ name: 'memory-recorder', module: fixturePlugin('memory-recorder') }],
+  })
+  const { body } = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
+  t.equal(body.status, 'complete')
+  const turns = storedTurns()
+  t.same(turns.map(x => [x.role, x.content]), [['user', 'Why is the sky blue?'], ['assistant', 'Because of Rayleigh scattering.']])
+  t.equal(turns[0].conversation_id, turns[1].conversation_id)
+  t.equal(turns[1].metadata?.task_id, body.task_id)
+  t.ok(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /stored/.test(e.content)))
+
+  storedTurns().length = 0
+  await h.run({ task: 'Again', reasoning_strategy: 'cot', config: { enable_memory: false } })
+  t.same(storedTurns(), [], 'enable_memory false stores nothing')
+})
+
+for (const mode of ['unstored', 'throw']) {
+  t.test(`a memory service that fails (${mode}) never fails the run`, async t => {
+    const h = await startAgent(t, {
+      agent: { enable_planning: false },
+      replies: { cot: { text: 'Still answered.' } },
+      extraPlugins: [{ name: 'memory-recorder', module: fixturePlugin('memory-recorder'), options: { mode } }],
+    })
+    const { status, body } = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
+    t.equal(status, 200)
+    t.equal(body.status, 'complete')
+    t.equal(body.answer, 'Still answered.')
+    t.ok(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /failed/.test(e.content)))
+  })
+}
