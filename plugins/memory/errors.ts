@@ -1,0 +1,10 @@
+// Error codes of the memory plugin.
+import { createError } from '../../core/errors.ts'
+
+export const MemoryErrors = {
+  STORE_UNAVAILABLE: createError<[string]>('AGENT_ERR_MEMORY_STORE_UNAVAILABLE', '%s', 503),
+  NOT_CONFIGURED: createError<[string]>('AGENT_ERR_MEMORY_NOT_CONFIGURED', '%s', 503),
+  NOT_FOUND: createError<[string]>('AGENT_ERR_MEMORY_NOT_FOUND', '%s', 404),
+  BAD_REQUEST: createError<[string]>('AGENT_ERR_MEMORY_BAD_REQUEST', '%s', 400),
+  CHANNEL_EXISTS: createError<[string]>('AGENT_ERR_MEMORY_CHANNEL_EXISTS', 'Channel "%s" already exists.', 409),
+} as const

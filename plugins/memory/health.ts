@@ -1,0 +1,29 @@
+// The `memory` section of GET /api/health?include_memory=true. Keys neo4j, postgres and
+// redis are the three store roles (graph, relational+vector, key-value) per DECISIONS.md,
+// whatever backend serves them; `embedder` says which embedder is active.
+import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
+import type { StoreHealth } from '../../core/contracts/memory.ts'
+import type { MemoryServiceImpl } from './service.ts'
+
+const NOT_CONFIGURED: StoreHealth = { status: 'not_configured', backend: 'none' }
+
+export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
+  return {
+    section: 'memory',
+    optIn: 'include_memory',
+    check: async (): Promise<HealthSection> => {
+      const ask = async (s: { health: () => Promise<StoreHealth> } | undefined): Promise<StoreHealth> => {
+        if (s === undefined) return NOT_CONFIGURED
+        try { return await s.health() } catch (err) { return { status: 'unhealthy', backend: 'unknown', error: (err as Error).message } }
+      }
+      const [neo4j, postgres, redis] = await Promise.all([ask(svc.graph), ask(svc.relational), ask(svc.kv)])
+      const e = svc.embedder()
+      const embedder = e === undefined
+        ? { status: 'not_configured' }
+        : { id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.embedderWarning === undefined ? {} : { warning: svc.embedderWarning }) }
+      const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy')
+      const configured = [neo4j, postgres, redis].some(s => s.status !== 'not_configured')
+      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder }
+    },
+  }
+}

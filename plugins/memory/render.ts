@@ -1,0 +1,37 @@
+// Renders a memory bundle as prompt text within a token budget. Tokens are estimated at
+// four characters each (no tokenizer for every model); the most useful items go first
+// (facts, goals, strategies, then past turns, then entities) and the text stops before
+// the budget is spent.
+import type { MemoryBundle } from '../../core/contracts/memory.ts'
+
+export const estimateTokens = (s: string): number => Math.ceil(s.length / 4)
+
+const clip = (s: string, max: number): string => s.length <= max ? s : `${s.slice(0, max - 1)}…`
+const str = (v: unknown): string => typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v)
+
+export function renderBundle (b: MemoryBundle, tokenBudget: number): string {
+  const sections: Array<[string, string[]]> = [
+    ['Known facts', b.facts.map(f => `- ${clip(str(f.claim), 400)}${f.temporal_context === 'past' ? ' (in the past)' : f.temporal_context === 'future' ? ' (planned)' : ''}`)],
+    ['Active goals', b.active_goals.map(g => `- ${clip(str(g.description), 300)} (priority ${str(g.priority)})`)],
+    ['Strategies that worked before', b.strategies.map(s => `- ${clip(str(s.description), 300)}${Array.isArray(s.tool_sequence) && s.tool_sequence.length > 0 ? ` [tools: ${s.tool_sequence.join(' -> ')}]` : ''}`)],
+    ['Relevant earlier conversation', b.relevant_turns.map(t => `- ${str(t.role)}: ${clip(str(t.content), 500)}`)],
+    ['Entities', b.entities.map(e => `- ${clip(str(e.name), 100)} (${str(e.type)})${e.description === null || e.description === undefined ? '' : `: ${clip(str(e.description), 200)}`}`)],
+  ]
+  const budget = Math.max(0, tokenBudget)
+  let used = 0
+  const out: string[] = []
+  for (const [title, lines] of sections) {
+    if (lines.length === 0) continue
+    const heading = `${title}:`
+    if (used + estimateTokens(heading) + estimateTokens(lines[0]) > budget) continue
+    out.push(heading)
+    used += estimateTokens(heading) + 1
+    for (const line of lines) {
+      const cost = estimateTokens(line) + 1
+      if (used + cost > budget) break
+      out.push(line)
+      used += cost
+    }
+  }
+  return out.length === 0 ? '' : `Relevant memory (from earlier conversations):\n${out.join('\n')}`
+}

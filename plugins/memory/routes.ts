@@ -1,0 +1,181 @@
+// The memory endpoints of SPEC.md "Memory" (settings, recall-settings and consolidate
+// belong to later plugins), with DECISIONS.md's shapes and limits. A store that is down
+// answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { StoreUnavailableError } from '../../core/contracts/memory.ts'
+import { CHANNEL_PATTERN } from './channels.ts'
+import { MemoryErrors } from './errors.ts'
+import type { MemoryServiceImpl } from './service.ts'
+
+const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: 64, description: 'letters, digits, hyphens, underscores' })
+const ChannelFilter = Type.String({ pattern: `(${CHANNEL_PATTERN})|^_all$`, maxLength: 64, default: '_all', description: 'a channel, or _all' })
+const PageQuery = {
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  channel: ChannelFilter,
+  search: Type.Optional(Type.String({ maxLength: 500 })),
+}
+const Obj = Type.Record(Type.String(), Type.Unknown())
+const ListReply = (key: string): ReturnType<typeof Type.Object> => Type.Object({
+  [key]: Type.Array(Obj), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), has_next: Type.Boolean(),
+})
+const Counts = Type.Record(Type.String(), Type.Integer())
+
+const STORE_FIX: Record<string, string> = {
+  relational: 'check that PostgreSQL is running (POSTGRES_URI) or remove it to use the embedded PGlite',
+  graph: 'check the graph store\'s database',
+  kv: 'check that Redis is running (REDIS_URI) or use memory-kv',
+}
+
+/** Store failures become 503s that say which store and what to do. */
+async function guard<T> (fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) {
+      throw new MemoryErrors.STORE_UNAVAILABLE(`${err.message}. Memory endpoints answer again as soon as it is back (${STORE_FIX[err.role]}); chat keeps working without memory.`)
+    }
+    throw err
+  }
+}
+
+interface ListQuery { page: number, limit: number, channel: string, search?: string }
+const pageOf = (q: ListQuery): { offset: number, limit: number, channel?: string, search?: string } =>
+  ({ offset: (q.page - 1) * q.limit, limit: q.limit, channel: q.channel === '_all' ? undefined : q.channel, search: q.search === '' ? undefined : q.search })
+const envelope = <T>(key: string, q: ListQuery, r: { items: T[], total: number }): Record<string, unknown> =>
+  ({ [key]: r.items, total: r.total, page: q.page, limit: q.limit, has_next: q.page * q.limit < r.total })
+
+export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl): Promise<void> {
+  const tags = ['memory']
+
+  app.get('/api/memory/channels', {
+    schema: { tags, summary: 'Channels with item counts', response: { 200: Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), is_default: Type.Boolean(), created_at: Type.String(), item_counts: Counts })) }) } },
+  }, async () => await guard(async () => ({ channels: await svc.listChannels() })))
+
+  app.post('/api/memory/channels', {
+    schema: {
+      tags, summary: 'Create a channel',
+      body: Type.Object({ name: Channel }, { additionalProperties: false }),
+      response: { 201: Type.Object({ name: Type.String(), created_at: Type.String(), message: Type.String() }) },
+    },
+  }, async (request, reply) => {
+    const { name } = request.body as { name: string }
+    const ch = await guard(async () => await svc.createChannel(name))
+    return await reply.code(201).send({ name: ch.name, created_at: ch.created_at, message: `Channel "${ch.name}" created.` })
+  })
+
+  app.delete('/api/memory/channels/:name', {
+    schema: {
+      tags, summary: 'Delete a channel and its data in every store',
+      params: Type.Object({ name: Channel }),
+      response: { 200: Type.Object({ message: Type.String(), deleted: Counts }) },
+    },
+  }, async (request) => {
+    const { name } = request.params as { name: string }
+    const deleted = await guard(async () => await svc.deleteChannel(name))
+    return { message: `Channel "${name}" deleted.`, deleted }
+  })
+
+  app.delete('/api/memory/conversations/:conversation_id', {
+    schema: {
+      tags, summary: 'Delete a conversation and its turns everywhere',
+      params: Type.Object({ conversation_id: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: Type.Object({ message: Type.String(), conversation_id: Type.String(), deleted: Counts }) },
+    },
+  }, async (request) => {
+    const { conversation_id: id } = request.params as { conversation_id: string }
+    const deleted = await guard(async () => await svc.deleteConversation(id))
+    return { message: `Conversation "${id}" deleted.`, conversation_id: id, deleted }
+  })
+
+  app.get('/api/memory/entities', {
+    schema: {
+      tags, summary: 'Entities, paged',
+      querystring: Type.Object({ ...PageQuery, type: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
+      response: { 200: ListReply('entities') },
+    },
+  }, async (request) => {
+    const q = request.query as ListQuery & { type?: string }
+    return await guard(async () => envelope('entities', q, await svc.need('graph').entities({ ...pageOf(q), type: q.type })))
+  })
+
+  app.get('/api/memory/entities/:entity_id/graph', {
+    schema: {
+      tags, summary: 'An entity with its facts and relationships within depth hops',
+      params: Type.Object({ entity_id: Type.String({ minLength: 1, maxLength: 100 }) }),
+      querystring: Type.Object({ depth: Type.Integer({ minimum: 1, maximum: 3, default: 2 }) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ entity: Obj, facts: Type.Array(Obj), relationships: Type.Array(Obj), depth: Type.Integer() }) },
+    },
+  }, async (request) => {
+    const { entity_id: id } = request.params as { entity_id: string }
+    const { depth } = request.query as { depth: number }
+    const g = await guard(async () => await svc.need('graph').graph(id, depth))
+    if (g === undefined) throw new MemoryErrors.NOT_FOUND(`No entity with id "${id}". GET /api/memory/entities lists them.`)
+    return g
+  })
+
+  app.get('/api/memory/facts', {
+    schema: {
+      tags, summary: 'Current facts, paged',
+      querystring: Type.Object({
+        ...PageQuery,
+        min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
+        include_superseded: Type.Boolean({ default: false }),
+      }, { additionalProperties: false }),
+      response: { 200: ListReply('facts') },
+    },
+  }, async (request) => {
+    const q = request.query as ListQuery & { min_confidence: number, include_superseded: boolean }
+    return await guard(async () => envelope('facts', q, await svc.need('graph').facts({ ...pageOf(q), min_confidence: q.min_confidence, include_superseded: q.include_superseded })))
+  })
+
+  app.get('/api/memory/strategies', {
+    schema: {
+      tags, summary: 'Strategies, paged',
+      querystring: Type.Object(PageQuery, { additionalProperties: false }),
+      response: { 200: ListReply('strategies') },
+    },
+  }, async (request) => {
+    const q = request.query as ListQuery
+    return await guard(async () => envelope('strategies', q, await svc.need('relational').strategies(pageOf(q))))
+  })
+
+  app.get('/api/memory/stats', {
+    schema: { tags, summary: 'Totals and per-channel counts', response: { 200: Type.Object({ totals: Counts, by_channel: Type.Record(Type.String(), Counts) }) } },
+  }, async () => await guard(async () => await svc.stats()))
+
+  app.post('/api/memory/reset', {
+    schema: {
+      tags, summary: 'Clear consolidation markers; optionally delete every entity, fact and strategy',
+      body: Type.Optional(Type.Object({ delete_memories: Type.Boolean({ default: false }) }, { additionalProperties: false })),
+      response: { 200: Type.Object({ success: Type.Boolean(), conversations_reset: Type.Integer(), memories_deleted: Type.Integer() }) },
+    },
+  }, async (request) => {
+    const body = (request.body ?? {}) as { delete_memories?: boolean }
+    return await guard(async () => await svc.reset(body.delete_memories === true))
+  })
+
+  app.post('/api/memory/recall', {
+    schema: {
+      tags, summary: 'Recall a memory bundle for a query',
+      body: Type.Object({
+        query: Type.String({ minLength: 1, maxLength: 10_000 }),
+        top_k: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
+        channel: Type.Optional(Channel),
+        conversation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        token_budget: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+      }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          relevant_turns: Type.Array(Obj), entities: Type.Array(Obj), facts: Type.Array(Obj), strategies: Type.Array(Obj),
+          active_goals: Type.Array(Obj), user_context: Obj, context: Type.String(), techniques: Type.Array(Type.String()),
+          timings_ms: Type.Record(Type.String(), Type.Number()), degraded: Type.Optional(Type.Array(Type.String())), warning: Type.Optional(Type.String()),
+        }),
+      },
+    },
+  }, async (request) => {
+    const b = request.body as { query: string, top_k: number, channel?: string, conversation_id?: string, token_budget?: number }
+    return await guard(async () => await svc.recallBundle({ text: b.query, top_k: b.top_k, channel: b.channel, conversation_id: b.conversation_id, token_budget: b.token_budget }, { strict: true }))
+  })
+}

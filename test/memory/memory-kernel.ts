@@ -1,0 +1,45 @@
+// Starts a real server with the memory plugins (embedded defaults unless told otherwise).
+import type { Test } from 'tap'
+import { startKernel, type Started } from '../helpers/kernel.ts'
+import { repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
+import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+
+export interface MemoryPluginsOptions {
+  sql?: Record<string, unknown>
+  kv?: PluginSpec
+  memory?: Record<string, unknown>
+  extra?: PluginSpec[]
+  embedder?: PluginSpec
+}
+
+export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
+  return [
+    o.embedder ?? { name: 'embed-hash', module: repoPlugin('embed-hash') },
+    { name: 'memory-sql', module: repoPlugin('memory-sql'), options: o.sql ?? {} },
+    { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql'), options: o.sql ?? {} },
+    o.kv ?? { name: 'memory-kv', module: repoPlugin('memory-kv') },
+    { name: 'memory', module: repoPlugin('memory'), options: o.memory ?? {} },
+    ...(o.extra ?? []),
+  ]
+}
+
+export async function startMemoryKernel (t: Test, o: MemoryPluginsOptions & { env?: Record<string, string> } = {}): Promise<Started & { svc: () => MemoryServiceImpl }> {
+  const s = await startKernel(t, { plugins: memoryPlugins(o), env: o.env })
+  const svc = (): MemoryServiceImpl => {
+    const found = s.kernel.current?.app.registry.memory.service.first()
+    if (found === undefined) throw new Error('no memory service registered')
+    return found as MemoryServiceImpl
+  }
+  return { ...s, svc }
+}
+
+export const del = async (s: Started, p: string): Promise<{ status: number, body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await s.get(p, { method: 'DELETE' })
+  const text = await res.text()
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) }
+}
+export const postJson = async (s: Started, p: string, body: unknown): Promise<{ status: number, body: any }> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await s.post(p, body)
+  const text = await res.text()
+  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) }
+}
