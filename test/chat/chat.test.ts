@@ -64,23 +64,19 @@ t.test('a two-round tool loop runs one round\'s calls concurrently and feeds res
     { text: 'One more.', tool_calls: [{ id: 'c1', name: 'slow_echo', arguments: { text: 'gamma', ms: 0 } }] },
     { text: 'Results: alpha, beta, gamma.' },
   )
-  const started = performance.now()
   const r = await chat(s, { message: 'echo things' })
-  const elapsed = performance.now() - started
   t.equal(r.status, 200)
   t.equal(r.body.answer, 'Results: alpha, beta, gamma.')
   t.same(r.body.tools_used, ['slow_echo'])
   t.equal(r.body.reasoning_steps, 3, 'three model calls')
   const [a, b] = toolJournal()
   t.ok(b.started < a.ended!, 'the second call of the round started before the first ended')
-  t.ok(elapsed < 550, `two 300 ms calls ran concurrently (${Math.round(elapsed)} ms in all)`)
 
   t.ok(fake.completions[0].body.tools.some((x: { function: { name: string } }) => x.function.name === 'slow_echo'), 'tools were offered')
   const second = fake.completions[1].body.messages as Json[]
-  t.same(second.slice(-3).map(m => [m.role, m.tool_call_id ?? null, m.content]), [
-    ['assistant', null, null], ['tool', 'a1', 'alpha'], ['tool', 'b1', 'beta'],
-  ].map(([role, id, content]) => role === 'assistant' ? [role, null, second.at(-3)!.content] : [role, id, content]))
-  t.same(second.at(-3)!.tool_calls.map((c: Json) => c.id), ['a1', 'b1'])
+  t.same(second.slice(-3).map(m => m.role), ['assistant', 'tool', 'tool'])
+  t.same(second.at(-3)!.tool_calls.map((c: Json) => c.id), ['a1', 'b1'], 'the assistant message carries both calls')
+  t.same(second.slice(-2).map(m => [m.tool_call_id, m.content]), [['a1', 'alpha'], ['b1', 'beta']], 'results in call order')
   const third = fake.completions[2].body.messages as Json[]
   t.same(third.slice(-2).map(m => m.role), ['assistant', 'tool'])
   t.equal(third.at(-1)!.content, 'gamma')
