@@ -166,7 +166,8 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
       jsonMode: roles.reasoning.capabilities.supports_json_mode,
       maxSteps: cfg.max_plan_steps,
       toolNames: tools.definitions.map(t => t.name),
-      isFatal: isRunStop,
+      // A provider that cannot be reached or is not configured (503) will fail the steps too: stop now.
+      isFatal: (err) => isRunStop(err) || (err as { statusCode?: number }).statusCode === 503,
     })
     plan = planned.steps
     addTrace({
