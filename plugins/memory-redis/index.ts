@@ -1,5 +1,7 @@
 // Plugin: the key-value / working memory store on Redis. REDIS_URI (or the `uri`
 // option, which wins and reloads live) says where; keys live under `namespace`.
+// Listed before memory-kv so that, when configured, it is the key-value store the
+// service and the chat pick (registry.memory.kv.first()).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
@@ -16,7 +18,11 @@ type Options = Static<typeof options>
 
 async function memoryRedis (app: FastifyInstance, opts: PluginOptions<Options>): Promise<void> {
   const uri = opts.uri ?? app.agentConfig.env.REDIS_URI
-  if (uri === undefined || uri === '') throw new Error('memory-redis: set REDIS_URI (e.g. redis://127.0.0.1:6379) or the plugin option "uri", or use memory-kv for an in-process store.')
+  if (uri === undefined || uri === '') {
+    // Not configured is not an error: the in-process memory-kv (listed after this plugin) serves the role.
+    app.log.info('memory-redis: REDIS_URI is not set; the key-value role is left to memory-kv')
+    return
+  }
   const cfg = { uri, namespace: opts.namespace, maxListLength: opts.max_list_length, connectTimeoutMs: opts.connect_timeout_ms }
   const store = await app.resources.acquire({
     kind: 'kv:redis', options: cfg, create: () => new RedisKvStore(cfg), dispose: async s => { await s.close() },
