@@ -55,3 +55,12 @@ t.test('auto_rules in the options replace the built-in rule', async t => {
   t.match(a.body.trace.find((e: { type: string }) => e.type === 'strategy').content, /haiku need polish/)
   t.equal((await h.run({ task: 'What is 17 * 23?' })).body.strategy, 'tot', 'the built-in react rule is gone; the fallback applies')
 })
+
+t.test('auto never picks a tool-using strategy for a run without tools', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false, auto_rules: [{ strategy: 'react', pattern: '.' }], auto_fallback: 'react' },
+    tools: false,
+  })
+  const { body } = await h.run({ task: 'What is 17 * 23?' })
+  t.equal(body.strategy, 'cot', 'react (usesTools) is skipped, even as the fallback')
+})

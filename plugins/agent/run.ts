@@ -180,7 +180,8 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
       const choice = chooseStrategy({
         task: `${task}\n${plan.map(s => s.description).join('\n')}`,
         toolNames: tools.definitions.map(t => t.name),
-        registered: app.registry.strategies.names(),
+        // Strategies that need tools are no candidates when the run has none.
+        registered: app.registry.strategies.entries().filter(([, st]) => st.usesTools !== true || tools.definitions.length > 0).map(([name]) => name),
         rules: input.autoRules,
         fallback: input.autoFallback,
         planNeedsTools: plan.some(s => s.type === 'action'),
