@@ -21,6 +21,12 @@ export interface Message {
   tool_calls?: ToolCall[]
   /** Reasoning the model produced with this assistant message (native or extracted). */
   thinking?: string
+  /**
+   * Opaque signature a provider returned with its native reasoning (Anthropic's thinking
+   * blocks). Keep it with `thinking` on the assistant message when sending the
+   * conversation back: without it that provider drops the reasoning from the history.
+   */
+  thinking_signature?: string
 }
 
 /** A tool offered to the model. `input_schema` is JSON Schema for the arguments object. */
@@ -59,6 +65,8 @@ export interface CompletionResult {
   content: string
   /** Native reasoning the provider returned separately from the content. */
   thinking?: string
+  /** Signature of that reasoning, where the provider signs it (see Message.thinking_signature). */
+  thinking_signature?: string
   finish_reason: FinishReason
   tool_calls: ToolCall[]
   usage: Usage
@@ -79,6 +87,8 @@ export interface StreamChunk {
   tool_calls?: ToolCall[]
   usage?: Usage
   model?: string
+  /** On the last chunk, where the provider signs its reasoning (see Message.thinking_signature). */
+  thinking_signature?: string
 }
 
 export interface ModelCapabilities {

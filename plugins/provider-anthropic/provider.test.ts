@@ -1,0 +1,179 @@
+// The Anthropic provider against a fake Messages API on loopback, through the real
+// @anthropic-ai/sdk: conversions both ways, SSE streaming, thinking, tool use, errors,
+// retries, timeouts and cancellation.
+import t from 'tap'
+import { ConfigView, readSettings } from '../../core/config.ts'
+import type { RuntimeConfig } from '../../core/config-schema.ts'
+import type { StreamChunk } from '../../core/contracts/provider.ts'
+import { startFakeAnthropic } from '../../test/fakes/anthropic-upstream.ts'
+import { captureLogger } from '../provider-openai-compatible/test-support.ts'
+import { buildProvider } from './index.ts'
+import type { AnthropicOptions } from './options.ts'
+
+const KEY = 'sk-ant-test-0123456789abcdef'
+
+function make (url: string | undefined, opts: Partial<AnthropicOptions> = {}, env: Record<string, string> = { ANTHROPIC_API_KEY: KEY }, file: RuntimeConfig = {}) {
+  const lines: string[] = []
+  const e = Object.freeze({ ...env })
+  const config = new ConfigView(e, readSettings(e, process.cwd()), file)
+  const provider = buildProvider(config, {
+    instance: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY', timeout: 120, max_retries: 2, default_max_tokens: 4096, thinking_budget_tokens: 0,
+    ...(url === undefined ? {} : { base_url: url }), ...opts,
+  }, captureLogger(lines))
+  return { provider, lines }
+}
+
+const ask = (text: string) => ({ model: 'claude-sonnet-4-5', messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: text }] })
+
+async function collect (it: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
+  const out: StreamChunk[] = []
+  for await (const c of it) out.push(c)
+  return out
+}
+
+async function rejection (p: Promise<unknown>): Promise<Error & { statusCode?: number, code?: string }> {
+  try { await p } catch (err) { return err as Error & { statusCode?: number, code?: string } }
+  throw new Error('expected a rejection')
+}
+
+t.test('plain completion: system prompt, tools and max_tokens on the wire; text and usage back', async t => {
+  const fake = await startFakeAnthropic(t, { apiKey: KEY })
+  fake.enqueue({ text: 'Hi!', usage: { input_tokens: 20, output_tokens: 2 } })
+  const { provider } = make(fake.url)
+  const r = await provider.complete({ ...ask('hello'), tools: [{ name: 'calc', description: 'adds', input_schema: { type: 'object', properties: { a: { type: 'number' } } } }] })
+  t.equal(r.content, 'Hi!')
+  t.equal(r.finish_reason, 'stop')
+  t.same(r.usage, { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 })
+  const body = fake.messages[0].body
+  t.equal(body.system, 'Be brief.')
+  t.same(body.messages, [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }])
+  t.equal(body.max_tokens, 4096)
+  t.same(body.tools, [{ name: 'calc', description: 'adds', input_schema: { type: 'object', properties: { a: { type: 'number' } } } }])
+})
+
+t.test('tool_use and thinking blocks come back as tool calls, thinking and its signature', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ thinking: 'I should add.', signature: 'sig-123', text: 'Adding.', tool_uses: [{ id: 'toolu_1', name: 'calc', input: { a: 1, b: 2 } }] })
+  const { provider } = make(fake.url)
+  const r = await provider.complete(ask('1+2?'))
+  t.equal(r.finish_reason, 'tool_calls')
+  t.same(r.tool_calls, [{ id: 'toolu_1', name: 'calc', arguments: { a: 1, b: 2 } }])
+  t.equal(r.thinking, 'I should add.')
+  t.equal(r.thinking_signature, 'sig-123')
+  t.equal(r.content, 'Adding.')
+})
+
+t.test('history goes back as blocks: signed thinking, tool_use, and tool_result turns merged', async t => {
+  const fake = await startFakeAnthropic(t)
+  const { provider } = make(fake.url)
+  await provider.complete({
+    model: 'claude-sonnet-4-5',
+    messages: [
+      { role: 'user', content: 'weather in two cities' },
+      { role: 'assistant', content: '', thinking: 'two calls', thinking_signature: 'sig-9', tool_calls: [{ id: 't1', name: 'w', arguments: { c: 'A' } }, { id: 't2', name: 'w', arguments: { c: 'B' } }] },
+      { role: 'tool', content: 'sunny', tool_call_id: 't1' },
+      { role: 'tool', content: 'rain', tool_call_id: 't2' },
+    ],
+  })
+  const msgs = fake.messages[0].body.messages
+  t.equal(msgs.length, 3, 'the two tool results share one user turn')
+  t.same(msgs[1].content, [
+    { type: 'thinking', thinking: 'two calls', signature: 'sig-9' },
+    { type: 'tool_use', id: 't1', name: 'w', input: { c: 'A' } },
+    { type: 'tool_use', id: 't2', name: 'w', input: { c: 'B' } },
+  ])
+  t.same(msgs[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny' }, { type: 'tool_result', tool_use_id: 't2', content: 'rain' }] })
+})
+
+t.test('streaming: text and thinking deltas in order; the last chunk has usage and the signature', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ thinking: 'pondering deeply', signature: 'sig-s', text: 'The answer is 42.', chunkSize: 3, usage: { input_tokens: 9, output_tokens: 7 } })
+  const { provider } = make(fake.url)
+  const chunks = await collect(provider.stream(ask('q')))
+  t.equal(chunks.map(c => c.thinking ?? '').join(''), 'pondering deeply')
+  t.equal(chunks.map(c => c.content).join(''), 'The answer is 42.')
+  t.ok(chunks.length > 8)
+  const last = chunks.at(-1)!
+  t.equal(last.finish_reason, 'stop')
+  t.same(last.usage, { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 })
+  t.equal(last.thinking_signature, 'sig-s')
+  t.equal(fake.messages[0].body.stream, true)
+})
+
+t.test('streamed tool_use split across many input_json_delta events is assembled', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ chunkSize: 2, text: 'Let me check.', tool_uses: [{ id: 'toolu_a', name: 'search', input: { query: 'fastify plugins', limit: 5 } }, { id: 'toolu_b', name: 'calc', input: { expression: '6*7' } }] })
+  const { provider } = make(fake.url)
+  const chunks = await collect(provider.stream(ask('q')))
+  const last = chunks.at(-1)!
+  t.equal(last.finish_reason, 'tool_calls')
+  t.same(last.tool_calls, [
+    { id: 'toolu_a', name: 'search', arguments: { query: 'fastify plugins', limit: 5 } },
+    { id: 'toolu_b', name: 'calc', arguments: { expression: '6*7' } },
+  ])
+})
+
+t.test('401 becomes a 502 naming anthropic and ANTHROPIC_API_KEY, never the key', async t => {
+  const fake = await startFakeAnthropic(t, { apiKey: 'sk-ant-other-key-99999' })
+  const { provider, lines } = make(fake.url)
+  const err = await rejection(provider.complete(ask('hi')))
+  t.equal(err.statusCode, 502)
+  t.match(err.message, /anthropic rejected the API key/)
+  t.match(err.message, /ANTHROPIC_API_KEY or providers\.anthropic\.api_key/)
+  t.notMatch(err.message, KEY)
+  t.notOk(lines.some(l => l.includes(KEY)))
+})
+
+t.test('529 overloaded and 429 with Retry-After are retried', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ status: 529, headers: { 'retry-after': '0' } }, { status: 429, headers: { 'retry-after': '1' } }, { text: 'made it' })
+  const { provider } = make(fake.url)
+  const started = Date.now()
+  const chunks = await collect(provider.stream(ask('hi')))
+  t.equal(chunks.map(c => c.content).join(''), 'made it')
+  t.equal(fake.messages.length, 3)
+  t.ok(Date.now() - started >= 950, 'waited as asked')
+})
+
+t.test('an upstream that hangs gives a 504 within the configured timeout', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ hang: true })
+  const { provider } = make(fake.url, { timeout: 0.3 })
+  const started = Date.now()
+  const err = await rejection(provider.complete(ask('hi')))
+  t.equal(err.statusCode, 504)
+  t.ok(Date.now() - started < 1500)
+  t.match(err.message, /anthropic did not answer within 0.3 s/)
+})
+
+t.test('aborting closes the upstream request; so does a consumer that stops reading', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ hang: true }, { text: 'w'.repeat(300), chunkSize: 1, delayMs: 10 })
+  const { provider } = make(fake.url)
+  const ac = new AbortController()
+  const p = provider.complete(ask('hi'), ac.signal)
+  setTimeout(() => { ac.abort() }, 100)
+  t.equal((await rejection(p)).code, 'AGENT_ERR_PROVIDER_ABORTED')
+  for await (const c of provider.stream(ask('hi'))) if (c.content !== '') break
+  await new Promise(resolve => setTimeout(resolve, 150))
+  t.equal(fake.messages[0].aborted, true)
+  t.equal(fake.messages[1].aborted, true)
+})
+
+t.test('without a key: not_configured with what to set; calls are 503; health says so', async t => {
+  const { provider } = make(undefined, {}, {})
+  t.equal(provider.status().status, 'not_configured')
+  t.match(provider.status().error, /ANTHROPIC_API_KEY/)
+  t.equal((await rejection(provider.complete(ask('hi')))).statusCode, 503)
+  t.equal((await provider.health()).status, 'not_configured')
+})
+
+t.test('health makes a real models call; the catalogue knows snapshot ids', async t => {
+  const fake = await startFakeAnthropic(t, { apiKey: KEY })
+  const { provider } = make(fake.url)
+  t.equal((await provider.health()).status, 'healthy')
+  t.ok(fake.requests.some(r => r.path === '/v1/models'))
+  t.equal(provider.knowsModel?.('claude-sonnet-4-20250514'), true)
+  t.equal(provider.capabilities('claude-3-5-haiku-latest').max_output_tokens, 8192)
+  t.ok((await provider.listModels()).some(m => m.name === 'claude-sonnet-4-5' && m.supports_tools && m.context_window === 200000))
+})

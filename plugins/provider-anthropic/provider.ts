@@ -1,0 +1,137 @@
+// The Anthropic provider on `@anthropic-ai/sdk`. The kit does timeouts, retries (429,
+// 5xx, 529 overloaded; Retry-After honoured), error mapping and usage estimates, exactly
+// as for the OpenAI-compatible providers.
+import Anthropic from '@anthropic-ai/sdk'
+import type { FastifyBaseLogger } from 'fastify'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
+import type { Catalogue } from '../providers-api/kit/catalogue.ts'
+import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
+import { withRetry, DEFAULT_RETRY, type RetryPolicy } from '../providers-api/kit/retry.ts'
+import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
+import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
+import { finishReason, toParams, usageOf } from './convert.ts'
+import { readEvents } from './stream.ts'
+
+export interface AnthropicConfig {
+  id: string
+  settings: ResolvedSettings
+  maxRetries: number
+  defaultMaxTokens: number
+  thinkingBudget: number
+  headers: Record<string, string>
+  catalogue: Catalogue
+  log: FastifyBaseLogger
+}
+
+const QUICK_TIMEOUT_MS = 10_000
+const isProviderError = (err: unknown): boolean => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
+
+export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
+  const { id, settings, catalogue } = cfg
+  const baseUrl = settings.baseUrl ?? 'https://api.anthropic.com'
+  const notConfigured = settings.apiKey === undefined
+    ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
+    : undefined
+  const client = new Anthropic({
+    // Passing the key (even a placeholder) keeps the SDK from looking for credentials in the environment or on disk.
+    apiKey: settings.apiKey ?? 'not-configured',
+    baseURL: baseUrl,
+    timeout: settings.timeoutMs + 5_000,
+    maxRetries: 0,
+    defaultHeaders: cfg.headers,
+  })
+  const ctx: UpstreamContext = {
+    provider: id,
+    baseUrl,
+    keyHint: settings.keyHint,
+    urlHint: settings.urlHint,
+    timeoutHint: settings.timeoutHint,
+    secrets: settings.apiKey === undefined ? [] : [settings.apiKey],
+  }
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, maxRetries: cfg.maxRetries }
+  const quick: RetryPolicy = { ...policy, timeoutMs: Math.min(settings.timeoutMs, QUICK_TIMEOUT_MS), maxRetries: 0 }
+  const log = cfg.log
+
+  const ensureConfigured = (): void => {
+    if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
+  }
+  const maxTokens = (req: CompletionRequest): number => req.max_tokens ?? Math.min(cfg.defaultMaxTokens, catalogue.capabilities(req.model).max_output_tokens ?? cfg.defaultMaxTokens)
+
+  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
+    ensureConfigured()
+    const c: UpstreamContext = { ...ctx, model: req.model }
+    const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
+    const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
+    let finished = false
+    try {
+      yield * readEvents(upstream, req, () => { deadline.touch() }, () => {
+        if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
+      })
+      finished = true
+    } catch (err) {
+      if (isProviderError(err)) throw err
+      throw classifyMidStream(err, c, deadline)
+    } finally {
+      deadline.dispose()
+      if (!finished && !deadline.signal.aborted) deadline.controller.abort()
+    }
+  }
+
+  return {
+    id,
+    status: (): ProviderStatus => notConfigured === undefined ? { status: 'configured' } : { status: 'not_configured', error: notConfigured },
+    capabilities: model => catalogue.capabilities(model),
+    knowsModel: model => catalogue.knows(model),
+    listModels: async (): Promise<ModelInfo[]> => catalogue.names().map(n => catalogue.info(n)),
+
+    complete: async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
+      ensureConfigured()
+      const c: UpstreamContext = { ...ctx, model: req.model }
+      const { value: msg, deadline } = await withRetry(c, policy, signal,
+        async d => await client.messages.create({ ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: false }, { signal: d.signal }), log)
+      deadline.dispose()
+      let content = ''
+      let thinking = ''
+      let signature = ''
+      const toolCalls: CompletionResult['tool_calls'] = []
+      for (const b of msg.content) {
+        if (b.type === 'text') content += b.text
+        else if (b.type === 'thinking') { thinking += b.thinking; signature += b.signature }
+        else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown> })
+      }
+      const result: CompletionResult = {
+        content,
+        finish_reason: finishReason(msg.stop_reason, toolCalls.length > 0),
+        tool_calls: toolCalls,
+        usage: usageOrEstimate(usageOf(msg.usage), req, content),
+        model: msg.model ?? req.model,
+        raw_response: msg as unknown as Record<string, unknown>,
+      }
+      if (thinking !== '') result.thinking = thinking
+      if (signature !== '') result.thinking_signature = signature
+      return result
+    },
+
+    stream,
+
+    health: async (signal?: AbortSignal): Promise<ProviderHealth> => {
+      if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
+      const started = performance.now()
+      try {
+        // GET /v1/models?limit=1: authenticated, free, fast.
+        const { deadline } = await withRetry(ctx, quick, signal, async d => await client.models.list({ limit: 1 }, { signal: d.signal }), log)
+        deadline.dispose()
+        return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
+      } catch (err) {
+        return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
+      }
+    },
+
+    settings: () => ({
+      api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
+      base_url: baseUrl,
+      timeout: settings.timeoutMs / 1000,
+    }),
+  }
+}

@@ -1,0 +1,218 @@
+// A fake Anthropic Messages API on loopback, speaking the real wire format: POST
+// /v1/messages (JSON, or SSE with message_start, content_block_start/delta/stop,
+// message_delta, message_stop and ping events), GET /v1/models, and Anthropic's error
+// bodies ({type:"error", error:{type, message}}). Each incoming message request takes the
+// next scripted reply; when the script is empty, `fallback` answers. Drive it through the
+// real `@anthropic-ai/sdk` (it authenticates with `Authorization: Bearer` or `x-api-key`).
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Socket } from 'node:net'
+
+export interface ScriptedToolUse { id?: string, name: string, input: Record<string, unknown> }
+
+export interface AnthropicTextReply {
+  text?: string
+  /** A thinking block before the text (extended thinking), with its signature. */
+  thinking?: string
+  signature?: string
+  tool_uses?: ScriptedToolUse[]
+  stop_reason?: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal'
+  usage?: { input_tokens: number, output_tokens: number }
+  /** Characters per streamed delta (text, thinking and tool input JSON). Default 4. */
+  chunkSize?: number
+  delayMs?: number
+  firstDelayMs?: number
+  model?: string
+  /** Stream only: send this many events then fail the connection. */
+  breakAfter?: number
+}
+export interface AnthropicErrorReply { status: number, type?: string, message?: string, headers?: Record<string, string> }
+export interface AnthropicHangReply { hang: true }
+export type AnthropicReply = AnthropicTextReply | AnthropicErrorReply | AnthropicHangReply
+export type AnthropicReplyFn = (req: AnthropicRecordedRequest) => AnthropicReply
+
+export interface AnthropicRecordedRequest {
+  method: string
+  path: string
+  headers: http.IncomingHttpHeaders
+  body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the client sent
+  aborted: boolean
+  stream: boolean
+}
+
+export interface FakeAnthropicOptions {
+  models?: string[]
+  fallback?: AnthropicReplyFn
+  /** Require this key (x-api-key or Bearer); anything else gets 401 authentication_error. */
+  apiKey?: string
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
+  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+}
+
+const isError = (r: AnthropicReply): r is AnthropicErrorReply => 'status' in r
+const isHang = (r: AnthropicReply): r is AnthropicHangReply => 'hang' in r
+const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
+
+function splitEvery (s: string, n: number): string[] {
+  const out: string[] = []
+  for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n))
+  return out
+}
+
+export class FakeAnthropic {
+  readonly server: http.Server
+  readonly requests: AnthropicRecordedRequest[] = []
+  readonly script: Array<AnthropicReply | AnthropicReplyFn> = []
+  models: string[]
+  fallback: AnthropicReplyFn
+  apiKey: string | undefined
+  url = ''
+  #sockets = new Set<Socket>()
+
+  constructor (opts: FakeAnthropicOptions = {}) {
+    this.models = opts.models ?? ['claude-sonnet-4-5', 'claude-haiku-4-5']
+    this.fallback = opts.fallback ?? ((req) => {
+      const last = req.body?.messages?.at(-1)?.content
+      return { text: `echo: ${typeof last === 'string' ? last : JSON.stringify(last)}` }
+    })
+    this.apiKey = opts.apiKey
+    this.server = http.createServer((req, res) => { void this.#handle(req, res) })
+    this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
+  }
+
+  /** Starts listening; `url` is the base URL (the SDK appends /v1/...). */
+  async start (): Promise<this> {
+    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve))
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
+    return this
+  }
+
+  enqueue (...replies: Array<AnthropicReply | AnthropicReplyFn>): this { this.script.push(...replies); return this }
+
+  get messages (): AnthropicRecordedRequest[] { return this.requests.filter(r => r.path.endsWith('/messages')) }
+
+  async close (): Promise<void> {
+    for (const s of this.#sockets) s.destroy()
+    await new Promise<void>(resolve => this.server.close(() => { resolve() }))
+  }
+
+  #authorized (h: http.IncomingHttpHeaders): boolean {
+    if (this.apiKey === undefined) return true
+    return h['x-api-key'] === this.apiKey || h.authorization === `Bearer ${this.apiKey}`
+  }
+
+  async #handle (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let raw = ''
+    for await (const chunk of req) raw += String(chunk)
+    let body: unknown = {}
+    try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
+    const path = (req.url ?? '/').split('?')[0]
+    const record: AnthropicRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true }
+    this.requests.push(record)
+    let finished = false
+    res.once('close', () => { if (!finished) record.aborted = true })
+
+    if (!this.#authorized(req.headers)) { this.#error(res, { status: 401, message: 'invalid x-api-key' }); finished = true; return }
+    if (req.method === 'GET' && path.endsWith('/v1/models')) {
+      const data = this.models.map(id => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }))
+      this.#json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null })
+      finished = true; return
+    }
+    if (req.method !== 'POST' || !path.endsWith('/v1/messages')) { this.#error(res, { status: 404, message: `no route ${req.method} ${path}` }); finished = true; return }
+    const b = body as { model?: unknown, max_tokens?: unknown, messages?: unknown }
+    if (typeof b.model !== 'string' || typeof b.max_tokens !== 'number' || !Array.isArray(b.messages)) {
+      this.#error(res, { status: 400, message: 'model, max_tokens and messages are required' }); finished = true; return
+    }
+
+    const next = this.script.shift() ?? this.fallback
+    const reply = typeof next === 'function' ? next(record) : next
+    if (isHang(reply)) return
+    if (isError(reply)) { this.#error(res, reply); finished = true; return }
+    await sleep(reply.firstDelayMs ?? 0)
+    if (record.stream) await this.#stream(res, record, reply)
+    else this.#complete(res, record, reply)
+    finished = true
+  }
+
+  #json (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (res.destroyed) return
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Math.random().toString(36).slice(2)}`, ...headers }).end(JSON.stringify(body))
+  }
+
+  #error (res: http.ServerResponse, r: AnthropicErrorReply): void {
+    this.#json(res, r.status, { type: 'error', error: { type: r.type ?? ERROR_TYPES[r.status] ?? 'api_error', message: r.message ?? `error ${r.status}` } }, r.headers)
+  }
+
+  #blocks (reply: AnthropicTextReply): Array<Record<string, unknown>> {
+    const blocks: Array<Record<string, unknown>> = []
+    if (reply.thinking !== undefined) blocks.push({ type: 'thinking', thinking: reply.thinking, signature: reply.signature ?? 'sig_fake' })
+    if (reply.text !== undefined && reply.text !== '') blocks.push({ type: 'text', text: reply.text, citations: null })
+    for (const [i, t] of (reply.tool_uses ?? []).entries()) blocks.push({ type: 'tool_use', id: t.id ?? `toolu_${i}_${Math.random().toString(36).slice(2, 8)}`, name: t.name, input: t.input })
+    return blocks
+  }
+
+  #stop (reply: AnthropicTextReply): string { return reply.stop_reason ?? ((reply.tool_uses?.length ?? 0) > 0 ? 'tool_use' : 'end_turn') }
+
+  #usage (reply: AnthropicTextReply): { input_tokens: number, output_tokens: number } {
+    return reply.usage ?? { input_tokens: 12, output_tokens: Math.max(1, Math.ceil(((reply.text ?? '') + (reply.thinking ?? '')).length / 4)) }
+  }
+
+  #complete (res: http.ServerResponse, record: AnthropicRecordedRequest, reply: AnthropicTextReply): void {
+    this.#json(res, 200, {
+      id: `msg_${Math.random().toString(36).slice(2)}`,
+      type: 'message',
+      role: 'assistant',
+      model: reply.model ?? record.body.model,
+      content: this.#blocks(reply),
+      stop_reason: this.#stop(reply),
+      stop_sequence: null,
+      usage: { ...this.#usage(reply), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    })
+  }
+
+  async #stream (res: http.ServerResponse, record: AnthropicRecordedRequest, reply: AnthropicTextReply): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': 'req_stream' })
+    const size = reply.chunkSize ?? 4
+    const usage = this.#usage(reply)
+    let sent = 0
+    const send = async (event: string, data: Record<string, unknown>): Promise<boolean> => {
+      if (res.destroyed) return false
+      if (reply.breakAfter !== undefined && sent >= reply.breakAfter) { res.destroy(); return false }
+      await sleep(reply.delayMs ?? 0)
+      if (res.destroyed) return false
+      res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`)
+      sent++
+      return true
+    }
+    const id = `msg_${Math.random().toString(36).slice(2)}`
+    if (!await send('message_start', { message: { id, type: 'message', role: 'assistant', model: reply.model ?? record.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } })) return
+    if (!await send('ping', {})) return
+    for (const [index, block] of this.#blocks(reply).entries()) {
+      if (block.type === 'thinking') {
+        if (!await send('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } })) return
+        for (const piece of splitEvery(String(block.thinking), size)) if (!await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } })) return
+        if (!await send('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } })) return
+      } else if (block.type === 'text') {
+        if (!await send('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } })) return
+        for (const piece of splitEvery(String(block.text), size)) if (!await send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } })) return
+      } else {
+        if (!await send('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } })) return
+        for (const piece of splitEvery(JSON.stringify(block.input), size)) if (!await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } })) return
+      }
+      if (!await send('content_block_stop', { index })) return
+    }
+    if (!await send('message_delta', { delta: { stop_reason: this.#stop(reply), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } })) return
+    if (!await send('message_stop', {})) return
+    if (!res.destroyed) res.end()
+  }
+}
+
+/** Starts a fake and registers its close with the test. */
+export async function startFakeAnthropic (t: { teardown: (fn: () => Promise<void>) => void }, opts?: FakeAnthropicOptions): Promise<FakeAnthropic> {
+  const fake = await new FakeAnthropic(opts).start()
+  t.teardown(async () => { await fake.close() })
+  return fake
+}
