@@ -1,0 +1,57 @@
+// Live reload: the SQL handle and kv store live in the resource pool, so a reload keeps
+// them (and their data); changing a backend option switches backends without a restart;
+// a change of embedder is detected and reported with the fix.
+import t from 'tap'
+import { sql } from 'kysely'
+import { startMemoryKernel, memoryPlugins, postJson } from './memory-kernel.ts'
+import { PG_URI, uniqueSchema } from './sql-targets.ts'
+import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { repoPlugin } from '../helpers/workspace.ts'
+
+t.test('a reload keeps the pooled stores and their data', async t => {
+  const s = await startMemoryKernel(t)
+  await s.svc().addTurn({ conversation_id: 'c1', role: 'user', content: 'kept across reloads', channel: 'rl' })
+  const before = s.kernel.pool.list().filter(r => r.kind.startsWith('sql:') || r.kind.startsWith('kv:')).map(r => r.key).sort()
+  t.equal(before.length, 2, 'one SQL handle shared by both SQL stores, one kv')
+  const r = await postJson(s, '/api/plugins/reload', {})
+  t.equal(r.status, 200)
+  const after = s.kernel.pool.list().filter(x => x.kind.startsWith('sql:') || x.kind.startsWith('kv:')).map(x => x.key).sort()
+  t.same(after, before, 'same resources')
+  const wm = await s.svc().workingMemory('rl', 'c1')
+  t.same(wm.map(x => x.content), ['kept across reloads'], 'working memory survived')
+})
+
+t.test('changing the SQL backend option switches backends with a reload', async t => {
+  const schema = uniqueSchema()
+  t.teardown(async () => {
+    const h = await openSql({ backend: 'postgres', uri: PG_URI, schema: 'public', poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
+    await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db)
+    await h.close()
+  })
+  const s = await startMemoryKernel(t)
+  t.equal((await s.json('/api/health?include_memory=true')).body.memory.postgres.backend, 'pglite')
+  s.ws.writePlugins(memoryPlugins({ sql: { postgres_uri: PG_URI, schema } }))
+  await s.nextReload()
+  t.equal(s.kernel.api.lastReload()?.ok, true)
+  const h = (await s.json('/api/health?include_memory=true')).body.memory
+  t.match(h, { postgres: { status: 'healthy', backend: 'postgres' }, neo4j: { status: 'healthy', backend: 'postgres' } })
+  await s.svc().addTurn({ conversation_id: 'pgc', role: 'user', content: 'now in postgres', channel: 'sw' })
+  const check = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
+  t.teardown(async () => { await check.close() })
+  const rows = await sql<{ content: string }>`SELECT content FROM turns`.execute(check.db)
+  t.same(rows.rows.map(r => r.content), ['now in postgres'], 'written to the PostgreSQL schema')
+  t.notOk(s.kernel.pool.list().some(r => r.kind === 'sql:pglite'), 'the PGlite handle was released')
+})
+
+t.test('an embedder change is detected at start and reported with the fix', async t => {
+  const s = await startMemoryKernel(t)
+  await s.svc().addTurn({ conversation_id: 'e1', role: 'user', content: 'embedded by the 384d hash', channel: 'em' })
+  s.ws.writePlugins(memoryPlugins({ embedder: { name: 'embed-hash', module: repoPlugin('embed-hash'), options: { dimensions: 256 } } }))
+  await s.nextReload()
+  t.equal(s.kernel.api.lastReload()?.ok, true)
+  const h = (await s.json('/api/health?include_memory=true')).body.memory
+  t.match(h.embedder, { id: 'hash-v1-256', dimensions: 256, warning: /hash-v1 \(384d\).*POST \/api\/memory\/reset/ })
+  const r = await postJson(s, '/api/memory/recall', { query: 'hash', channel: 'em' })
+  t.match(r.body.warning, /embedder changed/)
+  t.same(r.body.relevant_turns, [], 'old vectors are never compared with new ones')
+})
