@@ -155,7 +155,7 @@ export interface StrategyContext {
   /** Aborted on client disconnect, timeout or shutdown; pass it on to anything slow. */
   readonly signal: AbortSignal
   readonly limits: StrategyLimits
-  /** This strategy's options from the agent plugin's `strategy_options.<id>` (may be empty). */
+  /** This strategy's options: the agent plugin's `strategy_options.<name>`, merged with the request's `config.strategy_options.<name>` (may be empty). Validate what you read. */
   readonly options: Readonly<Record<string, unknown>>
   /** A logger scoped to the run. */
   readonly log: { debug: (obj: object, msg?: string) => void, warn: (obj: object, msg?: string) => void }

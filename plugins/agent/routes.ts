@@ -41,6 +41,15 @@ export const AgentResultSchema = Type.Object({
   trace: Type.Optional(Type.Array(Type.Object({ type: Type.String(), content: Type.String() }, { additionalProperties: true }))),
 })
 
+type StrategyOptions = Record<string, Record<string, unknown>>
+
+/** Per strategy, the request's keys win over the plugin's. */
+function mergeStrategyOptions (base: StrategyOptions, patch: StrategyOptions = {}): StrategyOptions {
+  const out: StrategyOptions = { ...base }
+  for (const [name, o] of Object.entries(patch)) out[name] = { ...base[name], ...o }
+  return out
+}
+
 /** Options, then data/config.json `preferences`, then the environment, then SPEC's defaults; then the request's overrides. */
 export function runConfig (app: FastifyInstance, opts: AgentOptions, o: RunOverridesT = {}): RunConfig {
   return {
@@ -61,7 +70,7 @@ export function runConfig (app: FastifyInstance, opts: AgentOptions, o: RunOverr
     max_tool_rounds: o.max_tool_rounds ?? opts.max_tool_rounds,
     max_plan_steps: opts.max_plan_steps,
     tool_timeout_seconds: opts.tool_timeout_seconds,
-    strategy_options: { ...opts.strategy_options, ...(o.strategy_options ?? {}) },
+    strategy_options: mergeStrategyOptions(opts.strategy_options, o.strategy_options),
   }
 }
 

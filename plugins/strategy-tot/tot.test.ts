@@ -78,3 +78,12 @@ t.test('tolerant candidate and score parsing', async t => {
   t.equal(parseScore('{"score": 10}'), 1)
   t.equal(parseScore('no idea'), undefined)
 })
+
+t.test('per-run strategy_options merge over the plugin-level ones', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false, strategy_options: { tot: { k: 2, depth: 3 } } },
+    replies: { propose: { text: '["x", "y", "z"]' }, score: { text: '5' } },
+  })
+  await h.run({ task: 'Tree', reasoning_strategy: 'tot', config: { strategy_options: { tot: { depth: 1 } } } })
+  t.same(h.kinds(), ['propose', 'score', 'score', 'tot_answer'], 'k=2 from the plugin options, depth=1 from the request')
+})
