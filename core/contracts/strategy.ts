@@ -110,7 +110,7 @@ export interface StrategyLimits {
 export interface StrategyContext {
   /** The run's id (AgentResult.task_id). */
   readonly task_id: string
-  /** The user's whole task, as sent. */
+  /** The user's whole task, as sent (trimmed). */
   readonly task: string
   /** The whole plan, in order. */
   readonly plan: readonly PlanStep[]
