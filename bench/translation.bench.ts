@@ -2,7 +2,8 @@
 // (agentd with the language-detect plugin, autocannon over loopback) against calling the
 // detector library directly, in the same run. The text is the ~100-character UDHR
 // snippets of the twenty languages, cycled. Each side runs in its own process so both get
-// one core; the load generator runs in this one.
+// one core; the load generator runs in this one. A bare Fastify app serving the same
+// detector shows the floor Node's HTTP stack sets, so the kernel's share is visible.
 // Target (issue 7): HTTP throughput >= 0.8 of direct.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -61,6 +62,23 @@ async function serve (): Promise<void> {
   process.on('SIGTERM', () => { void kernel.close().then(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
 }
 
+/** The HTTP floor: a bare Fastify app whose route calls the same detector, no kernel. */
+async function serveBare (): Promise<void> {
+  const Fastify = (await import('fastify')).default
+  const { loadCld3 } = await import('../plugins/language-detect/cld3-backend.ts')
+  const { detectWith } = await import('../plugins/language-detect/detector.ts')
+  const backend = await loadCld3()
+  const app = Fastify({ logger: false })
+  app.post('/api/tools/language-detect-20', async (req) => {
+    const text = (req.body as { text: string }).text
+    const d = await detectWith(backend, text)
+    return { status: 'success', original: text, detected_language: d.language, language: d.language, language_name: d.language, confidence: Math.round(d.confidence * 10_000) / 100 }
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`)
+  process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)) })
+}
+
 async function child<T> (mode: string, untilExit: boolean): Promise<{ proc: ChildProcess, info: T }> {
   const proc = spawn(process.execPath, ['--import=tsx', self, mode], { stdio: ['ignore', 'pipe', 'inherit'] })
   const info = await new Promise<T>((resolve, reject) => {
@@ -116,10 +134,13 @@ async function sequential (port: number, all: string[]): Promise<{ rate: number,
 async function main (): Promise<void> {
   const all = await texts()
   const server = await child<{ port: number }>('serve', false)
+  const bare = await child<{ port: number }>('serve-bare', false)
   try {
     await http(server.info.port, all, 8) // warm-up
-    const rows: Record<string, Array<{ rate: number, p99_ms: number }>> = { http: [], http1: [], detector: [], cld3: [] }
+    await http(bare.info.port, all, 8)
+    const rows: Record<string, Array<{ rate: number, p99_ms: number }>> = { http: [], http1: [], bare: [], detector: [], cld3: [] }
     for (let round = 0; round < ROUNDS; round++) {
+      rows.bare.push(await http(bare.info.port, all, 8))
       rows.http.push(await http(server.info.port, all, 8))
       rows.http1.push(await sequential(server.info.port, all))
       rows.detector.push((await child<{ rate: number, p99_ms: number }>('direct-detector', true)).info)
@@ -127,22 +148,26 @@ async function main (): Promise<void> {
     }
     // Best of the interleaved rounds: other load on the machine only ever slows a round down.
     const best = (k: string): { rate: number, p99_ms: number } => rows[k].reduce((a, b) => b.rate > a.rate ? b : a)
-    const h = best('http'); const h1 = best('http1'); const d = best('detector'); const c = best('cld3')
+    const h = best('http'); const h1 = best('http1'); const d = best('detector'); const c = best('cld3'); const b = best('bare')
     console.log(`language detection, ${all.length} UDHR snippets of ~100 chars in 20 languages, best of ${ROUNDS} interleaved ${DURATION}s rounds:`)
     console.log(`  HTTP POST /api/tools/language-detect-20, autocannon 8 connections: ${h.rate.toFixed(0)} snippets/s, p99 ${h.p99_ms.toFixed(2)} ms (ms resolution)`)
     console.log(`  HTTP, one keep-alive connection, one request at a time:      ${h1.rate.toFixed(0)} snippets/s, p99 ${h1.p99_ms.toFixed(3)} ms`)
+    console.log(`  HTTP floor: bare Fastify route calling the same detector, 8 conn.: ${b.rate.toFixed(0)} snippets/s, p99 ${b.p99_ms.toFixed(2)} ms`)
     console.log(`  direct: detector (cld3 + restriction + confidence):  ${d.rate.toFixed(0)} snippets/s, p99 ${d.p99_ms.toFixed(3)} ms`)
     console.log(`  direct: raw cld3-asm findLanguage:                  ${c.rate.toFixed(0)} snippets/s, p99 ${c.p99_ms.toFixed(3)} ms`)
     const top = Math.max(h.rate, h1.rate)
     console.log(`  ratio HTTP / direct detector: ${(top / d.rate).toFixed(3)} (best HTTP mode; target >= 0.8); HTTP / raw cld3: ${(top / c.rate).toFixed(3)}`)
+    console.log(`  ratio agentd / bare Fastify (kernel + plugin overhead): ${(h.rate / b.rate).toFixed(3)}; bare Fastify / direct: ${(b.rate / d.rate).toFixed(3)}`)
     console.log(`  p99 HTTP (sequential) / direct detector: ${(h1.p99_ms / d.p99_ms).toFixed(2)}x`)
   } finally {
     server.proc.kill('SIGTERM')
+    bare.proc.kill('SIGTERM')
   }
 }
 
 const mode = process.argv[2]
 if (mode === 'serve') await serve()
+else if (mode === 'serve-bare') await serveBare()
 else if (mode === 'direct-detector') await direct('detector')
 else if (mode === 'direct-cld3') await direct('cld3')
 else await main()

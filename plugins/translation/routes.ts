@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
+import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
 import { TranslateErrors } from './errors.ts'
 import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbName, suggestion } from './languages.ts'
 
@@ -52,7 +53,14 @@ export async function translate (deps: TranslateDeps, body: TranslateBody, signa
   } else {
     const detector = deps.detector()
     if (detector === undefined) throw new TranslateErrors.NO_SOURCE()
-    source = LEXICON[(await detector.detect(text, signal)).language]
+    let detected
+    try {
+      detected = await detector.detect(text, signal)
+    } catch (err) {
+      if (err instanceof ModelUnavailableError) throw new TranslateErrors.UNAVAILABLE(`${err.message} Or send "sourceLanguage" so no detection is needed.`)
+      throw err
+    }
+    source = LEXICON[detected.language]
   }
   // Same language: nothing to translate, and no reason to load a model for it.
   const translated = source === target ? text : await deps.translator.translate({ text, source, target }, signal)

@@ -189,3 +189,22 @@ t.test('TRANSLATION_MODEL_DIR and HF_TOKEN reach the loader', async t => {
   })
   t.match(control().sources[0], { model: 'Xenova/nllb-200-distilled-600M', dir: '/opt/models/nllb', token: 'hf_test_token', dtype: 'q8' })
 })
+
+t.test('source detection unavailable: 503 that suggests sending sourceLanguage, not a 500', async t => {
+  const { control: detectControl } = await import('../language-detect/test-fixtures/injected-detect.ts')
+  detectControl().failWith = 'fetch failed'
+  t.teardown(() => { detectControl().failWith = undefined })
+  control().reset()
+  const s = await startKernel(t, {
+    plugins: [
+      { name: 'language-detect', module: new URL('../language-detect/test-fixtures/injected-detect.ts', import.meta.url).pathname, options: { backend: 'classifier' } },
+      { name: 'translation', module: FIXTURE },
+    ],
+  })
+  const r = await translate(s, { text: 'Bonjour tout le monde.', targetLanguage: 'eng_Latn' })
+  t.equal(r.status, 503)
+  t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
+  t.match(r.body.error, /language detection model .* could not be loaded.*send "sourceLanguage"/)
+  const given = await translate(s, { text: 'Bonjour tout le monde.', targetLanguage: 'eng_Latn', sourceLanguage: 'fra_Latn' })
+  t.equal(given.status, 200, 'with the source given, translation works')
+})
