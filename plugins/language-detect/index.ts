@@ -46,6 +46,7 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
         token: cfg.lookup('providers.huggingface.api_key', 'HF_TOKEN'),
         hubUrl: cfg.lookup('huggingface.endpoint', 'HF_ENDPOINT'),
         connectTimeoutMs: 8000,
+        dtype: opts.classifier_dtype,
       }
       model = src.dir ?? src.model
       load = loaders.classifier(src)

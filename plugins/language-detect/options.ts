@@ -7,8 +7,10 @@ export const options = Type.Object({
    * (SPEC.md's ~50 MB model), loaded on the first detection.
    */
   backend: Type.Union([Type.Literal('cld3'), Type.Literal('classifier')], { default: 'cld3' }),
-  /** Hugging Face model id of the classifier (ONNX weights, labels are ISO 639-1 codes). */
-  classifier_model: Type.String({ default: 'Xenova/xlm-roberta-base-language-detection', minLength: 1 }),
+  /** Hugging Face model id of the classifier (ONNX weights for transformers.js, labels are ISO 639-1 codes): the ONNX export of papluca/xlm-roberta-base-language-detection by default. */
+  classifier_model: Type.String({ default: 'onnx-community/xlm-roberta-base-language-detection-ONNX', minLength: 1 }),
+  /** ONNX weights variant of the classifier; `q8` is the quantized, smaller download. */
+  classifier_dtype: Type.String({ default: 'q8', minLength: 1 }),
   /** A folder holding the classifier's files (config.json, tokenizer.json, onnx/), for offline machines. Default: env LANGUAGE_DETECT_MODEL_DIR. */
   classifier_dir: Type.Optional(Type.String({ minLength: 1 })),
 }, { additionalProperties: false })

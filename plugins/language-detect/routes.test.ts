@@ -87,3 +87,12 @@ t.test('classifier backend: loads on first use only, failure -> 503 naming the m
   t.match(await ok.json(), { detected_language: 'fr' })
   t.equal(c.loads, 2, 'retried once after the failure')
 })
+
+t.test('classifier backend with the real loader and no hub: 503 within seconds naming the model', async t => {
+  const s = await startKernel(t, { plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { backend: 'classifier' } }] })
+  const started = performance.now()
+  const res = await s.post('/api/tools/language-detect-20', { text: 'Bonjour tout le monde' })
+  t.ok(performance.now() - started < 10_000, 'no hang')
+  t.equal(res.status, 503)
+  t.match(await res.json(), { code: 'AGENT_ERR_LANGUAGE_MODEL_UNAVAILABLE', error: /onnx-community\/xlm-roberta-base-language-detection-ONNX could not be loaded .*LANGUAGE_DETECT_MODEL_DIR.*backend: "cld3"/ })
+})
