@@ -76,7 +76,7 @@ export class Kernel {
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
     const gen = this.#current
     if (gen === undefined) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'The server is starting; retry in a moment.', code: 'AGENT_ERR_UNAVAILABLE', statusCode: 503 }))
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))
       return
     }
     gen.track(res)
@@ -115,8 +115,18 @@ export class Kernel {
     })
   }
 
-  /** Starts serving. A plugins.json that fails to load still starts the server, with core routes only and the reason in /api/plugins. */
+  /**
+   * Starts serving. The port is bound first, so a taken port fails at once and clients
+   * get a clear 503 "starting" while the first generation builds (PGlite's first start
+   * takes seconds). A plugins.json that fails to load still starts the server, with core
+   * routes only and the reason in /api/plugins.
+   */
   async start (): Promise<AddressInfo> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(this.settings.port, this.settings.host, () => { this.server.off('error', reject); resolve() })
+    })
+    const addr = this.server.address() as AddressInfo
     const outcome = await this.reload('start')
     if (!outcome.ok) {
       this.log.error({ error: outcome.error }, 'plugins failed to load at start; serving core routes only until plugins.json is fixed')
@@ -125,11 +135,6 @@ export class Kernel {
       this.#current = gen
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
     }
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject)
-      this.server.listen(this.settings.port, this.settings.host, () => { this.server.off('error', reject); resolve() })
-    })
-    const addr = this.server.address() as AddressInfo
     this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
     return addr
   }
