@@ -11,7 +11,7 @@ import { classify, classifyMidStream, type UpstreamContext } from '../providers-
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { finishReason, toParams, usageOf } from './convert.ts'
-import { readEvents } from './stream.ts'
+import { EventAssembler } from './stream.ts'
 
 export interface AnthropicConfig {
   id: string
@@ -63,11 +63,16 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     const c: UpstreamContext = { ...ctx, model: req.model }
     const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
+    const assembler = new EventAssembler(req)
     let finished = false
     try {
-      yield * readEvents(upstream, req, () => { deadline.touch() }, () => {
-        if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
-      })
+      for await (const ev of upstream) {
+        deadline.touch()
+        const out = assembler.push(ev)
+        if (out !== undefined) yield out
+      }
+      // The SDK ends a stream quietly when it is aborted; say why.
+      if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
       finished = true
     } catch (err) {
       if (isProviderError(err)) throw err
@@ -76,6 +81,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       deadline.dispose()
       if (!finished && !deadline.signal.aborted) deadline.controller.abort()
     }
+    yield assembler.finish()
   }
 
   return {

@@ -292,3 +292,12 @@ t.test('local timeout: config file, then LOCAL_MODEL_TIMEOUT, then 600 s', async
   t.equal(makeProvider('local', {}, { LOCAL_MODEL_TIMEOUT: '42' }, { providers: { local: { timeout: 300 } } }).provider.settings?.().timeout, 300)
   t.equal(makeProvider('local', {}, { LOCAL_MODEL_URL: 'http://10.0.0.5:8000/v1' }).provider.settings?.().base_url, 'http://10.0.0.5:8000/v1')
 })
+
+t.test('a connection reset before the answer starts is retried', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'lost', breakAfter: 0 }, { text: 'second try' })
+  const { provider } = openai(fake.url)
+  const chunks = await collect(provider.stream(ask('hi')))
+  t.equal(chunks.map(c => c.content).join(''), 'second try')
+  t.equal(fake.completions.length, 2)
+})

@@ -11,7 +11,7 @@ import { classify, classifyMidStream, type UpstreamContext } from '../providers-
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { finishReason, reasoningOf, toParams, toToolCalls } from './convert.ts'
-import { readChunks } from './stream.ts'
+import { ChunkAssembler } from './stream.ts'
 
 export interface OpenAICompatibleConfig {
   id: string
@@ -81,12 +81,16 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req), stream: true }
     if (cfg.streamUsage) params.stream_options = { include_usage: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
+    const assembler = new ChunkAssembler(req)
     let finished = false
     try {
-      yield * readChunks(upstream, req, () => { deadline.touch() }, () => {
-        // The SDK ends a stream quietly when it is aborted; say why.
-        if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
-      })
+      for await (const chunk of upstream) {
+        deadline.touch()
+        const out = assembler.push(chunk)
+        if (out !== undefined) yield out
+      }
+      // The SDK ends a stream quietly when it is aborted; say why.
+      if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
       finished = true
     } catch (err) {
       if (isProviderError(err)) throw err
@@ -96,6 +100,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       // The consumer stopped early (or it failed): close the upstream request.
       if (!finished && !deadline.signal.aborted) deadline.controller.abort()
     }
+    yield assembler.finish()
   }
 
   return {

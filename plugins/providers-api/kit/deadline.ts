@@ -9,16 +9,24 @@ export class Deadline {
   readonly #onParentAbort = (): void => { this.controller.abort(this.#parent?.reason) }
   #timer: NodeJS.Timeout | undefined
   #timedOut = false
+  #last = 0
 
   constructor (timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs
     this.#parent = parent
     if (parent?.aborted === true) this.controller.abort(parent.reason)
     else parent?.addEventListener('abort', this.#onParentAbort, { once: true })
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true
-      this.controller.abort(new Error(`no answer within ${timeoutMs} ms`))
-    }, timeoutMs)
+    this.#last = performance.now()
+    this.#timer = setTimeout(this.#check, timeoutMs)
+  }
+
+  // Fires at most once per timeout period; a stream that is moving only gets rescheduled,
+  // so `touch()` per chunk is a clock read, not timer work.
+  readonly #check = (): void => {
+    const idle = performance.now() - this.#last
+    if (idle < this.timeoutMs) { this.#timer = setTimeout(this.#check, this.timeoutMs - idle); return }
+    this.#timedOut = true
+    this.controller.abort(new Error(`no answer within ${this.timeoutMs} ms`))
   }
 
   get signal (): AbortSignal { return this.controller.signal }
@@ -26,8 +34,8 @@ export class Deadline {
   get timedOut (): boolean { return this.#timedOut }
   get callerAborted (): boolean { return this.#parent?.aborted === true }
 
-  /** Restart the clock: a chunk arrived. `refresh` reuses the timer, so this is cheap per chunk. */
-  touch (): void { this.#timer?.refresh() }
+  /** Restart the idle clock: a chunk arrived. */
+  touch (): void { this.#last = performance.now() }
 
   /** Stop the clock and unlink from the caller's signal. Idempotent. */
   dispose (): void {
