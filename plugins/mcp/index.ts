@@ -1,0 +1,40 @@
+// Plugin: MCP client. Connects to the tool servers of mcp_servers.json (stdio, SSE,
+// streamable HTTP), keeps the connections in the resource pool across reloads of
+// plugins.json, applies edits of mcp_servers.json live, and offers the servers' tools to
+// the chat loop as a tool source.
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { PluginOptions } from '../../core/types.ts'
+import { options, type McpPluginOptions } from './options.ts'
+import { McpManager } from './manager.ts'
+import { createMcpSource } from './source.ts'
+import { mcpRoutes } from './routes.ts'
+
+export { options }
+
+async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>): Promise<void> {
+  const { instance, ...pluginOptions } = opts
+  const settings = app.agentConfig.settings
+  const file = settings.mcpServersFile
+  const manager = await app.resources.acquire({
+    kind: 'mcp-manager',
+    // Keyed by the file only: plugin options apply live (setOptions) without reconnecting anything.
+    options: { file, instance },
+    create: () => new McpManager({
+      file,
+      env: app.agentConfig.env,
+      log: app.log.child({ plugin: instance }),
+      clientVersion: app.kernel.version,
+      debounceMs: settings.reloadDebounceMs,
+      options: pluginOptions,
+    }),
+    dispose: async (m) => { await m.close() },
+  })
+  manager.setOptions(pluginOptions)
+  app.registry.toolSources.add(instance, createMcpSource(instance, manager))
+  // The watcher on mcp_servers.json and the first connections start only once this generation serves.
+  app.lifecycle.add({ name: `${instance}:servers`, activate: async () => { await manager.activate() }, deactivate: async () => { await manager.deactivate() } })
+  mcpRoutes(app, manager)
+}
+
+export default fp(mcp, { name: 'mcp', fastify: '5.x' })

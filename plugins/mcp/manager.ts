@@ -1,0 +1,179 @@
+// Every configured tool server, held in the resource pool so a reload of plugins.json
+// keeps the connections. Watches mcp_servers.json while a generation is active and
+// applies a diff: added servers connect, removed ones disconnect, changed ones reconnect,
+// unchanged ones are not touched. Gives tools unique model-facing names.
+import path from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { FileWatcher } from '../../core/watch.ts'
+import { loadServersFile, type LoadedConfig } from './config.ts'
+import { McpConnection, type CallOutcome } from './connection.ts'
+import { assignToolNames, QUALIFIER } from './names.ts'
+import type { McpPluginOptions } from './options.ts'
+
+export interface ManagerInit {
+  file: string
+  env: Readonly<Record<string, string | undefined>>
+  log: FastifyBaseLogger
+  clientVersion: string
+  debounceMs: number
+  options: McpPluginOptions
+}
+
+export interface ToolView {
+  /** Unique name offered to the model. */
+  name: string
+  server: string
+  tool: Tool
+  /** `available`, or `error` while its server is down (its last known tools stay listed). */
+  status: 'available' | 'error'
+}
+
+export class McpManager {
+  readonly file: string
+  readonly #env: ManagerInit['env']
+  readonly #log: FastifyBaseLogger
+  readonly #clientVersion: string
+  readonly #debounceMs: number
+  #options: McpPluginOptions
+  #connections = new Map<string, McpConnection>()
+  #configError: string | undefined
+  #chain: Promise<unknown> = Promise.resolve()
+  #watcher: FileWatcher | undefined
+  #active = 0
+  #views: ToolView[] | undefined
+  #closed = false
+
+  constructor (init: ManagerInit) {
+    this.file = init.file
+    this.#env = init.env
+    this.#log = init.log
+    this.#clientVersion = init.clientVersion
+    this.#debounceMs = init.debounceMs
+    this.#options = init.options
+  }
+
+  /** The newest generation's plugin options win (backoff, default call timeout). */
+  setOptions (options: McpPluginOptions): void { this.#options = options }
+  get options (): McpPluginOptions { return this.#options }
+
+  /** Why the last read of mcp_servers.json was refused (the previous servers stay), if it was. */
+  get configError (): string | undefined { return this.#configError }
+
+  servers (): McpConnection[] { return [...this.#connections.values()] }
+  get (name: string): McpConnection | undefined { return this.#connections.get(name) }
+  names (): string[] { return [...this.#connections.keys()] }
+
+  #changed = (): void => { this.#views = undefined }
+
+  /** Re-reads mcp_servers.json and applies it. Serialized; never throws. */
+  async reload (reason: string): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.#closed) return
+      let loaded: LoadedConfig
+      try {
+        loaded = await loadServersFile(this.file, this.#env)
+      } catch (err) {
+        this.#configError = (err as Error).message
+        this.#log.error({ reason }, this.#configError)
+        return
+      }
+      this.#configError = undefined
+      this.#apply(loaded, reason)
+    }
+    const p = this.#chain.then(run, run)
+    this.#chain = p.catch(() => undefined)
+    await p
+  }
+
+  #apply (loaded: LoadedConfig, reason: string): void {
+    const next = new Map<string, McpConnection>()
+    const changes: string[] = []
+    for (const [name, entry] of loaded.servers) {
+      const old = this.#connections.get(name)
+      if (old !== undefined && old.entry.fingerprint === entry.fingerprint) { next.set(name, old); continue }
+      const conn = new McpConnection(entry, {
+        baseDir: path.dirname(this.file),
+        log: this.#log,
+        clientVersion: this.#clientVersion,
+        backoff: () => ({ initialMs: this.#options.reconnect_initial_ms, maxMs: this.#options.reconnect_max_ms }),
+        onChange: this.#changed,
+      })
+      next.set(name, conn)
+      const wasDesired = old?.desired ?? false
+      if (old !== undefined) void old.close()
+      changes.push(`${old === undefined ? 'added' : 'changed'} ${name}`)
+      if (entry.error !== undefined) this.#log.error({ mcp_server: name }, entry.error)
+      const cfg = entry.config
+      if (cfg !== undefined && cfg.enabled && (cfg.autoConnect || wasDesired)) void conn.connect()
+    }
+    for (const [name, old] of this.#connections) {
+      if (!next.has(name)) { void old.close(); changes.push(`removed ${name}`) }
+    }
+    this.#connections = next
+    this.#changed()
+    if (changes.length > 0) this.#log.info({ reason, changes }, 'tool servers configuration applied')
+  }
+
+  /** A generation became active: watch the file (once for all generations) and re-apply it. */
+  async activate (): Promise<void> {
+    this.#active++
+    if (this.#watcher === undefined) {
+      const w = new FileWatcher(this.#debounceMs, () => { void this.reload('mcp_servers.json changed') })
+      this.#watcher = w
+      await w.set([this.file]).catch((err: unknown) => { this.#log.warn({ error: (err as Error).message }, `cannot watch ${this.file}; edits apply on the next reload`) })
+    }
+    await this.reload('activate')
+  }
+
+  async deactivate (): Promise<void> {
+    this.#active = Math.max(0, this.#active - 1)
+    if (this.#active === 0) {
+      const w = this.#watcher
+      this.#watcher = undefined
+      await w?.close()
+    }
+  }
+
+  async close (): Promise<void> {
+    this.#closed = true
+    const w = this.#watcher
+    this.#watcher = undefined
+    await w?.close()
+    await Promise.allSettled(this.servers().map(async c => { await c.close() }))
+  }
+
+  /** Tools of connected servers (and the last known tools of servers that are down), uniquely named. */
+  toolViews (): ToolView[] {
+    if (this.#views !== undefined) return this.#views
+    const raw = this.servers()
+      .filter(c => c.status === 'connected' || (c.status === 'error' && c.desired))
+      .flatMap(c => c.tools.map(tool => ({ server: c.name, tool: tool.name, def: tool, status: c.status === 'connected' ? 'available' as const : 'error' as const })))
+    this.#views = assignToolNames(raw).map(v => ({ name: v.name, server: v.server, tool: v.def, status: v.status }))
+    return this.#views
+  }
+
+  /** The view for a model-facing name; a `<server>__<tool>` name is accepted even when not needed. */
+  resolveTool (name: string): ToolView | undefined {
+    const views = this.toolViews()
+    const exact = views.find(v => v.name === name)
+    if (exact !== undefined) return exact
+    const i = name.indexOf(QUALIFIER)
+    if (i <= 0) return undefined
+    const server = name.slice(0, i)
+    const tool = name.slice(i + QUALIFIER.length)
+    return views.find(v => v.server === server && v.tool.name === tool)
+  }
+
+  async callTool (name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal, timeoutMs?: number } = {}): Promise<CallOutcome> {
+    const view = this.resolveTool(name)
+    if (view === undefined) {
+      const known = this.toolViews().map(v => v.name)
+      return { content: `Unknown tool "${name}". Tools from tool servers: ${known.join(', ') || 'none (no server is connected)'}.`, isError: true }
+    }
+    const conn = this.#connections.get(view.server)
+    if (conn === undefined) return { content: `Tool server "${view.server}" was removed from the configuration.`, isError: true }
+    const timeoutMs = opts.timeoutMs ?? conn.entry.config?.callTimeoutMs ?? this.#options.call_timeout_seconds * 1000
+    return await conn.callTool(view.tool.name, args, { signal: opts.signal, timeoutMs })
+  }
+}
