@@ -1,0 +1,146 @@
+// Memory recall latency and insert throughput at growing sizes, on
+//   pglite+hnsw:  embedded PGlite with pgvector and HNSW indexes (the default),
+//   pglite exact: the same database with index scans turned off (exact cosine scan),
+//   postgres:     the real PostgreSQL 15 here, no pgvector, so the real[] exact-cosine fallback,
+// all in one run. "Size N" means N/2 turns + N/2 facts. Rows are bulk-loaded between
+// sizes; the timed part is (a) inserts through the store API (one turn or fact per call,
+// with its vector) and (b) recall = nearest 30 turns + nearest 10 facts in parallel,
+// through the store API, for a query embedded by embed-hash. Ratios are against
+// pglite+hnsw measured in the same run. Target (issue 6): p95 recall < 50 ms at 100k on
+// PGlite with HNSW.
+// Env: BENCH_MEMORY_SIZES (default 1000,10000,100000), BENCH_MEMORY_QUERIES (default 40),
+// BENCH_MEMORY_BACKENDS (default pglite,postgres), TEST_POSTGRES_URI.
+import { randomUUID, randomBytes } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import { openSql, type SqlHandle } from '../plugins/memory-sql/connect.ts'
+import { SqlRelationalStore } from '../plugins/memory-sql/relational-store.ts'
+import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
+import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
+import { ensureVectorIndex } from '../plugins/memory-sql/vector.ts'
+
+const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number)
+const QUERIES = Number(process.env.BENCH_MEMORY_QUERIES ?? 40)
+const BACKENDS = (process.env.BENCH_MEMORY_BACKENDS ?? 'pglite,postgres').split(',')
+const PG_URI = process.env.TEST_POSTGRES_URI ?? 'postgresql://postgres@127.0.0.1:5432/test'
+const INSERTS = 200
+const E = new HashEmbedder()
+const quiet = { warn: () => {} }
+
+const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu coffee tea garden river mountain city train book music friend travel work project meeting holiday colour blue green red'.split(' ')
+let seed = 42
+const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
+const sentence = (): string => Array.from({ length: 6 + Math.floor(rnd() * 10) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ')
+
+const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
+const fmt = (x: number): string => x < 10 ? x.toFixed(2) : x.toFixed(1)
+
+interface Target { name: string, h: SqlHandle, rel: SqlRelationalStore, graph: SqlGraphStore, exact: boolean, cleanup: () => Promise<void> }
+
+async function bulkLoad (db: Kysely<unknown>, mode: 'vector' | 'real[]', turns: number, facts: number, startAt: number): Promise<void> {
+  const lit = (v: number[]): string => mode === 'vector' ? `[${v.join(',')}]` : `{${v.join(',')}}`
+  const cast = sql.raw(mode === 'vector' ? 'vector' : 'real[]')
+  const B = 1000
+  // Building an HNSW index once is much faster than growing it row by row.
+  if (mode === 'vector') for (const table of ['turns', 'facts']) await sql.raw(`DROP INDEX IF EXISTS ${table}_embedding_hnsw_${E.dimensions}`).execute(db)
+  for (let i = 0; i < turns; i += B) {
+    const n = Math.min(B, turns - i)
+    const texts = Array.from({ length: n }, sentence)
+    const vecs = await E.embed(texts)
+    const convs = Array.from({ length: n }, (_, j) => `bench-${Math.floor((startAt + i + j) / 100)}`)
+    await sql`INSERT INTO conversations (id, channel) SELECT DISTINCT c, 'bench' FROM unnest(${convs}::text[]) c ON CONFLICT DO NOTHING`.execute(db)
+    await sql`INSERT INTO turns (id, conversation_id, idx, role, content, channel, embedding, embedder, embedding_dims)
+      SELECT id, conv, idx, 'user', content, 'bench', emb::${cast}, ${E.id}, ${E.dimensions}
+      FROM unnest(${Array.from({ length: n }, () => randomUUID())}::uuid[], ${convs}::text[], ${Array.from({ length: n }, (_, j) => startAt + i + j)}::int[],
+        ${texts}::text[], ${vecs.map(lit)}::text[]) AS r(id, conv, idx, content, emb)`.execute(db)
+  }
+  for (let i = 0; i < facts; i += B) {
+    const n = Math.min(B, facts - i)
+    const texts = Array.from({ length: n }, sentence)
+    const vecs = await E.embed(texts)
+    await sql`INSERT INTO facts (id, claim, claim_hash, source, channel, embedding, embedder, embedding_dims)
+      SELECT id, claim, md5(claim || id::text), 'extraction', 'bench', emb::${cast}, ${E.id}, ${E.dimensions}
+      FROM unnest(${Array.from({ length: n }, () => randomUUID())}::uuid[], ${texts}::text[], ${vecs.map(lit)}::text[]) AS r(id, claim, emb)`.execute(db)
+  }
+  if (mode === 'vector') for (const table of ['turns', 'facts']) await ensureVectorIndex(db, mode, table, E.dimensions)
+}
+
+async function open (name: string): Promise<Target[]> {
+  if (name === 'pglite') {
+    const h = await openSql({ backend: 'pglite', dir: null, schema: 'public' }, quiet)
+    const rel = new SqlRelationalStore(h); const graph = new SqlGraphStore(h)
+    await rel.init(); await graph.init()
+    return [
+      { name: 'pglite+hnsw', h, rel, graph, exact: false, cleanup: async () => { await h.close() } },
+      { name: 'pglite exact', h, rel, graph, exact: true, cleanup: async () => {} },
+    ]
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`
+  const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 4, connectTimeoutMs: 3000 }, quiet)
+  const rel = new SqlRelationalStore(h); const graph = new SqlGraphStore(h)
+  await rel.init(); await graph.init()
+  return [{ name: 'postgres', h, rel, graph, exact: true, cleanup: async () => { await sql.raw(`DROP SCHEMA "${schema}" CASCADE`).execute(h.db); await h.close() } }]
+}
+
+async function insertRate (tg: Target): Promise<number> {
+  const t0 = performance.now()
+  for (let i = 0; i < INSERTS / 2; i++) {
+    const text = sentence()
+    const [v] = await E.embed([text])
+    await tg.rel.addTurn({ conversation_id: `ins-${i % 10}`, role: 'user', content: text, channel: 'bench', embedding: { vector: v, embedder: E.id } })
+    await tg.graph.addFact({ claim: `${text} ${i}`, claim_hash: randomUUID(), source: 'extraction', channel: 'bench', embedding: { vector: v, embedder: E.id } })
+  }
+  return INSERTS / ((performance.now() - t0) / 1000)
+}
+
+async function recallLatency (tg: Target, queries: number): Promise<{ p50: number, p95: number }> {
+  // PGlite has one connection: the setting applies to every query until turned back on.
+  if (tg.exact && tg.h.backend === 'pglite') await sql`SET enable_indexscan = off`.execute(tg.h.db)
+  const times: number[] = []
+  try {
+    for (let i = 0; i < queries + 3; i++) {
+      const [v] = await E.embed([sentence()])
+      const embedding = { vector: v, embedder: E.id }
+      const t0 = performance.now()
+      await Promise.all([tg.rel.similarTurns({ embedding, channels: ['bench', '_global'], limit: 30 }), tg.graph.similarFacts({ embedding, channels: ['bench', '_global'], limit: 10 })])
+      if (i >= 3) times.push(performance.now() - t0)
+    }
+  } finally {
+    if (tg.exact && tg.h.backend === 'pglite') await sql`SET enable_indexscan = on`.execute(tg.h.db)
+  }
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95) }
+}
+
+const results: Array<{ size: number, target: string, insert_per_s: number, p50: number, p95: number }> = []
+const started = performance.now()
+for (const b of BACKENDS) {
+  const targets = await open(b)
+  let loaded = 0
+  for (const size of SIZES) {
+    const t0 = performance.now()
+    const need = size - loaded
+    if (need > 0) await bulkLoad(targets[0].h.db, targets[0].h.backend === 'pglite' ? 'vector' : 'real[]', Math.floor(need / 2), need - Math.floor(need / 2), loaded)
+    loaded = size
+    console.error(`[${b}] loaded ${size} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    for (const tg of targets) {
+      // Fewer queries for the exact scans at large sizes keep the run bounded.
+      const q = tg.exact && size >= 100_000 ? 5 : tg.exact && size >= 10_000 ? Math.max(10, Math.floor(QUERIES / 4)) : QUERIES
+      const r = await recallLatency(tg, q)
+      const ins = tg.exact && tg.h.backend === 'pglite' ? NaN : await insertRate(tg)
+      loaded += tg.exact && tg.h.backend === 'pglite' ? 0 : INSERTS
+      results.push({ size, target: tg.name, insert_per_s: ins, ...r })
+      console.error(`[${tg.name}] size ${size}: recall p50 ${fmt(r.p50)} ms p95 ${fmt(r.p95)} ms, inserts ${Number.isNaN(ins) ? '-' : ins.toFixed(0)}/s`)
+    }
+  }
+  for (const tg of targets) await tg.cleanup()
+}
+
+console.log('\nMemory recall (30 turns + 10 facts, parallel) and API inserts (turn or fact with vector, one per call)')
+console.log('size     target          recall p50 ms  recall p95 ms  p95 vs hnsw  inserts/s')
+for (const r of results) {
+  const base = results.find(x => x.size === r.size && x.target === 'pglite+hnsw')
+  const ratio = base === undefined ? '' : `${(r.p95 / base.p95).toFixed(1)}x`
+  console.log(`${String(r.size).padEnd(8)} ${r.target.padEnd(15)} ${fmt(r.p50).padStart(13)}  ${fmt(r.p95).padStart(13)}  ${ratio.padStart(11)}  ${Number.isNaN(r.insert_per_s) ? '(same db)' : r.insert_per_s.toFixed(0).padStart(9)}`)
+}
+const top = results.find(r => r.target === 'pglite+hnsw' && r.size === Math.max(...SIZES))
+if (top !== undefined) console.log(`\nTarget: p95 recall < 50 ms at ${top.size} on PGlite+HNSW: ${fmt(top.p95)} ms -> ${top.p95 < 50 ? 'met' : 'NOT met'} (Mem0 reports p95 search 200 ms on its own service)`)
+console.log(`total run time ${((performance.now() - started) / 1000).toFixed(0)} s`)
