@@ -1,0 +1,67 @@
+// The provider kit's pure parts: Retry-After parsing, secret scrubbing, catalogue lookup
+// with overrides, usage estimates, and the deadline's idle clock.
+import t from 'tap'
+import { retryAfterMs } from './upstream-error.ts'
+import { scrub } from './secrets.ts'
+import { Catalogue } from './catalogue.ts'
+import { usageOrEstimate } from './estimate.ts'
+import { Deadline } from './deadline.ts'
+
+t.test('Retry-After: seconds, an HTTP date, and OpenAI\'s retry-after-ms', async t => {
+  t.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000)
+  t.equal(retryAfterMs(new Headers({ 'retry-after': '0.5' })), 500)
+  t.equal(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' })), 250, 'ms wins')
+  const inFive = new Date(Date.now() + 5000).toUTCString()
+  const ms = retryAfterMs(new Headers({ 'retry-after': inFive }))!
+  t.ok(ms > 3000 && ms <= 5000, `date -> ${ms} ms`)
+  t.equal(retryAfterMs(new Headers({ 'retry-after': 'soon' })), undefined)
+  t.equal(retryAfterMs(new Headers()), undefined)
+})
+
+t.test('scrub removes the known key and anything key-shaped', async t => {
+  const out = scrub('Incorrect API key provided: sk-proj-abc***xyz1. Also mysecretvalue and Bearer abc.def', ['mysecretvalue'])
+  t.notMatch(out, /sk-proj/)
+  t.notMatch(out, /mysecretvalue/)
+  t.notMatch(out, /abc\.def/)
+  t.match(out, /Incorrect API key provided/)
+})
+
+t.test('catalogue: suffix fallback, bare and qualified overrides, honest defaults', async t => {
+  const c = new Catalogue('openai', { 'gpt-4o': { context_window: 128000, supports_tools: true } }, {
+    'gpt-4o': { cost_per_1k_input: 1 },
+    'openai/gpt-4o': { cost_per_1k_input: 2 },
+    'openai/custom-ft': { context_window: 9999 },
+    'anthropic/claude-x': { context_window: 1 },
+  })
+  t.equal(c.capabilities('gpt-4o-2024-08-06').context_window, 128000, 'a snapshot falls back to its family')
+  t.equal(c.capabilities('gpt-4o').cost_per_1k_input, 2, 'provider/model override beats the bare one')
+  t.equal(c.capabilities('gpt-4o').supports_tools, true, 'overrides merge over the shipped data')
+  t.equal(c.knows('custom-ft'), true)
+  t.same(c.names().sort(), ['custom-ft', 'gpt-4o'], 'qualified overrides add models; other providers\' do not')
+  const unknown = c.info('mystery')
+  t.same([unknown.known, unknown.context_window, unknown.supports_tools, unknown.supports_streaming, unknown.cost_per_1k_input], [false, 4096, false, true, null])
+})
+
+t.test('usage: reported as is, else estimated and marked', async t => {
+  const req = { model: 'm', messages: [{ role: 'user' as const, content: 'x'.repeat(40) }] }
+  t.same(usageOrEstimate({ prompt_tokens: 3, completion_tokens: 4 }, req, 'ignored'), { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 })
+  const est = usageOrEstimate(undefined, req, 'y'.repeat(8))
+  t.same(est, { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13, estimated: true })
+})
+
+t.test('deadline: touching keeps it alive; silence past the timeout aborts it as a timeout', async t => {
+  const d = new Deadline(120)
+  t.teardown(() => { d.dispose() })
+  for (let i = 0; i < 5; i++) { await new Promise(resolve => setTimeout(resolve, 50)); d.touch() }
+  t.equal(d.signal.aborted, false, 'alive after 250 ms of steady touches')
+  await new Promise(resolve => setTimeout(resolve, 200))
+  t.equal(d.signal.aborted, true)
+  t.equal(d.timedOut, true)
+  const parent = new AbortController()
+  const e = new Deadline(10_000, parent.signal)
+  parent.abort()
+  t.equal(e.signal.aborted, true)
+  t.equal(e.callerAborted, true)
+  t.equal(e.timedOut, false)
+  e.dispose()
+})
