@@ -54,13 +54,16 @@ t.test('without a provider: 503 naming what to add', async t => {
   t.match((await res.json() as { error: string }).error, /provider/)
 })
 
-t.test('an upstream error ends the run as failed with the provider error in the result', async t => {
+t.test('an upstream error ends the run as failed: 502 with the error body and the partial result', async t => {
   const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { status: 401, message: 'bad key' } } })
   const r = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
-  t.equal(r.status, 200)
+  t.equal(r.status, 502)
+  t.equal(r.body.statusCode, 502)
+  t.match(r.body.code, /^AGENT_ERR_PROVIDER_/)
+  t.type(r.body.error, 'string')
   t.equal(r.body.status, 'failed')
-  t.equal(r.body.error.statusCode, 502)
-  t.match(r.body.error.code, /^AGENT_ERR_PROVIDER_/)
+  t.type(r.body.task_id, 'string')
+  t.ok(Array.isArray(r.body.trace), 'what was done is kept')
 })
 
 t.test('a default_reasoning_strategy that is not registered refuses to load, saying which exist', async t => {

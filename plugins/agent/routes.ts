@@ -80,6 +80,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
       tags: ['agent'],
       summary: 'Full agent mode: plan the task, reason with a strategy, use tools, return the result',
       body: RunBody,
+      // No 5xx schema: the error handler's bodies go through the same serializer.
       response: { 200: AgentResultSchema },
     },
   }, async (request, reply) => {
@@ -111,6 +112,16 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
         tracker,
       })
       if (body.include_trace === false) delete result.trace
+      // A provider failure (502/503/504) is the caller's signal to fix a key or a server:
+      // it keeps its HTTP status (DECISIONS.md), and the body is the error body with the
+      // partial result beside it, so what was done is not lost.
+      const err = result.error
+      if (result.status === 'failed' && err !== undefined && err.statusCode >= 502 && err.statusCode <= 504) {
+        const { error: _error, ...partial } = result
+        // Typed routes only know their 200 schema; this reply is deliberately outside it.
+        const raw = reply as unknown as { code: (n: number) => { send: (b: unknown) => unknown } }
+        return raw.code(err.statusCode).send({ ...partial, error: err.error, code: err.code, statusCode: err.statusCode })
+      }
       return result
     } finally {
       reply.raw.removeListener('close', onClose)
