@@ -22,17 +22,32 @@ function toMessage (m: Message): ChatMessage {
   }
 }
 
+/** Differences between servers that speak the same protocol. */
+export interface WireQuirks {
+  /** OpenAI's own API wants `max_completion_tokens` (reasoning models refuse `max_tokens`); most others still read `max_tokens`. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens'
+  /** Models that refuse sampling parameters (OpenAI's o-series and gpt-5): temperature, top_p and the penalties are left out. */
+  fixedSampling?: RegExp
+}
+
+export const DEFAULT_QUIRKS: WireQuirks = { maxTokensField: 'max_tokens' }
+
 /** Request body fields shared by plain and streamed calls. Unset options are left out, so the server's defaults apply. */
-export function toParams (req: CompletionRequest): ChatParams {
+export function toParams (req: CompletionRequest, quirks: WireQuirks = DEFAULT_QUIRKS): ChatParams {
   const p: ChatParams = { model: req.model, messages: req.messages.map(toMessage) }
   if (req.tools !== undefined && req.tools.length > 0) {
     p.tools = req.tools.map(t => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.input_schema } }))
   }
-  if (req.temperature !== undefined) p.temperature = req.temperature
-  if (req.max_tokens !== undefined) p.max_tokens = req.max_tokens
-  if (req.top_p !== undefined) p.top_p = req.top_p
-  if (req.frequency_penalty !== undefined) p.frequency_penalty = req.frequency_penalty
-  if (req.presence_penalty !== undefined) p.presence_penalty = req.presence_penalty
+  if (req.max_tokens !== undefined) {
+    if (quirks.maxTokensField === 'max_completion_tokens') p.max_completion_tokens = req.max_tokens
+    else p.max_tokens = req.max_tokens
+  }
+  if (quirks.fixedSampling === undefined || !quirks.fixedSampling.test(req.model)) {
+    if (req.temperature !== undefined) p.temperature = req.temperature
+    if (req.top_p !== undefined) p.top_p = req.top_p
+    if (req.frequency_penalty !== undefined) p.frequency_penalty = req.frequency_penalty
+    if (req.presence_penalty !== undefined) p.presence_penalty = req.presence_penalty
+  }
   if (req.stop !== undefined && req.stop.length > 0) p.stop = req.stop
   if (req.response_format?.type === 'json_object') p.response_format = { type: 'json_object' }
   else if (req.response_format?.type === 'json_schema') {

@@ -48,6 +48,7 @@ export function buildProvider (config: ConfigView, opts: PluginOptions<OpenAICom
     listModels: opts.list_models ?? preset.listModels,
     catalogue: new Catalogue(id, entries, overrides),
     streamUsage: opts.stream_usage ?? true,
+    quirks: preset.quirks,
     log,
   })
 }

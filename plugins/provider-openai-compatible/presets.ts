@@ -1,6 +1,9 @@
 // What each built-in instance name means. A custom instance (Groq, Together, DeepSeek,
 // vLLM on another box) needs none of this: its name, base_url and api_key_env suffice.
+import type { WireQuirks } from './convert.ts'
+
 export interface Preset {
+  quirks?: WireQuirks
   defaultUrl?: string
   keyEnv?: string
   urlEnv?: string
@@ -23,6 +26,7 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     timeout: 120,
     listModels: 'catalogue',
     catalogue: 'openai.json',
+    quirks: { maxTokensField: 'max_completion_tokens', fixedSampling: /^(o\d|gpt-5)/ },
   },
   openrouter: {
     defaultUrl: 'https://openrouter.ai/api/v1',

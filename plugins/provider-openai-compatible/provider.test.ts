@@ -301,3 +301,18 @@ t.test('a connection reset before the answer starts is retried', async t => {
   t.equal(chunks.map(c => c.content).join(''), 'second try')
   t.equal(fake.completions.length, 2)
 })
+
+t.test('OpenAI gets max_completion_tokens and no sampling for reasoning models; others get max_tokens', async t => {
+  const fake = await startFakeOpenAI(t)
+  const { provider } = openai(fake.url)
+  await provider.complete({ ...ask('hi'), model: 'o3', max_tokens: 50, temperature: 0.3 })
+  await provider.complete({ ...ask('hi'), model: 'gpt-4o', max_tokens: 50, temperature: 0.3 })
+  const { provider: local } = makeProvider('local', { base_url: fake.url })
+  await local.complete({ ...ask('hi'), model: 'llama3.2', max_tokens: 50, temperature: 0.3 })
+  const [o3, gpt, llama] = fake.completions.map(r => r.body)
+  t.match(o3, { max_completion_tokens: 50 })
+  t.notOk('temperature' in o3 || 'max_tokens' in o3)
+  t.match(gpt, { max_completion_tokens: 50, temperature: 0.3 })
+  t.match(llama, { max_tokens: 50, temperature: 0.3 })
+  t.notOk('max_completion_tokens' in llama)
+})

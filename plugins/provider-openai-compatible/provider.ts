@@ -10,7 +10,7 @@ import { withRetry, type RetryPolicy, DEFAULT_RETRY } from '../providers-api/kit
 import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
-import { finishReason, reasoningOf, toParams, toToolCalls } from './convert.ts'
+import { DEFAULT_QUIRKS, finishReason, reasoningOf, toParams, toToolCalls, type WireQuirks } from './convert.ts'
 import { ChunkAssembler } from './stream.ts'
 
 export interface OpenAICompatibleConfig {
@@ -22,6 +22,7 @@ export interface OpenAICompatibleConfig {
   listModels: 'server' | 'catalogue'
   catalogue: Catalogue
   streamUsage: boolean
+  quirks?: WireQuirks
   log: FastifyBaseLogger
 }
 
@@ -63,6 +64,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
   const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, maxRetries: cfg.maxRetries }
   const quick: RetryPolicy = { ...policy, timeoutMs: Math.min(settings.timeoutMs, QUICK_TIMEOUT_MS), maxRetries: 0 }
   const log = cfg.log
+  const quirks = cfg.quirks ?? DEFAULT_QUIRKS
 
   const ensureConfigured = (): void => {
     if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
@@ -78,7 +80,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
   async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
     ensureConfigured()
     const c: UpstreamContext = { ...ctx, model: req.model }
-    const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req), stream: true }
+    const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
     if (cfg.streamUsage) params.stream_options = { include_usage: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
     const assembler = new ChunkAssembler(req)
@@ -118,7 +120,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       ensureConfigured()
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { value: res, deadline } = await withRetry(c, policy, signal,
-        async d => await client.chat.completions.create({ ...toParams(req), stream: false }, { signal: d.signal }), log)
+        async d => await client.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal }), log)
       deadline.dispose()
       const choice = res.choices?.[0]
       if (choice === undefined) throw tag(new ProviderErrors.BAD_RESPONSE(`${id} answered without a choice for model "${req.model}".`), { provider: id })
