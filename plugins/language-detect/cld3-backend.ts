@@ -4,13 +4,16 @@ import { loadModule } from 'cld3-asm'
 import type { DetectionBackend } from './backend.ts'
 
 /** cld3 reads at most this many bytes of a text; more does not change its answer much. */
-const MAX_BYTES = 1024
+export const MAX_BYTES = 1024
+/**
+ * 0: cld3's default (140) answers `und` for anything shorter, and short text is exactly
+ * where callers need an answer with an honest, low confidence.
+ */
+export const MIN_BYTES = 0
 
 export async function loadCld3 (): Promise<DetectionBackend> {
   const factory = await loadModule()
-  // minBytes 0: cld3's default (140) answers `und` for anything shorter, and short text
-  // is exactly where callers need an answer with an honest, low confidence.
-  const identifier = factory.create(0, MAX_BYTES)
+  const identifier = factory.create(MIN_BYTES, MAX_BYTES)
   return {
     guess: (text) => {
       const r = identifier.findLanguage(text)

@@ -9,6 +9,7 @@ import type { PluginOptions } from '../../core/types.ts'
 import type { DetectionBackend } from './backend.ts'
 import { loadClassifier } from './classifier-backend.ts'
 import { loadCld3 } from './cld3-backend.ts'
+import { loadCld3Pool } from './cld3-pool.ts'
 import { createDetector } from './detector.ts'
 import type { HubSource } from './hf-loader.ts'
 import { LazyModel, type ModelLoader } from './lazy-model.ts'
@@ -18,12 +19,13 @@ import { detectRoutes } from './routes.ts'
 export { options }
 
 export interface DetectLoaders {
-  cld3: ModelLoader<DetectionBackend>
+  /** cld3 in the request thread (workers 0) or in a pool of worker threads. */
+  cld3: (workers: number) => ModelLoader<DetectionBackend>
   classifier: (src: HubSource) => ModelLoader<DetectionBackend>
 }
 
 const REAL_LOADERS: DetectLoaders = {
-  cld3: async () => await loadCld3(),
+  cld3: (workers) => async () => workers > 0 ? await loadCld3Pool(workers) : await loadCld3(),
   classifier: (src) => async (onProgress) => await loadClassifier(src, onProgress),
 }
 
@@ -36,14 +38,14 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
     let poolOptions: Record<string, unknown>
     if (opts.backend === 'cld3') {
       model = 'cld3'
-      load = loaders.cld3
-      poolOptions = { backend: 'cld3' }
+      load = loaders.cld3(opts.workers)
+      poolOptions = { backend: 'cld3', workers: opts.workers }
     } else {
       const src: HubSource = {
         model: opts.classifier_model,
         dir: opts.classifier_dir ?? cfg.lookup('language_detection.model_dir', 'LANGUAGE_DETECT_MODEL_DIR'),
         cacheDir: path.join(cfg.settings.dataDir, 'models'),
-        token: cfg.lookup('providers.huggingface.api_key', 'HF_TOKEN'),
+        token: cfg.lookup('huggingface.token', 'HF_TOKEN'),
         hubUrl: cfg.lookup('huggingface.endpoint', 'HF_ENDPOINT'),
         connectTimeoutMs: 8000,
         dtype: opts.classifier_dtype,

@@ -7,6 +7,12 @@ export const options = Type.Object({
    * (SPEC.md's ~50 MB model), loaded on the first detection.
    */
   backend: Type.Union([Type.Literal('cld3'), Type.Literal('classifier')], { default: 'cld3' }),
+  /**
+   * cld3 only: run detection in this many worker threads, leaving the request thread to
+   * HTTP (worth it with spare cores: throughput then scales past one thread). 0: detect
+   * in the request's thread.
+   */
+  workers: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
   /** Hugging Face model id of the classifier (ONNX weights for transformers.js, labels are ISO 639-1 codes): the ONNX export of papluca/xlm-roberta-base-language-detection by default. */
   classifier_model: Type.String({ default: 'onnx-community/xlm-roberta-base-language-detection-ONNX', minLength: 1 }),
   /** ONNX weights variant of the classifier; `q8` is the quantized, smaller download. */

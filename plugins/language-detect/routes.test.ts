@@ -96,3 +96,19 @@ t.test('classifier backend with the real loader and no hub: 503 within seconds n
   t.equal(res.status, 503)
   t.match(await res.json(), { code: 'AGENT_ERR_LANGUAGE_MODEL_UNAVAILABLE', error: /onnx-community\/xlm-roberta-base-language-detection-ONNX could not be loaded .*LANGUAGE_DETECT_MODEL_DIR.*backend: "cld3"/ })
 })
+
+t.test('workers: cld3 in worker threads gives the same answers, also under concurrency', async t => {
+  const s = await startKernel(t, { plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { workers: 2 } }] })
+  const texts: Array<[string, string]> = [
+    ['Tous les êtres humains naissent libres et égaux en dignité et en droits.', 'fr'],
+    ['Всеки човек има право на живот, свобода и лична сигурност.', 'bg'],
+    ['人人生而自由,在尊严和权利上一律平等。', 'zh'],
+    ['Kila mtu anayo haki ya kuishi, haki ya uhuru na usalama wa nafsi yake.', 'sw'],
+  ]
+  const answers = await Promise.all(Array.from({ length: 40 }, async (_v, i) => {
+    const [text, want] = texts[i % texts.length]
+    const res = await s.post('/api/tools/language-detect-20', { text })
+    return { status: res.status, got: (await res.json() as { detected_language: string }).detected_language, want }
+  }))
+  t.ok(answers.every(a => a.status === 200 && a.got === a.want), JSON.stringify(answers.filter(a => a.got !== a.want)))
+})

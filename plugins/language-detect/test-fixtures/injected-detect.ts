@@ -25,7 +25,7 @@ const fakeClassifier = (async (input: string | string[]) => {
 }) as PipelineFn
 
 export default createLanguageDetectPlugin({
-  cld3: async () => await loadCld3(),
+  cld3: () => async () => await loadCld3(),
   classifier: (src) => async (onProgress) => {
     const c = control()
     c.loads++
