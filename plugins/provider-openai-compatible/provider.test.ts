@@ -316,3 +316,15 @@ t.test('OpenAI gets max_completion_tokens and no sampling for reasoning models; 
   t.match(llama, { max_tokens: 50, temperature: 0.3 })
   t.notOk('max_completion_tokens' in llama)
 })
+
+t.test('a slow consumer does not trip the idle timeout', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'abcdef', chunkSize: 2 })
+  const { provider } = openai(fake.url, { timeout: 0.2 })
+  let text = ''
+  for await (const c of provider.stream(ask('hi'))) {
+    text += c.content
+    await new Promise(resolve => setTimeout(resolve, 300)) // longer than the timeout, on our side
+  }
+  t.equal(text, 'abcdef')
+})

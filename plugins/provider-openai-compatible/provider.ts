@@ -89,7 +89,12 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       for await (const chunk of upstream) {
         deadline.touch()
         const out = assembler.push(chunk)
-        if (out !== undefined) yield out
+        if (out !== undefined) {
+          // Time the consumer spends before asking for more is not the upstream's silence.
+          deadline.pause()
+          yield out
+          deadline.resume()
+        }
       }
       // The SDK ends a stream quietly when it is aborted; say why.
       if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error

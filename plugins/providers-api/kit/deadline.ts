@@ -10,6 +10,7 @@ export class Deadline {
   #timer: NodeJS.Timeout | undefined
   #timedOut = false
   #last = 0
+  #paused = false
 
   constructor (timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs
@@ -23,7 +24,7 @@ export class Deadline {
   // Fires at most once per timeout period; a stream that is moving only gets rescheduled,
   // so `touch()` per chunk is a clock read, not timer work.
   readonly #check = (): void => {
-    const idle = performance.now() - this.#last
+    const idle = this.#paused ? 0 : performance.now() - this.#last
     if (idle < this.timeoutMs) { this.#timer = setTimeout(this.#check, this.timeoutMs - idle); return }
     this.#timedOut = true
     this.controller.abort(new Error(`no answer within ${this.timeoutMs} ms`))
@@ -36,6 +37,12 @@ export class Deadline {
 
   /** Restart the idle clock: a chunk arrived. */
   touch (): void { this.#last = performance.now() }
+
+  /** Stop the idle clock while the consumer holds a chunk: its slowness is not the upstream's silence. */
+  pause (): void { this.#paused = true }
+
+  /** The consumer asked for more: the upstream's clock starts again from now. */
+  resume (): void { this.#paused = false; this.#last = performance.now() }
 
   /** Stop the clock and unlink from the caller's signal. Idempotent. */
   dispose (): void {
