@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import net from 'node:net'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
@@ -64,6 +64,19 @@ t.test('TRANSLATION_MODEL_DIR without the model files: 503 that says what to put
   t.equal(r.status, 503)
   t.match(r.body.error, `could not be loaded from TRANSLATION_MODEL_DIR=${dir}`)
   t.match(r.body.error, /config\.json, tokenizer\.json and the onnx\/ folder/)
+})
+
+t.test('TRANSLATION_MODEL_DIR with config.json but no weights: transformers.js says which file is missing', async t => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-nllb-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ model_type: 'm2m_100', architectures: ['M2M100ForConditionalGeneration'] }))
+  const s = await startKernel(t, { plugins, env: { TRANSLATION_MODEL_DIR: dir } })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
+  t.match(r.body.error, `could not be loaded from TRANSLATION_MODEL_DIR=${dir}`)
+  t.match(r.body.error, new RegExp(`not found locally at "${dir.replace(/[/.]/g, '\\$&')}/`))
+  t.comment(r.body.error)
 })
 
 t.test('HF_TOKEN goes to the hub as a bearer token and never into an answer', async t => {
