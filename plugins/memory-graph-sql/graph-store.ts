@@ -10,7 +10,7 @@ import type {
 import type { SqlHandle } from '../memory-sql/connect.ts'
 import { SqlReady } from '../memory-sql/relational-store.ts'
 import { guarded } from '../memory-sql/unavailable.ts'
-import { likeContains, nearestOrder, similarity, vectorValue } from '../memory-sql/vector.ts'
+import { likeContains, nearest, similarity, vectorValue } from '../memory-sql/vector.ts'
 import { iso, isoOrNull, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
 import { graphMigrations } from './migrations.ts'
 
@@ -99,10 +99,10 @@ export class SqlGraphStore implements GraphStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('entities', v.length)
-      const r = await sql<Row>`SELECT ${ENTITY_COLS}, ${similarity(this.#r.mode, 'e', v)} AS score FROM entities e
+      const rows = await nearest(this.#r.mode, 'e', v, q.limit, async order => (await sql<Row>`SELECT ${ENTITY_COLS}, ${similarity(this.#r.mode, 'e', v)} AS score FROM entities e
         WHERE e.embedding_dims = ${sql.lit(v.length)} AND e.embedder = ${q.embedding.embedder} AND e.channel = ANY(${q.channels}::text[])
-        ORDER BY ${nearestOrder(this.#r.mode, 'e', v)} LIMIT ${q.limit}`.execute(db)
-      return r.rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
+        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      return rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
     })
   }
 
@@ -168,13 +168,13 @@ export class SqlGraphStore implements GraphStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('facts', v.length)
-      const r = await sql<Row>`SELECT ${FACT_COLS}, ${similarity(this.#r.mode, 'f', v)} AS score FROM facts f
+      const rows = await nearest(this.#r.mode, 'f', v, q.limit, async order => (await sql<Row>`SELECT ${FACT_COLS}, ${similarity(this.#r.mode, 'f', v)} AS score FROM facts f
         WHERE f.embedding_dims = ${sql.lit(v.length)} AND f.embedder = ${q.embedding.embedder} AND f.channel = ANY(${q.channels}::text[])
           AND f.superseded_at IS NULL
-        ORDER BY ${nearestOrder(this.#r.mode, 'f', v)} LIMIT ${q.limit}`.execute(db)
-      const ids = r.rows.map(row => String(row.id))
+        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      const ids = rows.map(row => String(row.id))
       if (ids.length > 0) await sql`UPDATE facts SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(${ids}::uuid[])`.execute(db)
-      return r.rows.map(row => ({ ...toFact(row), score: num(row.score) }))
+      return rows.map(row => ({ ...toFact(row), score: num(row.score) }))
     })
   }
 

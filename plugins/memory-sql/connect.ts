@@ -24,6 +24,9 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): P
   if (target.dir !== null) mkdirSync(target.dir, { recursive: true })
   const pglite = await PGlite.create({ dataDir: target.dir ?? undefined, extensions: { vector } })
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')
+  // A channel filter is applied after the HNSW scan; iterative scans keep going until
+  // enough rows pass it, so a small channel in a big table still gets its nearest rows.
+  await pglite.exec('SET hnsw.iterative_scan = strict_order')
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
   return {
@@ -43,6 +46,8 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
     // search_path per connection: the memory tables live in their own schema, pgvector's types in public.
     options: `-c search_path="${target.schema}",public`,
   })
+  // Same reason as for PGlite; a placeholder setting is harmless where pgvector is absent.
+  pool.on('connect', client => { client.query('SET hnsw.iterative_scan = strict_order').catch(() => {}) })
   // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
   pool.on('error', err => { log.warn({ err: err.message }, 'memory-sql: an idle PostgreSQL connection failed; it will be replaced') })
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) })

@@ -13,7 +13,7 @@ import { ensureSchema } from './connect.ts'
 import { columnVectorType, detectVector, migrate, type Migration } from './migrate.ts'
 import { relationalMigrations } from './migrations.ts'
 import { guarded } from './unavailable.ts'
-import { ensureVectorIndex, likeContains, nearestOrder, similarity, vectorValue, type VectorMode } from './vector.ts'
+import { ensureVectorIndex, likeContains, nearest, similarity, vectorValue, type VectorMode } from './vector.ts'
 import { iso, isoOrNull, num, obj, strArr, type Row } from './rows.ts'
 
 /** Migrations + vector mode, shared by every SQL store on one handle. */
@@ -130,10 +130,10 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('turns', v.length)
-      const r = await sql<Row>`SELECT ${TURN_COLS}, ${similarity(this.#r.mode, 't', v)} AS score FROM turns t
+      const rows = await nearest(this.#r.mode, 't', v, q.limit, async order => (await sql<Row>`SELECT ${TURN_COLS}, ${similarity(this.#r.mode, 't', v)} AS score FROM turns t
         WHERE t.embedding_dims = ${sql.lit(v.length)} AND t.embedder = ${q.embedding.embedder} AND t.channel = ANY(${q.channels}::text[])
-        ORDER BY ${nearestOrder(this.#r.mode, 't', v)} LIMIT ${q.limit}`.execute(db)
-      return r.rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
+        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      return rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
     })
   }
 
@@ -201,10 +201,10 @@ export class SqlRelationalStore implements RelationalStore {
   async similarStrategies (q: VectorQuery): Promise<Array<Strategy & { score: number }>> {
     return await this.#run(async db => {
       const v = q.embedding.vector
-      const r = await sql<Row>`SELECT ${STRATEGY_COLS}, ${similarity(this.#r.mode, 's', v)} AS score FROM strategies s
+      const rows = await nearest(this.#r.mode, 's', v, q.limit, async order => (await sql<Row>`SELECT ${STRATEGY_COLS}, ${similarity(this.#r.mode, 's', v)} AS score FROM strategies s
         WHERE s.embedding_dims = ${sql.lit(v.length)} AND s.embedder = ${q.embedding.embedder} AND s.channel = ANY(${q.channels}::text[])
-        ORDER BY ${nearestOrder(this.#r.mode, 's', v)} LIMIT ${q.limit}`.execute(db)
-      return r.rows.map(row => ({ ...toStrategy(row), score: num(row.score) }))
+        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      return rows.map(row => ({ ...toStrategy(row), score: num(row.score) }))
     })
   }
 

@@ -64,6 +64,13 @@ for (const backend of SQL_BACKENDS) {
       t.same(both.map(r => r.content), ['other channel'])
     })
 
+    t.test('a small channel in a crowded table still gets its nearest turns', async t => {
+      for (let i = 0; i < 400; i++) await store.addTurn({ conversation_id: `crowd-${i % 20}`, role: 'user', content: `crowd ${i}`, channel: 'crowd', embedding: emb(7, i / 4000) })
+      for (const c of ['s1', 's2', 's3']) await store.addTurn({ conversation_id: 'small', role: 'user', content: c, channel: 'small', embedding: emb(3) })
+      const res = await store.similarTurns({ embedding: emb(7), channels: ['small'], limit: 3 })
+      t.same(res.map(r => r.content).sort(), ['s1', 's2', 's3'])
+    })
+
     t.test('recent turns: newest first, channel filtered', async t => {
       await store.addTurn({ conversation_id: 'r1', role: 'user', content: 'old', channel: 'rec' })
       await store.addTurn({ conversation_id: 'r1', role: 'user', content: 'new', channel: 'rec' })

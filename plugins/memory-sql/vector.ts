@@ -40,6 +40,18 @@ export function nearestOrder (mode: VectorMode, alias: string, v: number[]): Raw
   return sql`${similarity(mode, alias, v)} DESC`
 }
 
+/**
+ * Runs a nearest-neighbour query with the index-friendly order; when the approximate
+ * (HNSW) scan returns fewer rows than asked (a selective filter such as a small channel,
+ * or a graph region the walk did not reach), runs it again as an exact scan, so the
+ * result is never short of rows that exist.
+ */
+export async function nearest<R> (mode: VectorMode, alias: string, v: number[], limit: number, run: (order: RawBuilder<unknown>) => Promise<R[]>): Promise<R[]> {
+  const rows = await run(nearestOrder(mode, alias, v))
+  if (mode !== 'vector' || rows.length >= limit) return rows
+  return await run(sql`${similarity(mode, alias, v)} DESC`)
+}
+
 /** One HNSW index per (table, dimension); the partial predicate keeps other sizes out of it. */
 export async function ensureVectorIndex (db: Kysely<unknown>, mode: VectorMode, table: string, dims: number): Promise<void> {
   if (mode !== 'vector') return
