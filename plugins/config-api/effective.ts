@@ -2,6 +2,7 @@
 // over the defaults (SPEC.md "Configuration layers"), with each provider's settings as the
 // provider resolved them. Secrets are redacted by the caller.
 import type { FastifyInstance } from 'fastify'
+import { safeUrl } from '../providers-api/kit/secrets.ts'
 
 export const LLM_DEFAULTS = { default_temperature: 0.7, default_max_tokens: 4096, top_p: 1.0, frequency_penalty: 0.0, presence_penalty: 0.0 }
 
@@ -10,7 +11,7 @@ export function effectiveConfig (app: FastifyInstance): Record<string, unknown> 
   const file = cfg.file
   const providers: Record<string, unknown> = {}
   // Providers named in the file but not loaded are shown too (their key only as set/unset).
-  for (const [id, s] of Object.entries(file.providers ?? {})) providers[id] = { ...s, loaded: false }
+  for (const [id, s] of Object.entries(file.providers ?? {})) providers[id] = { ...s, base_url: safeUrl(s.base_url), loaded: false }
   for (const p of app.registry.providers.values()) {
     providers[p.id] = { ...(p.settings?.() ?? { api_key: { set: typeof file.providers?.[p.id]?.api_key === 'string' } }), status: p.status().status, loaded: true }
   }

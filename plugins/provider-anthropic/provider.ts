@@ -9,6 +9,7 @@ import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry, DEFAULT_RETRY, type RetryPolicy } from '../providers-api/kit/retry.ts'
 import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
+import { safeUrl } from '../providers-api/kit/secrets.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { finishReason, toParams, usageOf } from './convert.ts'
 import { EventAssembler } from './stream.ts'
@@ -43,7 +44,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   })
   const ctx: UpstreamContext = {
     provider: id,
-    baseUrl,
+    baseUrl: safeUrl(baseUrl) ?? '',
     keyHint: settings.keyHint,
     urlHint: settings.urlHint,
     timeoutHint: settings.timeoutHint,
@@ -141,7 +142,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
 
     settings: () => ({
       api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
-      base_url: baseUrl,
+      base_url: safeUrl(baseUrl),
       timeout: settings.timeoutMs / 1000,
     }),
   }

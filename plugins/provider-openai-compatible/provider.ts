@@ -9,6 +9,7 @@ import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry, type RetryPolicy, DEFAULT_RETRY } from '../providers-api/kit/retry.ts'
 import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
+import { safeUrl } from '../providers-api/kit/secrets.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { DEFAULT_QUIRKS, finishReason, reasoningOf, toParams, toToolCalls, type WireQuirks } from './convert.ts'
 import { ChunkAssembler } from './stream.ts'
@@ -55,7 +56,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
 
   const ctx: UpstreamContext = {
     provider: id,
-    baseUrl,
+    baseUrl: safeUrl(baseUrl) ?? '',
     keyHint: settings.keyHint,
     urlHint: settings.urlHint,
     timeoutHint: settings.timeoutHint,
@@ -159,7 +160,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
 
     settings: () => ({
       api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
-      base_url: settings.baseUrl,
+      base_url: safeUrl(settings.baseUrl),
       timeout: settings.timeoutMs / 1000,
     }),
   }

@@ -65,3 +65,9 @@ t.test('deadline: touching keeps it alive; silence past the timeout aborts it as
   t.equal(e.timedOut, false)
   e.dispose()
 })
+
+t.test('URLs are shown without credentials', async t => {
+  const { safeUrl } = await import('./secrets.ts')
+  t.equal(safeUrl('http://bob:hunter2@10.0.0.5:8000/v1'), 'http://10.0.0.5:8000/v1')
+  t.equal(safeUrl('http://localhost:11434/v1'), 'http://localhost:11434/v1')
+})

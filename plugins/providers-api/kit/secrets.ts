@@ -12,3 +12,17 @@ export function scrub (text: string, secrets: Array<string | undefined> = []): s
   for (const p of KEY_PATTERNS) out = out.replace(p, '[redacted]')
   return out
 }
+
+/** A URL fit to show: user and password (http://user:pass@host) removed. */
+export function safeUrl (url: string | undefined): string | undefined {
+  if (url === undefined) return undefined
+  try {
+    const u = new URL(url)
+    if (u.username === '' && u.password === '') return url
+    u.username = ''
+    u.password = ''
+    return u.toString()
+  } catch {
+    return url
+  }
+}
