@@ -101,7 +101,7 @@ t.test('a server that never answers fails within its timeout with status error',
   const r = await s.post('/api/mcp/connect', { server: 'mute' })
   const took = Date.now() - started
   t.equal(r.status, 200)
-  const body = await r.json()
+  const body = await r.json() as { status: string, error?: string }
   t.match(body, { status: 'error', server: 'mute', tools_count: 0, resources_count: 0 })
   t.match(body.error, /did not answer within 1 s/)
   t.ok(took >= 900 && took < 3000, `failed after ${took} ms`)

@@ -1,0 +1,51 @@
+import t from 'tap'
+import { parseServersFile, resolveServer, ConfigFileError } from './config.ts'
+
+const env = { TOKEN: 'tok-1234', HOST: '127.0.0.1' }
+
+t.test('defaults and transport inference', async t => {
+  const s = resolveServer('a', { command: 'node', args: ['x.js'] }, env, '/base')
+  t.match(s.config, { transport: 'stdio', timeoutMs: 30_000, autoReconnect: true, enabled: true, autoConnect: true, env: {}, headers: {} })
+  t.equal(resolveServer('b', { url: 'http://h/mcp' }, env, '/base').config?.transport, 'http')
+  t.equal(resolveServer('c', { transport: 'sse', url: 'http://h/sse' }, env, '/base').config?.transport, 'sse')
+})
+
+t.test('${VAR} is resolved in env, headers and url; the values are secrets', async t => {
+  const s = resolveServer('a', { url: 'http://${HOST}:9/mcp?k=${TOKEN}', headers: { Authorization: 'Bearer ${TOKEN}' }, env: { X: '${TOKEN}' } }, env, '/b')
+  t.equal(s.config?.url, 'http://127.0.0.1:9/mcp?k=tok-1234')
+  t.equal(s.config?.headers.Authorization, 'Bearer tok-1234')
+  t.equal(s.config?.env.X, 'tok-1234')
+  t.ok(s.config?.secrets.includes('tok-1234'))
+  t.ok(s.config?.secrets.includes('Bearer tok-1234'))
+})
+
+t.test('an unset variable is a clear per-server error, not an empty string', async t => {
+  const s = resolveServer('a', { command: 'x', env: { K: '${NOPE}' } }, env, '/b')
+  t.equal(s.config, undefined)
+  t.match(s.error, /servers\.a: environment variable\(s\) \$\{NOPE\} not set/)
+})
+
+t.test('bad entries say which field and how to fix it', async t => {
+  t.match(resolveServer('a', {}, env, '/b').error, /give "command".*or "url"/)
+  t.match(resolveServer('a', { transport: 'stdio', url: 'http://x' }, env, '/b').error, /servers\.a\.command is required/)
+  t.match(resolveServer('a', { command: 'x', bogus: 1 }, env, '/b').error, /servers\.a.*unknown key\(s\): bogus/)
+  t.match(resolveServer('a', { command: 'x', timeout: -1 }, env, '/b').error, /servers\.a\.timeout/)
+  t.match(resolveServer('a', { url: 'ftp://x' }, env, '/b').error, /must be http/)
+  t.match(resolveServer('a b', { command: 'x' }, env, '/b').error, /server name may use/)
+  t.match(resolveServer('a', { command: 'x', name: 'b' }, env, '/b').error, /name is "b" but the entry's key is "a"/)
+})
+
+t.test('one bad entry never stops the others; a bad file throws', async t => {
+  const c = parseServersFile(JSON.stringify({ servers: { ok: { command: 'x' }, bad: { transport: 'nope' } } }), '/f.json', env)
+  t.ok(c.servers.get('ok')?.config)
+  t.ok(c.servers.get('bad')?.error)
+  t.throws(() => parseServersFile('{', '/f.json', env), ConfigFileError)
+  t.throws(() => parseServersFile('{"servers": [], "x": 1}', '/f.json', env), /invalid/)
+  t.equal(parseServersFile('', '/f.json', env).servers.size, 0)
+})
+
+t.test('the fingerprint changes with the entry and only then', async t => {
+  const a = resolveServer('a', { command: 'x', args: ['1'] }, env, '/b')
+  t.equal(resolveServer('a', { args: ['1'], command: 'x' }, env, '/b').fingerprint, a.fingerprint)
+  t.not(resolveServer('a', { command: 'x', args: ['2'] }, env, '/b').fingerprint, a.fingerprint)
+})

@@ -1,0 +1,112 @@
+// The endpoints' contract (DECISIONS.md): bad input, unknown servers, connect and
+// disconnect of one or all, and names made unique when two servers offer the same tool.
+import t from 'tap'
+import { startMcp, everything, isConnected } from './helpers.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
+
+interface ConnectBody { status: string, server: string, tools_count: number, resources_count: number, error?: string }
+
+t.test('connect and disconnect: bad input and unknown servers', async t => {
+  const s = await startMcp(t, { a: everything({ auto_connect: false }) })
+  for (const route of ['/api/mcp/connect', '/api/mcp/disconnect']) {
+    const neither = await s.post(route, {})
+    t.equal(neither.status, 400, `${route} with neither field`)
+    t.match(await neither.json(), { code: 'AGENT_ERR_MCP_NO_TARGET', statusCode: 400, error: /"server"/ })
+    const both = await s.post(route, { server: 'a', all: true })
+    t.equal(both.status, 400, `${route} with both`)
+    const extra = await s.post(route, { server: 'a', command: 'rm -rf /' })
+    t.equal(extra.status, 400, `${route} takes no command`)
+    t.match(await extra.json(), { code: 'AGENT_ERR_VALIDATION', details: [{ message: /unknown key\(s\): command/ }] })
+    const wrongType = await s.post(route, { server: 42 })
+    t.equal(wrongType.status, 400)
+    const unknown = await s.post(route, { server: 'nope' })
+    t.equal(unknown.status, 404, `${route} unknown server`)
+    t.match(await unknown.json(), { code: 'AGENT_ERR_MCP_UNKNOWN_SERVER', error: /No tool server named "nope".*configured: a/ })
+  }
+  t.equal((await s.json('/api/mcp/tools?server=nope')).status, 404)
+  t.equal((await s.json('/api/mcp/resources?server=nope')).status, 404)
+})
+
+t.test('disconnecting a server that is not connected answers 200 with the same body', async t => {
+  const s = await startMcp(t, { a: everything({ auto_connect: false }) })
+  t.equal((await s.server('a'))?.status, 'disconnected')
+  const r = await s.post('/api/mcp/disconnect', { server: 'a' })
+  t.equal(r.status, 200)
+  t.same(await r.json(), { status: 'disconnected', server: 'a' })
+})
+
+t.test('connect one, then disconnect it: counts, status, no reconnect', async t => {
+  const s = await startMcp(t, { a: everything({ auto_connect: false }) })
+  const r = await s.post('/api/mcp/connect', { server: 'a' })
+  t.equal(r.status, 200)
+  const body = await r.json() as ConnectBody
+  t.match(body, { status: 'connected', server: 'a' })
+  t.ok(body.tools_count >= 5 && body.resources_count > 0)
+  const again = await (await s.post('/api/mcp/connect', { server: 'a' })).json() as ConnectBody
+  t.equal(again.status, 'connected', 'connecting a connected server is a no-op')
+  const pid = (await s.server('a'))?.pid
+  t.equal((await s.server('a'))?.pid, pid)
+  const d = await s.post('/api/mcp/disconnect', { server: 'a' })
+  t.same(await d.json(), { status: 'disconnected', server: 'a' })
+  const row = await s.server('a')
+  t.match(row, { status: 'disconnected', tools: [], tools_count: 0 })
+  t.equal((await s.json('/api/mcp/tools')).body.count, 0)
+  await new Promise(resolve => setTimeout(resolve, 300))
+  t.equal((await s.server('a'))?.status, 'disconnected', 'a manual disconnect is not undone by auto_reconnect')
+})
+
+t.test('connect all and disconnect all report per server', async t => {
+  const s = await startMcp(t, {
+    a: everything({ auto_connect: false }),
+    broken: { command: '/nonexistent/mcp-server', auto_connect: false, auto_reconnect: false, timeout: 2 },
+    off: everything({ enabled: false }),
+  })
+  const r = await s.post('/api/mcp/connect', { all: true })
+  t.equal(r.status, 200)
+  const { results } = await r.json() as { results: Record<string, unknown> }
+  t.match(results.a, { status: 'connected', tools_count: Number })
+  t.match(results.broken, { status: 'error', error: /connect failed/ })
+  t.notOk('off' in results, 'a disabled server is not connected by all')
+  const off = await s.post('/api/mcp/connect', { server: 'off' })
+  t.equal(off.status, 409)
+  t.match(await off.json(), { code: 'AGENT_ERR_MCP_SERVER_DISABLED' })
+  const d = await s.post('/api/mcp/disconnect', { all: true })
+  t.same(await d.json(), { results: { a: { status: 'disconnected' }, broken: { status: 'disconnected' }, off: { status: 'disconnected' } } })
+})
+
+t.test('an invalid entry is its own error; the others connect', async t => {
+  const s = await startMcp(t, {
+    good: everything(),
+    nourl: { transport: 'sse' },
+    unset: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${AGENTD_TEST_UNSET_TOKEN}' } },
+  })
+  await s.waitFor('good', isConnected, 'connected')
+  t.match(await s.server('nourl'), { status: 'error', error: /servers\.nourl\.url is required for transport "sse"/ })
+  t.match(await s.server('unset'), { status: 'error', error: /\$\{AGENTD_TEST_UNSET_TOKEN\} not set/ })
+  const r = await (await s.post('/api/mcp/connect', { server: 'unset' })).json()
+  t.match(r, { status: 'error', error: /not set/ })
+})
+
+t.test('two servers offering the same tool names: both qualified, each routed to its server', async t => {
+  const fx1 = await startFixtureServer('streamable_http', 'one')
+  const fx2 = await startFixtureServer('sse', 'two')
+  t.teardown(fx1.close)
+  t.teardown(fx2.close)
+  const s = await startMcp(t, { one: { url: fx1.url, timeout: 5 }, two: { transport: 'sse', url: fx2.url, timeout: 5 } })
+  await s.waitFor('one', isConnected, 'connected')
+  await s.waitFor('two', isConnected, 'connected')
+  const { body } = await s.json('/api/mcp/tools')
+  const names = body.tools.map((x: { name: string }) => x.name).sort()
+  t.ok(names.includes('one__greet') && names.includes('two__greet'), names.join(','))
+  t.notOk(names.includes('greet'))
+  t.equal(new Set(names).size, names.length, 'names are unique')
+  t.match(body.tools.find((x: { name: string }) => x.name === 'two__greet'), { server: 'two', original_name: 'greet' })
+  const source = s.kernel.current!.app.registry.toolSources.get('mcp')
+  t.same(await source.callTool('one__greet', { name: 'X' }), { content: 'Hello, X! (from one)', isError: false })
+  t.same(await source.callTool('two__greet', { name: 'X' }), { content: 'Hello, X! (from two)', isError: false })
+  // Disconnect one: the other's names need no qualifier any more (the qualified form still works).
+  await s.post('/api/mcp/disconnect', { server: 'one' })
+  const after = (await s.json('/api/mcp/tools')).body.tools.map((x: { name: string }) => x.name)
+  t.ok(after.includes('greet'))
+  t.same(await source.callTool('two__greet', { name: 'Y' }), { content: 'Hello, Y! (from two)', isError: false })
+})

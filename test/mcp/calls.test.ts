@@ -1,0 +1,67 @@
+// Tool calls through the tool source: isError passed on, per-call time limit, abort,
+// content conversion, and list_changed refreshing the tool list.
+import t, { type Test } from 'tap'
+import { startMcp, isConnected } from './helpers.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
+
+async function setup (t: Test, extra: Record<string, unknown> = {}) {
+  const fx = await startFixtureServer('streamable_http')
+  t.teardown(fx.close)
+  const s = await startMcp(t, { fx: { url: fx.url, timeout: 5, ...extra } })
+  await s.waitFor('fx', isConnected, 'connected')
+  return { fx, s, source: s.kernel.current!.app.registry.toolSources.get('mcp') }
+}
+
+t.test('an isError result reaches the caller as an error', async t => {
+  const { source } = await setup(t)
+  t.same(await source.callTool('fail', {}), { content: 'the fixture failed on purpose', isError: true })
+})
+
+t.test('a call over its time limit is cancelled and reported as a tool error', async t => {
+  const { source } = await setup(t)
+  const started = Date.now()
+  const r = await source.callTool('slow', { ms: 5000 }, { timeoutMs: 300 })
+  t.ok(Date.now() - started < 2000, 'gave up in time')
+  t.equal(r.isError, true)
+  t.match(r.content, /did not finish within 0.3 s/)
+  // The connection is still good afterwards.
+  t.same(await source.callTool('add', { a: 1, b: 2 }), { content: '3', isError: false })
+})
+
+t.test('the server entry call_timeout applies when the caller gives none', async t => {
+  const { source } = await setup(t, { call_timeout: 0.3 })
+  const r = await source.callTool('slow', { ms: 5000 })
+  t.match(r, { isError: true, content: /within 0.3 s/ })
+})
+
+t.test('an aborted call throws the abort reason and does not wait for the server', async t => {
+  const { source } = await setup(t)
+  const ac = new AbortController()
+  const started = Date.now()
+  setTimeout(() => { ac.abort(new Error('chat aborted')) }, 100)
+  await t.rejects(source.callTool('slow', { ms: 5000 }, { signal: ac.signal }), /chat aborted/)
+  t.ok(Date.now() - started < 2000)
+  t.same(await source.callTool('add', { a: 2, b: 2 }), { content: '4', isError: false })
+})
+
+t.test('images and embedded resources become short text', async t => {
+  const { source } = await setup(t)
+  const r = await source.callTool('picture', {})
+  t.equal(r.isError, false)
+  t.equal(r.content, '[image: image/png, 68 bytes]\n[resource fixture://note]\na note')
+})
+
+t.test('an unknown tool name is a tool error that lists the tools', async t => {
+  const { source } = await setup(t)
+  const r = await source.callTool('nope', {})
+  t.match(r, { isError: true, content: /Unknown tool "nope".*greet/ })
+})
+
+t.test('tools/list_changed refreshes the tool list', async t => {
+  const { fx, s, source } = await setup(t)
+  await fx.addTool('late_tool', 'late reply')
+  const deadline = Date.now() + 5000
+  while (!(await s.server('fx'))?.tools.includes('late_tool') && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
+  t.ok((await s.server('fx'))?.tools.includes('late_tool'))
+  t.same(await source.callTool('late_tool', {}), { content: 'late reply', isError: false })
+})

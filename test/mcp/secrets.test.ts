@@ -1,0 +1,73 @@
+// env and header values never appear in a response or a log line; a stdio child's stderr
+// reaches the log with the server name.
+import t, { type Test } from 'tap'
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { Kernel } from '../../core/kernel.ts'
+import { testEnv } from '../helpers/kernel.ts'
+import { Workspace, repoPlugin } from '../helpers/workspace.ts'
+import { EVERYTHING_BIN } from './helpers.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
+
+const SECRET = 'sk-test-0123456789-very-secret'
+
+async function startLogged (t: Test, servers: Record<string, unknown>) {
+  const ws = new Workspace('agentd-mcp-secrets-')
+  const lines: string[] = []
+  const sink = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(l => l !== '')); cb() } })
+  const file = ws.write('mcp_servers.json', JSON.stringify({ servers }))
+  ws.writePlugins([{ name: 'mcp', module: repoPlugin('mcp') }])
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { MCP_SERVERS_FILE: file, AGENTD_TEST_SECRET: SECRET }), logger: pino({ level: 'debug' }, sink) })
+  const { port } = await kernel.start()
+  t.teardown(async () => { await kernel.close(); ws.remove() })
+  const url = `http://127.0.0.1:${port}`
+  const waitFor = async (name: string, status: string): Promise<Record<string, unknown>> => {
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const { servers: list } = await (await fetch(`${url}/api/mcp/servers`)).json() as { servers: Array<Record<string, unknown>> }
+      const row = list.find(x => x.name === name)
+      if (row?.status === status) return row
+      if (Date.now() > deadline) throw new Error(`${name} not ${status}: ${JSON.stringify(row)}`)
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+  }
+  return { kernel, url, lines, waitFor }
+}
+
+t.test('env values are redacted from tool results, responses and logs', async t => {
+  const s = await startLogged(t, { everything: { command: EVERYTHING_BIN, args: ['stdio'], env: { MY_TOKEN: '${AGENTD_TEST_SECRET}' } } })
+  await s.waitFor('everything', 'connected')
+  const source = s.kernel.current!.app.registry.toolSources.get('mcp')
+  // server-everything's get-env returns its whole environment.
+  const r = await source.callTool('get-env', {})
+  t.equal(r.isError, false)
+  t.match(r.content, /MY_TOKEN/)
+  t.notMatch(r.content, SECRET)
+  t.match(r.content, /\[redacted\]/)
+  for (const p of ['/api/mcp/servers', '/api/mcp/tools', '/api/mcp/resources', '/api/prompts/mcp-tools']) {
+    t.notMatch(await (await fetch(s.url + p)).text(), SECRET, `${p} does not carry the secret`)
+  }
+  t.ok(s.lines.length > 0)
+  t.notOk(s.lines.some(l => l.includes(SECRET)), 'no log line carries the secret')
+})
+
+t.test('a stdio child\'s stderr is logged with the server name, redacted', async t => {
+  const script = `console.error('starting, token=' + process.env.MY_TOKEN); setInterval(() => {}, 1000)`
+  const s = await startLogged(t, { leaky: { command: process.execPath, args: ['-e', script], env: { MY_TOKEN: '${AGENTD_TEST_SECRET}' }, timeout: 1, auto_reconnect: false } })
+  const row = await s.waitFor('leaky', 'error')
+  t.notMatch(JSON.stringify(row), SECRET)
+  const stderr = s.lines.map(l => JSON.parse(l) as Record<string, unknown>).find(l => l.stream === 'stderr')
+  t.match(stderr, { mcp_server: 'leaky', msg: 'starting, token=[redacted]' })
+  t.notOk(s.lines.some(l => l.includes(SECRET)), 'no log line carries the secret')
+})
+
+t.test('header values reach the server but never a response', async t => {
+  const fx = await startFixtureServer('streamable_http')
+  t.teardown(fx.close)
+  const s = await startLogged(t, { web: { url: fx.url, headers: { Authorization: 'Bearer ${AGENTD_TEST_SECRET}' }, timeout: 5 } })
+  await s.waitFor('web', 'connected')
+  t.equal(fx.lastHeaders().authorization, `Bearer ${SECRET}`, 'the header is sent')
+  for (const p of ['/api/mcp/servers', '/api/mcp/tools']) t.notMatch(await (await fetch(s.url + p)).text(), SECRET)
+  t.notOk(s.lines.some(l => l.includes(SECRET)))
+})
+
