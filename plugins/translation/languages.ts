@@ -31,6 +31,26 @@ export const LEXICON: Readonly<Record<DetectionCode, string>> = Object.freeze({
   th: 'tha_Thai', tr: 'tur_Latn', ur: 'urd_Arab', vi: 'vie_Latn', zh: 'zho_Hans',
 })
 
+// Frequent characters that differ between the two Chinese scripts (pairs in order).
+const TRADITIONAL = '們這個來說時會對國學與為於體發經動還後現點開關麼權務義'
+const SIMPLIFIED = '们这个来说时会对国学与为于体发经动还后现点开关么权务义'
+
+/**
+ * The lexicon step: a detected language (ISO 639-1) to the NLLB code of the text's source.
+ * Chinese goes to Traditional (zho_Hant) when the text writes more traditional forms than
+ * simplified ones; everything else maps one to one.
+ */
+export function nllbFor (code: DetectionCode, text: string): string {
+  if (code !== 'zh') return LEXICON[code]
+  let trad = 0
+  let simp = 0
+  for (const ch of text) {
+    if (TRADITIONAL.includes(ch)) trad++
+    else if (SIMPLIFIED.includes(ch)) simp++
+  }
+  return trad > simp ? 'zho_Hant' : 'zho_Hans'
+}
+
 /** For an error message: `fr` -> "fra_Latn", when someone sends an ISO 639-1 code. */
 export function suggestion (code: string): string | undefined {
   return (LEXICON as Record<string, string | undefined>)[code.toLowerCase()]

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox'
 import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
 import { TranslateErrors } from './errors.ts'
-import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbName, suggestion } from './languages.ts'
+import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbFor, nllbName, suggestion } from './languages.ts'
 
 const TranslateBody = Type.Object({
   text: Type.String({ description: 'The text to translate.' }),
@@ -60,7 +60,7 @@ export async function translate (deps: TranslateDeps, body: TranslateBody, signa
       if (err instanceof ModelUnavailableError) throw new TranslateErrors.UNAVAILABLE(`${err.message} Or send "sourceLanguage" so no detection is needed.`)
       throw err
     }
-    source = LEXICON[detected.language]
+    source = nllbFor(detected.language, text)
   }
   // Same language: nothing to translate, and no reason to load a model for it.
   const translated = source === target ? text : await deps.translator.translate({ text, source, target }, signal)

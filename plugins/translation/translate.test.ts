@@ -64,6 +64,7 @@ t.test('without a source the language is detected and mapped through the lexicon
     ['Alle Menschen sind frei und gleich an Würde und Rechten geboren.', 'deu_Latn'],
     ['Kila mtu anayo haki ya kuishi, haki ya uhuru na usalama wa nafsi yake.', 'swh_Latn'],
     ['人人生而自由,在尊严和权利上一律平等。', 'zho_Hans'],
+    ['人人生而自由,在尊嚴和權利上一律平等。他們賦有理性和良心。', 'zho_Hant'],
   ]
   for (const [text, code] of cases) {
     const r = await translate(s, { text, targetLanguage: 'eng_Latn' })
