@@ -79,25 +79,46 @@ export class MemoryServiceImpl implements MemoryService {
     return byProvider ?? reg.find('embed-hash') ?? reg.first()
   }
 
-  /** A vector for the text, or undefined when no embedder works (memory still stores the text). */
+  /**
+   * A vector for the text, or undefined when no embedder works (memory still stores the text).
+   * A model embedder that is not loaded yet (or failed to load) does not hold memory up:
+   * embed-hash answers meanwhile and the model loads in the background.
+   */
   async embed (text: string, signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
     const primary = this.embedder()
     if (primary === undefined || text.trim() === '') return undefined
+    const hash = this.#registry().embedders.find('embed-hash')
     const attempt = async (e: Embedder): Promise<EmbeddingRef | undefined> => {
       const [v] = await e.embed([text], signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
+    const fallback = hash !== undefined && hash !== primary ? hash : undefined
+    const state = primary.status?.().status
+    if (fallback !== undefined && state !== undefined && state !== 'ready') {
+      this.#warmUp(primary, state)
+      return await attempt(fallback).catch(() => undefined)
+    }
     try {
       return await attempt(primary)
     } catch (err) {
-      const hash = this.#registry().embedders.find('embed-hash')
       if (!this.#fallbackWarned) {
         this.#fallbackWarned = true
-        this.#log.warn({ embedder: primary.id, err: (err as Error).message }, `memory: embedder failed${hash !== undefined && hash !== primary ? '; using embed-hash until it works' : ''}`)
+        this.#log.warn({ embedder: primary.id, err: (err as Error).message }, `memory: embedder failed${fallback !== undefined ? '; using embed-hash until it works' : ''}`)
       }
-      if (hash === undefined || hash === primary) return undefined
-      return await attempt(hash).catch(() => undefined)
+      if (fallback === undefined) return undefined
+      return await attempt(fallback).catch(() => undefined)
     }
+  }
+
+  #lastWarmUp = 0
+  /** Starts loading a model embedder; after a failure, tries again at most once a minute. */
+  #warmUp (e: Embedder, state: string): void {
+    if (state === 'loading') return
+    if (state !== 'not_loaded' && Date.now() - this.#lastWarmUp < 60_000) return
+    this.#lastWarmUp = Date.now()
+    e.embed(['warm up']).then(() => { this.#log.info({ embedder: e.id }, 'memory: embedder ready') }, (err: unknown) => {
+      this.#log.warn({ embedder: e.id, err: (err as Error).message }, 'memory: embedder could not load; embed-hash keeps serving')
+    })
   }
 
   /** Compares the active embedder with the ones that made the stored vectors. */

@@ -74,3 +74,17 @@ t.test('PostgreSQL and Redis stop and come back under a running server', async t
     t.ok((await del2.json() as { deleted: { turns: number } }).deleted.turns >= 4)
   })
 })
+
+t.test('a PostgreSQL that is down at start: the server starts, memory answers 503, health says why', async t => {
+  const { sparePort } = await import('./servers.ts')
+  const { startMemoryKernel } = await import('./memory-kernel.ts')
+  const port = await sparePort()
+  const s = await startMemoryKernel(t, { sql: { postgres_uri: `postgresql://postgres@127.0.0.1:${port}/none`, connect_timeout_ms: 500 } })
+  const h = (await s.json('/api/health?include_memory=true')).body
+  t.equal(h.status, 'degraded')
+  t.match(h.memory.postgres, { status: 'unhealthy', backend: 'postgres', error: /unavailable/ })
+  const r = await s.json('/api/memory/channels')
+  t.equal(r.status, 503)
+  t.match(r.body.error, /relational memory store \(postgres\) is unavailable/)
+  t.notMatch(JSON.stringify(h), /password/, 'no credentials in health')
+})
