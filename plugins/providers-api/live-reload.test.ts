@@ -66,3 +66,20 @@ t.test('a client that disconnects from a stream closes the upstream request', as
   while (!up.completions[0].aborted && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
   t.equal(up.completions[0].aborted, true, 'the upstream saw its request closed')
 })
+
+t.test('anthropic through the kernel: a bare claude name resolves to it and streams', async t => {
+  const { startFakeAnthropic } = await import('../../test/fakes/anthropic-upstream.ts')
+  const up = await startFakeAnthropic(t, { apiKey: 'sk-ant-kernel-test-1234' })
+  up.enqueue({ text: 'streamed by claude', chunkSize: 3 })
+  const s = await startKernel(t, {
+    plugins: [{ name: 'anthropic', module: repoPlugin('provider-anthropic') }, ...base],
+    env: { ANTHROPIC_API_KEY: 'sk-ant-kernel-test-1234', ANTHROPIC_BASE_URL: up.url },
+  })
+  const res = await s.get('/api/test/provider-stream?model=claude-sonnet-4-5', { headers: { accept: 'text/event-stream' } })
+  const text = await res.text()
+  const content = [...text.matchAll(/^data: (.*)$/gm)].map(m => JSON.parse(m[1]) as { content?: string }).map(c => c.content ?? '').join('')
+  t.equal(content, 'streamed by claude')
+  t.equal(up.messages[0].body.model, 'claude-sonnet-4-5')
+  const health = await s.json('/api/providers/health')
+  t.equal(health.body.providers.anthropic.status, 'healthy')
+})
