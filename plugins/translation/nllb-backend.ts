@@ -2,7 +2,7 @@
 // pieces that fit its window, split at sentence boundaries.
 import type { Translator } from '../../core/contracts/language.ts'
 import type { HubSource } from '../language-detect/hf-loader.ts'
-import { loadHubPipeline } from '../language-detect/hf-loader.ts'
+import { loadHubPipeline, type PipelineFn } from '../language-detect/hf-loader.ts'
 import type { LazyModel, LoadProgress } from '../language-detect/lazy-model.ts'
 import { splitText } from './chunk.ts'
 import { joinerFor } from './languages.ts'
@@ -38,15 +38,20 @@ export function createNllbTranslator (id: string, holder: LazyModel<Seq2SeqModel
 
 interface TranslationOutput { translation_text?: string }
 
-/** The real loader: transformers.js `translation` pipeline. */
-export async function loadNllb (src: HubSource, onProgress: (p: LoadProgress) => void, maxChunkTokens: number): Promise<Seq2SeqModel> {
-  const pipe = await loadHubPipeline('translation', src, onProgress)
+/** A transformers.js `translation` pipeline as a Seq2SeqModel. */
+export function nllbModel (pipe: PipelineFn, maxChunkTokens: number): Seq2SeqModel {
   return {
     translate: async (text, source, target) => {
       const out = await pipe(text, { src_lang: source, tgt_lang: target, max_new_tokens: Math.min(1000, maxChunkTokens * 3) }) as TranslationOutput[]
       return out[0]?.translation_text ?? ''
     },
+    // Without a tokenizer (never with NLLB), ~3 characters a token is a safe overestimate.
     countTokens: (text) => pipe.tokenizer?.encode?.(text).length ?? Math.ceil(text.length / 3),
     dispose: async () => { await pipe.dispose?.() },
   }
+}
+
+/** The real loader: transformers.js `translation` pipeline from the hub or a local folder. */
+export async function loadNllb (src: HubSource, onProgress: (p: LoadProgress) => void, maxChunkTokens: number): Promise<Seq2SeqModel> {
+  return nllbModel(await loadHubPipeline('translation', src, onProgress), maxChunkTokens)
 }
