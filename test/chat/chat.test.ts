@@ -186,3 +186,34 @@ t.test('an unknown model (the upstream says 404) is a 404; an upstream failure i
   t.equal(r2.status, 502)
   t.match(r2.body, { code: /^AGENT_ERR_PROVIDER_/, statusCode: 502 })
 })
+
+t.test('the chat composes its system prompt from the profile, additional context and override', async t => {
+  const prompts = `global_prompt: { content: GLOBAL, enabled: true }
+profiles:
+  - id: main
+    name: Main
+    is_default: true
+    sections:
+      - { id: b, name: B, type: format, content: SECTION-B, enabled: true, order: 2 }
+      - { id: a, name: A, type: persona, content: SECTION-A, enabled: true, order: 1 }
+  - id: other
+    name: Other
+    sections:
+      - { id: o, name: O, type: task, content: OTHER-ONLY, enabled: true, order: 1 }
+`
+  const { s, fake } = await startChat(t, { prompts })
+  fake.enqueue({ text: '1' }, { text: '2' }, { text: '3' })
+  await chat(s, { message: 'hi', additional_context: 'EXTRA' })
+  const system = (fake.completions[0].body.messages as Json[])[0].content as string
+  const order = ['GLOBAL', 'You can call these tools:', 'slow_echo', 'SECTION-A', 'SECTION-B', 'EXTRA'].map(x => system.indexOf(x))
+  t.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `order in: ${system}`)
+  await chat(s, { message: 'hi', profile_id: 'other' })
+  t.match((fake.completions[1].body.messages as Json[])[0].content, /OTHER-ONLY$/)
+  await chat(s, { message: 'hi', system_override: 'You are a pirate.' })
+  t.equal((fake.completions[2].body.messages as Json[])[0].content, 'You are a pirate.')
+})
+
+t.test('GET /api/agent/status is idle with no task running', async t => {
+  const { s } = await startChat(t)
+  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+})

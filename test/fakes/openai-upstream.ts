@@ -26,6 +26,11 @@ export interface TextReply {
   model?: string
   /** Stream only: send this many deltas then fail the connection mid-stream. */
   breakAfter?: number
+  /**
+   * Stream only: content deltas made at send time, `next(i)` for i in 0..count-1, after
+   * `text`. For benches that stamp each token with the moment it left the upstream.
+   */
+  tokens?: { count: number, next: (i: number) => string }
 }
 export interface ErrorReply { status: number, message?: string, type?: string, headers?: Record<string, string> }
 export interface HangReply { hang: true }
@@ -191,11 +196,12 @@ export class FakeOpenAI {
     const model = reply.model ?? record.body?.model ?? 'fake'
     const size = reply.chunkSize ?? 4
     let sent = 0
-    const send = async (delta: Record<string, unknown>, finish: string | null = null): Promise<boolean> => {
+    const send = async (delta: Record<string, unknown>, finish: string | null = null, content?: () => string): Promise<boolean> => {
       if (res.destroyed) return false
       if (reply.breakAfter !== undefined && sent >= reply.breakAfter) { res.destroy(); return false }
       await sleep(reply.delayMs ?? 0)
       if (res.destroyed) return false
+      if (content !== undefined) delta.content = content()
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] })}\n\n`)
       sent++
       return true
@@ -204,6 +210,11 @@ export class FakeOpenAI {
     const field = reply.thinkingField ?? 'reasoning_content'
     for (const piece of splitEvery(reply.thinking ?? '', size)) if (!await send({ [field]: piece })) return
     for (const piece of splitEvery(reply.text ?? '', size)) if (!await send({ content: piece })) return
+    if (reply.tokens !== undefined) {
+      const { count, next } = reply.tokens
+      // Made after the delay so a stamped token carries the moment it is written.
+      for (let i = 0; i < count; i++) if (!await send({ content: '' }, null, () => next(i))) return
+    }
     const calls = this.#toolCalls(reply)
     for (const [index, call] of calls.entries()) {
       if (!await send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] })) return

@@ -1,0 +1,288 @@
+// SSE fan-out: N concurrent chat streams (100, 500, 1000) through POST /api/agent/chat/stream
+// (kernel, chat plugin, prompts, the real OpenAI-compatible provider on the openai SDK,
+// the think parser, @fastify/sse) against the same streams through a minimal Fastify SSE
+// route that proxies the same upstream with fetch, measured in the same run.
+//
+// The fake upstream (test/fakes/openai-upstream.ts) emits TOKENS tokens per stream, one
+// every INTERVAL ms; each token is stamped with the moment it is written (wall clock in
+// microseconds: performance.timeOrigin + performance.now(), comparable across processes
+// on one machine). The upstream, each server and the clients (this process) are separate
+// processes, so each server's CPU time and memory are its own. Reported per N and server:
+//   latency per chunk, upstream write -> client read, p50 / p99 (and what agentd adds
+//   over the baseline), CPU ms per stream, memory per stream (peak RSS growth / N).
+// Target (issue 4): 1000 concurrent streams, p99 added latency under 20 ms.
+import { spawn, type ChildProcess } from 'node:child_process'
+import http from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+const self = fileURLToPath(import.meta.url)
+const REPO = path.resolve(path.dirname(self), '..')
+const COUNTS = (process.env.BENCH_STREAMS ?? '100,500,1000').split(',').map(Number)
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 20)
+const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 100)
+const WARMUP = 50
+/** Rounds per server and N, interleaved (baseline, agentd, baseline, ...); medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+
+// ---- child: a server --------------------------------------------------------------------
+
+interface Stats { cpu_ms: number, rss_peak_delta: number, rss_before: number }
+
+function statsChannel (): void {
+  let cpu = process.cpuUsage()
+  let rssBefore = process.memoryUsage().rss
+  let peak = rssBefore
+  setInterval(() => { const r = process.memoryUsage.rss(); if (r > peak) peak = r }, 20).unref()
+  process.on('message', (msg: string) => {
+    if (msg === 'mark') {
+      global.gc?.()
+      cpu = process.cpuUsage(); rssBefore = process.memoryUsage().rss; peak = rssBefore
+      process.send?.('marked')
+    } else if (msg === 'report') {
+      const d = process.cpuUsage(cpu)
+      const stats: Stats = { cpu_ms: (d.user + d.system) / 1000, rss_peak_delta: peak - rssBefore, rss_before: rssBefore }
+      process.send?.(stats)
+    }
+  })
+}
+
+async function serveAgentd (upstream: string): Promise<void> {
+  const { Kernel } = await import('../core/kernel.ts')
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-sse-'))
+  mkdirSync(path.join(dir, 'data'))
+  const plugin = (name: string): string => path.join(REPO, 'plugins', name)
+  writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
+    { name: 'openai', module: plugin('provider-openai-compatible'), options: { base_url: upstream, max_retries: 0 } },
+    { name: 'prompts', module: plugin('prompts') },
+    { name: 'chat', module: plugin('chat') },
+  ] }))
+  const kernel = new Kernel({
+    cwd: dir,
+    env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'), OPENAI_API_KEY: 'bench', DEFAULT_MODEL: 'gpt-4o-mini' },
+    watch: false,
+  })
+  const addr = await kernel.start()
+  statsChannel()
+  process.send?.({ port: addr.port })
+  process.on('SIGTERM', () => { void kernel.close().finally(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
+}
+
+async function serveBaseline (upstream: string): Promise<void> {
+  const Fastify = (await import('fastify')).default
+  const { fastifySSE } = await import('@fastify/sse')
+  const app = Fastify({ logger: false })
+  await app.register(fastifySSE, { heartbeatInterval: 15_000 })
+  // The least a chat proxy can do: ask the upstream to stream, forward each delta's content.
+  app.post('/stream', { sse: 'manual' }, async (request, reply) => {
+    const res = await fetch(`${upstream}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: (request.body as { message: string }).message }] }),
+    })
+    await reply.sse.send({ event: 'start', data: { task_id: 'x', model: 'gpt-4o-mini' } })
+    const decoder = new TextDecoder()
+    let buf = ''
+    for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buf += decoder.decode(part, { stream: true })
+      let nl: number
+      while ((nl = buf.indexOf('\n\n')) >= 0) {
+        const line = buf.slice(0, nl)
+        buf = buf.slice(nl + 2)
+        if (!line.startsWith('data: ') || line === 'data: [DONE]') continue
+        const content = (JSON.parse(line.slice(6)) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]?.delta?.content
+        if (content !== undefined && content !== '') await reply.sse.send({ event: 'chunk', data: { content } })
+      }
+    }
+    await reply.sse.send({ event: 'done', data: { task_id: 'x' } })
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  statsChannel()
+  process.send?.({ port: (app.server.address() as { port: number }).port })
+  process.on('SIGTERM', () => { void app.close().finally(() => process.exit(0)) })
+}
+
+async function serveUpstream (): Promise<void> {
+  const { FakeOpenAI } = await import('../test/fakes/openai-upstream.ts')
+  const fake = await new FakeOpenAI().start()
+  const stamp = (): string => `|${(performance.timeOrigin + performance.now()).toFixed(3)} `
+  fake.fallback = () => ({ tokens: { count: TOKENS, next: stamp }, delayMs: INTERVAL, usage: { prompt_tokens: 10, completion_tokens: TOKENS } })
+  // Forget recorded requests: a long run would otherwise hold every one.
+  setInterval(() => { fake.requests.length = 0 }, 1000).unref()
+  process.send?.({ url: fake.url })
+  process.on('SIGTERM', () => { void fake.close().finally(() => process.exit(0)) })
+}
+
+// ---- parent: clients, report ---------------------------------------------------------------
+
+const now = (): number => performance.timeOrigin + performance.now()
+
+interface Server { name: string, child: ChildProcess, port: number, path: string }
+
+async function startUpstream (): Promise<{ child: ChildProcess, url: string }> {
+  const child = spawn(process.execPath, ['--import=tsx', self, 'upstream'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { url: string }) => { resolve(m.url) })
+    child.once('exit', code => { reject(new Error(`upstream exited ${code}`)) })
+  })
+  return { child, url }
+}
+
+async function startServer (mode: 'agentd' | 'baseline', upstream: string): Promise<Server> {
+  // BENCH_PROFILE=dir writes a V8 CPU profile of each server into dir.
+  const prof = process.env.BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+  const child = spawn(process.execPath, ['--import=tsx', '--expose-gc', ...prof, self, mode, upstream], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => { resolve(m.port) })
+    child.once('exit', code => { reject(new Error(`${mode} server exited ${code}`)) })
+  })
+  return { name: mode, child, port, path: mode === 'agentd' ? '/api/agent/chat/stream' : '/stream' }
+}
+
+async function ask<T> (child: ChildProcess, msg: string, until: (m: unknown) => boolean): Promise<T> {
+  return await new Promise<T>(resolve => {
+    const on = (m: unknown): void => { if (until(m)) { child.off('message', on); resolve(m as T) } }
+    child.on('message', on)
+    child.send(msg)
+  })
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity })
+
+interface StreamOutcome { ok: boolean, latencies: number[], error?: string }
+
+/** One client stream: POSTs, parses SSE, records read time minus the token's upstream stamp. */
+async function oneStream (server: Server): Promise<StreamOutcome> {
+  return await new Promise<StreamOutcome>(resolve => {
+    const latencies: number[] = []
+    const req = http.request({ host: '127.0.0.1', port: server.port, path: server.path, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, res => {
+      let buf = ''
+      let done = false
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => {
+        const at = now()
+        buf += d
+        let end: number
+        while ((end = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, end)
+          buf = buf.slice(end + 2)
+          if (block.startsWith('event: chunk')) {
+            for (const m of block.matchAll(/\|(\d+\.\d+)/g)) latencies.push(at - Number(m[1]))
+          } else if (block.startsWith('event: done')) done = true
+          else if (block.startsWith('event: error')) resolve({ ok: false, latencies, error: block })
+        }
+      })
+      res.on('end', () => { resolve({ ok: done && latencies.length === TOKENS, latencies, error: done ? undefined : `status ${res.statusCode}` }) })
+      res.on('error', err => { resolve({ ok: false, latencies, error: err.message }) })
+    })
+    req.on('error', err => { resolve({ ok: false, latencies, error: err.message }) })
+    req.end(JSON.stringify({ message: 'stream please', use_memory: false }))
+  })
+}
+
+function pct (sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
+}
+
+interface RunResult { name: string, n: number, ok: number, chunks: number, p50: number, p99: number, max: number, cpu_ms_per_stream: number, kb_per_stream: number, errors: string[] }
+
+async function warm (server: Server): Promise<void> {
+  await Promise.all(Array.from({ length: WARMUP }, async () => await oneStream(server)))
+}
+
+async function run (server: Server, n: number): Promise<RunResult> {
+  await ask(server.child, 'mark', m => m === 'marked')
+  // Start times spread over one token interval, so token writes are spread evenly too.
+  const outcomes = await Promise.all(Array.from({ length: n }, async (_, i) => {
+    await new Promise(resolve => setTimeout(resolve, (i / n) * INTERVAL))
+    return await oneStream(server)
+  }))
+  const stats = await ask<Stats>(server.child, 'report', m => typeof m === 'object' && m !== null && 'cpu_ms' in m)
+  const lat = outcomes.flatMap(o => o.latencies).sort((a, b) => a - b)
+  return {
+    name: server.name,
+    n,
+    ok: outcomes.filter(o => o.ok).length,
+    chunks: lat.length,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: lat.at(-1) ?? NaN,
+    cpu_ms_per_stream: stats.cpu_ms / n,
+    kb_per_stream: stats.rss_peak_delta / 1024 / n,
+    errors: [...new Set(outcomes.filter(o => !o.ok).map(o => o.error ?? 'incomplete'))].slice(0, 3),
+  }
+}
+
+async function stop (server: Server): Promise<void> {
+  const exited = new Promise(resolve => server.child.once('exit', resolve))
+  server.child.kill('SIGTERM')
+  await exited
+}
+
+async function main (): Promise<void> {
+  const upstream = await startUpstream()
+  const { loadavg, cpus } = await import('node:os')
+  console.log(`SSE fan-out: ${TOKENS} tokens per stream, one every ${INTERVAL} ms, from the fake upstream; latency = upstream write -> client read`)
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map(l => l.toFixed(2)).join(' ')} at start (other work on the machine shows in the latencies)`)
+  console.log(`medians of ${ROUNDS} interleaved rounds per N (ok and chunks: the worst round; max: the worst chunk)`)
+  console.log('server     streams  ok     chunks   p50 ms   p99 ms   max ms   CPU ms/stream  KB/stream')
+  const results: Array<{ base: RunResult, agentd: RunResult }> = []
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const merge = (rs: RunResult[]): RunResult => ({
+    ...rs[0],
+    ok: Math.min(...rs.map(r => r.ok)),
+    chunks: Math.min(...rs.map(r => r.chunks)),
+    p50: median(rs.map(r => r.p50)),
+    p99: median(rs.map(r => r.p99)),
+    max: Math.max(...rs.map(r => r.max)),
+    cpu_ms_per_stream: median(rs.map(r => r.cpu_ms_per_stream)),
+    kb_per_stream: median(rs.map(r => r.kb_per_stream)),
+    errors: [...new Set(rs.flatMap(r => r.errors))],
+  })
+  const line = (r: RunResult): string => `${r.name.padEnd(10)} ${String(r.n).padStart(7)}  ${String(r.ok).padStart(5)}  ${String(r.chunks).padStart(7)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(7)}  ${r.max.toFixed(1).padStart(7)}  ${r.cpu_ms_per_stream.toFixed(2).padStart(13)}  ${r.kb_per_stream.toFixed(1).padStart(9)}${r.errors.length > 0 ? `  errors: ${r.errors.join(' | ').slice(0, 200)}` : ''}`
+  for (const n of COUNTS) {
+    const base = await startServer('baseline', upstream.url)
+    const agentd = await startServer('agentd', upstream.url)
+    try {
+      await warm(base)
+      await warm(agentd)
+      const rounds: { base: RunResult[], agentd: RunResult[] } = { base: [], agentd: [] }
+      for (let i = 0; i < ROUNDS; i++) {
+        rounds.base.push(await run(base, n))
+        rounds.agentd.push(await run(agentd, n))
+      }
+      const pair = { base: merge(rounds.base), agentd: merge(rounds.agentd) }
+      console.log(line(pair.base))
+      console.log(line(pair.agentd))
+      results.push(pair)
+    } finally {
+      await stop(base)
+      await stop(agentd)
+    }
+  }
+  console.log('\nagentd against the minimal route, same run:')
+  for (const { base, agentd } of results) {
+    console.log(`  ${String(agentd.n).padStart(4)} streams: added p50 ${(agentd.p50 - base.p50).toFixed(2)} ms, added p99 ${(agentd.p99 - base.p99).toFixed(2)} ms; ` +
+      `p99 ratio ${(agentd.p99 / base.p99).toFixed(2)}x; CPU ratio ${(agentd.cpu_ms_per_stream / base.cpu_ms_per_stream).toFixed(2)}x; ` +
+      `completed ${agentd.ok}/${agentd.n} (baseline ${base.ok}/${base.n})`)
+  }
+  const top = results.find(r => r.agentd.n === 1000)
+  if (top !== undefined) {
+    const added = top.agentd.p99 - top.base.p99
+    const met = top.agentd.ok === 1000 && added < 20
+    console.log(`target 1000 streams, p99 added latency < 20 ms: ${met ? 'met' : 'NOT met'} (added p99 ${added.toFixed(2)} ms, agentd p99 ${top.agentd.p99.toFixed(2)} ms, ${top.agentd.ok}/1000 complete)`)
+  }
+  agent.destroy()
+  const exited = new Promise(resolve => upstream.child.once('exit', resolve))
+  upstream.child.kill('SIGTERM')
+  await exited
+}
+
+const mode = process.argv[2]
+if (mode === 'agentd') await serveAgentd(process.argv[3])
+else if (mode === 'baseline') await serveBaseline(process.argv[3])
+else if (mode === 'upstream') await serveUpstream()
+else await main()

@@ -1,0 +1,52 @@
+// Sessions in the real Redis key-value store (memory-redis) survive a restart.
+import t from 'tap'
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { Kernel } from '../../core/kernel.ts'
+import { testEnv } from '../helpers/kernel.ts'
+import { repoPlugin, Workspace } from '../helpers/workspace.ts'
+import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
+import { fixture, MODEL } from './helpers.ts'
+
+const REDIS = process.env.REDIS_URI ?? 'redis://127.0.0.1:6379'
+
+t.test('a session stored in Redis is there after the server restarts', async t => {
+  const namespace = `agentd-test-chat-${randomUUID().slice(0, 8)}:`
+  const redis = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 1 })
+  await redis.connect()
+  t.teardown(async () => {
+    const keys = await redis.keys(`${namespace}*`)
+    if (keys.length > 0) await redis.del(...keys)
+    redis.disconnect()
+  })
+  const fake = await startFakeOpenAI(t)
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.writePlugins([
+    { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+    { name: 'test-tools', module: fixture('test-tools') },
+    { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: REDIS, namespace } },
+    { name: 'prompts', module: repoPlugin('prompts') },
+    { name: 'chat', module: repoPlugin('chat') },
+  ])
+  const env = testEnv(ws, { OPENAI_API_KEY: 'k', DEFAULT_MODEL: MODEL })
+  const post = async (port: number, body: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/agent/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    t.equal(res.status, 200)
+    return await res.json() as Record<string, unknown>
+  }
+
+  fake.enqueue({ text: 'Noted: blue.' }, { text: 'Blue.' })
+  const first = new Kernel({ cwd: ws.dir, env, watch: false })
+  const a = await first.start()
+  const r1 = await post(a.port, { message: 'My favourite colour is blue.', use_memory: false })
+  await first.close()
+  t.ok(await redis.exists(`${namespace}chat:session:${String(r1.session_id)}`), 'the session is a Redis key')
+
+  const second = new Kernel({ cwd: ws.dir, env, watch: false })
+  t.teardown(async () => { await second.close() })
+  const b = await second.start()
+  await post(b.port, { message: 'What is my favourite colour?', session_id: r1.session_id, use_memory: false })
+  const sent = fake.completions[1].body.messages as Array<{ content: string }>
+  t.same(sent.slice(1).map(m => m.content), ['My favourite colour is blue.', 'Noted: blue.', 'What is my favourite colour?'])
+})
