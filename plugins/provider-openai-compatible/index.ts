@@ -49,6 +49,7 @@ export function buildProvider (config: ConfigView, opts: PluginOptions<OpenAICom
     catalogue: new Catalogue(id, entries, overrides),
     streamUsage: opts.stream_usage ?? true,
     quirks: preset.quirks,
+    healthPath: preset.healthPath,
     log,
   })
 }

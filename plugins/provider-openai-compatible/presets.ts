@@ -15,6 +15,8 @@ export interface Preset {
   /** Catalogue file name in ./catalogue. */
   catalogue?: string
   headers?: Record<string, string>
+  /** Path of the health call when GET /models proves nothing (it is public on OpenRouter, so it would not check the key). */
+  healthPath?: string
 }
 
 export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Preset> = {
@@ -38,6 +40,8 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     catalogue: 'openrouter.json',
     // OpenRouter's app attribution (https://openrouter.ai/docs/api-reference/overview#headers).
     headers: { 'HTTP-Referer': 'https://github.com/agentd/agentd', 'X-Title': 'agentd' },
+    // GET /key describes the calling key: free, and it fails on a bad key.
+    healthPath: '/key',
   },
   local: {
     // An Ollama by default; LM Studio (:1234/v1), vLLM (:8000/v1) and llama.cpp (:8080/v1) work the same.

@@ -328,3 +328,23 @@ t.test('a slow consumer does not trip the idle timeout', async t => {
   }
   t.equal(text, 'abcdef')
 })
+
+t.test('openrouter health checks the key with GET /key, not the public model list', async t => {
+  const http = await import('node:http')
+  const seen: string[] = []
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`)
+    const ok = req.headers.authorization === 'Bearer sk-or-v1-goodkey0000'
+    res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(ok ? { data: { label: 'k', usage: 0 } } : { error: { message: 'No auth credentials found', code: 401 } }))
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { server.close() })
+  const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/api/v1`
+  const good = makeProvider('openrouter', { base_url: url }, { OPENROUTER_API_KEY: 'sk-or-v1-goodkey0000' }).provider
+  t.equal((await good.health()).status, 'healthy')
+  const bad = await makeProvider('openrouter', { base_url: url }, { OPENROUTER_API_KEY: 'sk-or-v1-wrongkey000' }).provider.health()
+  t.equal(bad.status, 'unhealthy')
+  t.match(bad.error, /OPENROUTER_API_KEY/)
+  t.same(seen, ['GET /api/v1/key', 'GET /api/v1/key'])
+})

@@ -24,6 +24,8 @@ export interface OpenAICompatibleConfig {
   catalogue: Catalogue
   streamUsage: boolean
   quirks?: WireQuirks
+  /** Health calls GET <base>/<healthPath> instead of GET /models. */
+  healthPath?: string
   log: FastifyBaseLogger
 }
 
@@ -151,7 +153,11 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
       const started = performance.now()
       try {
-        await serverModels(signal)
+        if (cfg.healthPath === undefined) await serverModels(signal)
+        else {
+          const { deadline } = await withRetry(ctx, quick, signal, async d => await client.get(cfg.healthPath!, { signal: d.signal }), log)
+          deadline.dispose()
+        }
         return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
       } catch (err) {
         return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
