@@ -177,3 +177,15 @@ t.test('health makes a real models call; the catalogue knows snapshot ids', asyn
   t.equal(provider.capabilities('claude-3-5-haiku-latest').max_output_tokens, 8192)
   t.ok((await provider.listModels()).some(m => m.name === 'claude-sonnet-4-5' && m.supports_tools && m.context_window === 200000))
 })
+
+t.test('an unknown model is a 404; other refusals are a 502 with the upstream reason', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ status: 404, message: 'model: claude-nope' }, { status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' })
+  const { provider } = make(fake.url)
+  const missing = await rejection(provider.complete({ ...ask('hi'), model: 'claude-nope' }))
+  t.equal(missing.statusCode, 404)
+  t.match(missing.message, /anthropic does not know model "claude-nope"/)
+  const refused = await rejection(provider.complete(ask('hi')))
+  t.equal(refused.statusCode, 502)
+  t.match(refused.message, /anthropic answered HTTP 400: prompt is too long/)
+})

@@ -348,3 +348,13 @@ t.test('openrouter health checks the key with GET /key, not the public model lis
   t.match(bad.error, /OPENROUTER_API_KEY/)
   t.same(seen, ['GET /api/v1/key', 'GET /api/v1/key'])
 })
+
+t.test('a model the upstream does not know is a 404 that points at the model list', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ status: 404, message: 'The model `gpt-9` does not exist or you do not have access to it.', type: 'invalid_request_error' })
+  const { provider } = openai(fake.url)
+  const err = await rejection(provider.complete({ ...ask('hi'), model: 'gpt-9' }))
+  t.equal(err.statusCode, 404)
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_MODEL_NOT_FOUND')
+  t.match(err.message, /GET \/api\/providers\/models\?provider=openai/)
+})
