@@ -134,9 +134,11 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       },
     })
 
-    session.messages = capHistory([...session.messages, user, ...loop.messages], opts.max_session_messages)
-    session.updated_at = new Date().toISOString()
-    await deps.sessions.save(session)
+    // Append to the session as it is now, so a turn saved meanwhile by a concurrent request is kept.
+    const latest = await deps.sessions.get(prep.session_id) ?? session
+    latest.messages = capHistory([...latest.messages, user, ...loop.messages], opts.max_session_messages)
+    latest.updated_at = new Date().toISOString()
+    await deps.sessions.save(latest)
 
     const totalMs = round2(performance.now() - prep.started)
     if (prep.use_memory && memory.available) {

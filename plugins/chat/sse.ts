@@ -30,9 +30,11 @@ export function chatStreamHandler (app: FastifyInstance, deps: ChatDeps) {
     const onClose = (): void => { if (!res.writableFinished) abort.abort(new Error('the client closed the stream')) }
     res.once('close', onClose)
     const sse = reply.sse
+    // A write waiting for 'drain' on a socket that then closes never settles: never wait past the abort.
+    const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
     const send = async (event: string, data: unknown): Promise<void> => {
       if (abort.signal.aborted || !sse.isConnected) return
-      try { await sse.send({ event, data }) } catch { /* the socket went away; the close handler aborts the work */ }
+      await Promise.race([sse.send({ event, data }).catch(() => undefined), aborted])
     }
     let heartbeat: NodeJS.Timeout | undefined
     try {

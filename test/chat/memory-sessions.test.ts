@@ -133,3 +133,18 @@ t.test('long histories are trimmed to the context window, keeping system prompt,
     if (m.role === 'tool') t.ok(last[i - 1]?.tool_calls !== undefined || last[i - 1]?.role === 'tool', 'a tool result is never first: its call is kept with it')
   }
 })
+
+t.test('two concurrent turns on one session are both kept', async t => {
+  const { s, fake } = await startChat(t)
+  fake.enqueue({ text: 'slow answer', firstDelayMs: 200 }, { text: 'fast answer' }, { text: 'third' })
+  const sid = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'
+  const [a, b] = await Promise.all([
+    s.post('/api/agent/chat', { message: 'slow question', session_id: sid }),
+    new Promise(resolve => setTimeout(resolve, 50)).then(async () => await s.post('/api/agent/chat', { message: 'fast question', session_id: sid })),
+  ])
+  t.equal(a.status, 200)
+  t.equal(b.status, 200)
+  await s.post('/api/agent/chat', { message: 'third question', session_id: sid })
+  const sent = (fake.completions[2].body.messages as Json[]).slice(1).map(m => m.content)
+  t.same(sent, ['fast question', 'fast answer', 'slow question', 'slow answer', 'third question'])
+})
