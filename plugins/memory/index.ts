@@ -19,6 +19,7 @@ export const options = Type.Object({
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
   audit_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call (procedural memory)' }),
 })
 type Options = Static<typeof options>
 
@@ -46,6 +47,17 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
       app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?)')
     }
   })
+
+  if (opts.record_tool_invocations) {
+    // Procedural memory: every tool call, recorded off the tool's path (never awaited, never failing it).
+    app.hooks.on<{ tool: string, arguments: Record<string, unknown>, result: { content?: unknown, isError?: unknown } }>('tool:after', payload => {
+      const result = typeof payload.result?.content === 'string' ? payload.result.content : JSON.stringify(payload.result ?? null)
+      void svc.recordToolInvocation({
+        conversation_id: null, tool: payload.tool, arguments: payload.arguments ?? {}, result: result.slice(0, 10_000),
+        is_error: payload.result?.isError === true, duration_ms: null,
+      }).catch(() => {})
+    })
+  }
 
   let timer: NodeJS.Timeout | undefined
   const prune = async (): Promise<void> => {

@@ -30,3 +30,15 @@ t.test('chat with use_memory stores both turns and a later chat recalls the earl
   const sentOther = fake.completions.at(-1)?.body as { messages: Array<{ role: string, content: string }> }
   t.notMatch(sentOther.messages.map(m => m.content).join('\n'), /teal/, 'another channel does not see it')
 })
+
+t.test('tool calls made in a chat are kept as procedural memory', async t => {
+  const { s, fake } = await startChat(t, { extra: memoryPlugins() })
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'ping', ms: 1 } }] }, { tool_calls: [{ name: 'explode', arguments: {} }] }, { text: 'done' })
+  const res = await s.post('/api/agent/chat', { message: 'use the tools', use_memory: true })
+  t.equal(res.status, 200)
+  await until('both invocations to be recorded', async () => (await svc().relational?.toolInvocations({ limit: 10 }))?.length === 2)
+  const list = await svc().relational?.toolInvocations({ limit: 10 }) ?? []
+  t.match(list[0], { tool: 'slow_echo', arguments: { text: 'ping' }, is_error: false, result: /ping/ })
+  t.match(list[1], { tool: 'explode', is_error: true })
+})
