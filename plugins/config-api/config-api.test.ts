@@ -132,3 +132,13 @@ t.test('no log line ever carries the key', async t => {
   t.ok(lines.length > 3, `${lines.length} log lines`)
   t.notOk(lines.some(l => l.includes(ENV_KEY) || l.includes(FILE_KEY)), 'no key in any log line')
 })
+
+t.test('a dotted override of a model whose name has dots reaches the catalogue', async t => {
+  const s = await startKernel(t, { plugins, watch: false })
+  const res = await s.post('/api/config/update', { key: 'models.overrides.gpt-4.1.context_window', value: 5000 })
+  t.equal(res.status, 200)
+  t.same(readConfig(s.ws).models.overrides, { 'gpt-4.1': { context_window: 5000 } })
+  const { body } = await s.json('/api/providers/models?provider=openai')
+  t.equal(body.models.find((m: { name: string }) => m.name === 'gpt-4.1').context_window, 5000)
+  t.equal(body.models.find((m: { name: string }) => m.name === 'gpt-4.1').supports_tools, true, 'other figures stay')
+})

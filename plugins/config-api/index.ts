@@ -7,7 +7,8 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { Errors } from '../../core/errors.ts'
-import { dottedToNested, leafKeys, updateRuntimeConfig } from '../../core/config.ts'
+import { leafKeys, updateRuntimeConfig } from '../../core/config.ts'
+import { patchFromDotted } from './dotted.ts'
 import { redact } from './redact.ts'
 import { effectiveConfig } from './effective.ts'
 import { describeAllowed, unknownKeys } from './allowed.ts'
@@ -45,7 +46,7 @@ async function configApi (app: FastifyInstance): Promise<void> {
     if (dotted) {
       if (typeof body.key !== 'string' || body.key === '') throw new Errors.BAD_REQUEST('"key" must be a dotted setting name such as "providers.openai.api_key".')
       if (!('value' in body)) throw new Errors.BAD_REQUEST(`Missing "value" for key "${body.key}".`)
-      patch = dottedToNested(body.key, body.value)
+      patch = patchFromDotted(body.key, body.value)
     } else {
       patch = body
     }

@@ -16,3 +16,12 @@ t.test('unknown keys are found by dotted path; overrides take any model name', a
     ['extra', 'models.defualts', 'preferences.default_modle', 'providers.groq', 'providers.local.url'])
   t.match(describeAllowed(providers), /providers\.\{openai,local\}\.\{api_key,base_url,timeout\}/)
 })
+
+t.test('dotted keys under models.overrides keep the dots of model names', async t => {
+  const { patchFromDotted } = await import('./dotted.ts')
+  t.same(patchFromDotted('models.overrides.llama3.2.context_window', 8192), { models: { overrides: { 'llama3.2': { context_window: 8192 } } } })
+  t.same(patchFromDotted('models.overrides.gpt-4.1', { supports_tools: true }), { models: { overrides: { 'gpt-4.1': { supports_tools: true } } } })
+  t.same(patchFromDotted('models.overrides.local/qwen2.5:7b.cost_per_1k_input', 0), { models: { overrides: { 'local/qwen2.5:7b': { cost_per_1k_input: 0 } } } })
+  t.same(patchFromDotted('providers.openai.api_key', 'k'), { providers: { openai: { api_key: 'k' } } })
+  t.throws(() => patchFromDotted('models.overrides.', 1))
+})
