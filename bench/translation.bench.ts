@@ -18,7 +18,7 @@ import { Agent, request } from 'node:http'
 const self = fileURLToPath(import.meta.url)
 const REPO = path.resolve(path.dirname(self), '..')
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4)
 /** Worker threads for the pooled configuration (plugin option `workers`). */
 const WORKERS = Number(process.env.BENCH_DETECT_WORKERS ?? 1)
 
