@@ -217,3 +217,16 @@ t.test('GET /api/agent/status is idle with no task running', async t => {
   const { s } = await startChat(t)
   t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
 })
+
+t.test('the chat runs the prompt, provider and tool hook points', async t => {
+  const { hookJournal } = await import('./fixtures/test-hooks/index.ts')
+  const { fixture } = await import('./helpers.ts')
+  hookJournal().length = 0
+  const { s, fake } = await startChat(t, { extra: [{ name: 'test-hooks', module: fixture('test-hooks') }] })
+  fake.enqueue({ tool_calls: [{ id: 'h1', name: 'slow_echo', arguments: { text: 'original', ms: 0 } }] }, { text: 'ok' })
+  const r = await chat(s, { message: 'hooks' })
+  t.equal(r.status, 200)
+  t.match((fake.completions[0].body.messages as Json[])[0].content, /HOOKED-PROMPT$/)
+  t.equal((fake.completions[1].body.messages as Json[]).find(m => m.role === 'tool')?.content, 'rewritten!', 'tool:before rewrote the arguments, tool:after the result')
+  t.same(hookJournal(), [`before openai ${MODEL}`, 'after openai', `before openai ${MODEL}`, 'after openai'])
+})
