@@ -189,3 +189,12 @@ t.test('an unknown model is a 404; other refusals are a 502 with the upstream re
   t.equal(refused.statusCode, 502)
   t.match(refused.message, /anthropic answered HTTP 400: prompt is too long/)
 })
+
+t.test('settings the Messages API cannot take are left out and noted once in the log', async t => {
+  const fake = await startFakeAnthropic(t)
+  const { provider, lines } = make(fake.url)
+  await provider.complete({ ...ask('hi'), temperature: 0.3, response_format: { type: 'json_object' } })
+  await provider.complete({ ...ask('hi'), temperature: 0.3 })
+  t.notOk('temperature' in fake.messages[0].body)
+  t.equal(lines.filter(l => l.includes('not supported by the Anthropic Messages API')).length, 1)
+})

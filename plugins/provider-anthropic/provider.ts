@@ -57,10 +57,20 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const ensureConfigured = (): void => {
     if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
   }
+  // Settings this API cannot take are left out; say so once per generation, not per call.
+  let warned = false
+  const noteUnsupported = (req: CompletionRequest): void => {
+    if (warned) return
+    const dropped = (['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'response_format'] as const).filter(k => req[k] !== undefined)
+    if (dropped.length === 0) return
+    warned = true
+    log.warn({ provider: id, dropped }, 'settings not supported by the Anthropic Messages API were left out')
+  }
   const maxTokens = (req: CompletionRequest): number => req.max_tokens ?? Math.min(cfg.defaultMaxTokens, catalogue.capabilities(req.model).max_output_tokens ?? cfg.defaultMaxTokens)
 
   async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
     ensureConfigured()
+    noteUnsupported(req)
     const c: UpstreamContext = { ...ctx, model: req.model }
     const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
@@ -99,6 +109,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
 
     complete: async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
       ensureConfigured()
+      noteUnsupported(req)
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { value: msg, deadline } = await withRetry(c, policy, signal,
         async d => await client.messages.create({ ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: false }, { signal: d.signal }), log)
