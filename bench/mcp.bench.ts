@@ -33,7 +33,7 @@ await direct.listTools()
 
 const manager = new McpManager({
   file, env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
-  options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000 },
+  options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000, ping_interval_seconds: 30 },
 })
 await manager.reload('bench')
 await manager.get('everything')?.connect()

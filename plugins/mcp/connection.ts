@@ -23,6 +23,8 @@ export interface ConnectionContext {
   log: FastifyBaseLogger
   clientVersion: string
   backoff: () => BackoffOptions
+  /** 0: no keep-alive pings. */
+  pingIntervalMs: () => number
   /** Called whenever status or the lists change (the manager recomputes tool names). */
   onChange: () => void
 }
@@ -73,6 +75,7 @@ export class McpConnection {
   #epoch = 0
   #connecting: Promise<void> | undefined
   #retryTimer: NodeJS.Timeout | undefined
+  #pingTimer: NodeJS.Timeout | undefined
   #closed = false
 
   constructor (entry: ServerEntry, ctx: ConnectionContext) {
@@ -173,6 +176,26 @@ export class McpConnection {
     this.nextRetryAt = undefined
     this.#set('connected')
     this.#log.info({ transport: kind, tools: this.tools.length, resources: this.resources.length, pid: this.pid }, 'connected')
+    this.#startPing(epoch, client, cfg.timeoutMs)
+  }
+
+  #startPing (epoch: number, client: Client, timeoutMs: number): void {
+    const every = this.#ctx.pingIntervalMs()
+    if (every <= 0) return
+    let busy = false
+    this.#pingTimer = setInterval(() => {
+      if (busy) return
+      busy = true
+      client.ping({ timeout: Math.min(timeoutMs, Math.max(every, 1000)) })
+        .catch((err: unknown) => { this.#lost(epoch, client, `ping failed: ${message(err)}`) })
+        .finally(() => { busy = false })
+    }, every)
+    this.#pingTimer.unref()
+  }
+
+  #stopPing (): void {
+    clearInterval(this.#pingTimer)
+    this.#pingTimer = undefined
   }
 
   async #refresh (client: Client, what: 'tools' | 'resources' | 'prompts', timeout: number): Promise<void> {
@@ -204,7 +227,10 @@ export class McpConnection {
 
   #lost (epoch: number, client: Client, why: string): void {
     if (epoch !== this.#epoch || this.#client !== client || this.#closed) return
+    this.#stopPing()
     this.#client = undefined
+    // Whatever is left of the old connection (an HTTP session, a half-dead child) goes away.
+    void client.close().catch(() => undefined)
     this.pid = undefined
     this.#set('error', `connection lost: ${why}`)
     this.#log.warn(`connection lost: ${why}`)
@@ -230,6 +256,7 @@ export class McpConnection {
   /** Disconnects and stops reconnecting. Status `disconnected` (an invalid entry keeps its `error`). */
   async disconnect (): Promise<void> {
     this.desired = false
+    this.#stopPing()
     clearTimeout(this.#retryTimer)
     this.#retryTimer = undefined
     this.nextRetryAt = undefined

@@ -97,6 +97,7 @@ export class McpManager {
         log: this.#log,
         clientVersion: this.#clientVersion,
         backoff: () => ({ initialMs: this.#options.reconnect_initial_ms, maxMs: this.#options.reconnect_max_ms }),
+        pingIntervalMs: () => this.#options.ping_interval_seconds * 1000,
         onChange: this.#changed,
       })
       next.set(name, conn)

@@ -9,6 +9,8 @@ export const options = Type.Object({
   reconnect_initial_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
   /** Cap of the reconnect wait. */
   reconnect_max_ms: Type.Integer({ minimum: 10, maximum: 600_000, default: 30_000 }),
+  /** Every connected server is pinged this often, so a server that died (e.g. an HTTP server, which has no pipe to break) is noticed without waiting for a call; 0 turns pinging off. */
+  ping_interval_seconds: Type.Number({ minimum: 0, maximum: 3600, default: 30 }),
 }, { additionalProperties: false })
 
 export type McpPluginOptions = Static<typeof options>

@@ -130,6 +130,33 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager): void {
     return { resources, count: resources.length }
   })
 
+  app.get('/api/mcp/prompts', {
+    schema: {
+      tags: ['mcp'],
+      summary: 'Prompts (templates) offered by the connected tool servers',
+      querystring: ServerQuery,
+      response: {
+        200: Type.Object({
+          prompts: Type.Array(Type.Object({
+            name: Type.String(), description: Type.Union([Type.String(), Type.Null()]), server: Type.String(),
+            arguments: Type.Array(Type.Object({ name: Type.String(), description: Type.Union([Type.String(), Type.Null()]), required: Type.Boolean() })),
+          })),
+          count: Type.Integer(),
+        }),
+      },
+    },
+  }, async (request) => {
+    const { server } = request.query as { server?: string }
+    if (server !== undefined) find(server, file)
+    const prompts = manager.servers()
+      .filter(c => (server === undefined || c.name === server) && c.status === 'connected')
+      .flatMap(c => c.prompts.map(p => ({
+        name: p.name, description: p.description ?? null, server: c.name,
+        arguments: (p.arguments ?? []).map(a => ({ name: a.name, description: a.description ?? null, required: a.required === true })),
+      })))
+    return { prompts, count: prompts.length }
+  })
+
   const ConnectOne = Type.Object({
     status: Type.String(), server: Type.String(), tools_count: Type.Integer(), resources_count: Type.Integer(), error: Type.Optional(Type.String()),
   })

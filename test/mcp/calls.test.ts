@@ -18,10 +18,13 @@ t.test('an isError result reaches the caller as an error', async t => {
 })
 
 t.test('a call over its time limit is cancelled and reported as a tool error', async t => {
-  const { source } = await setup(t)
+  const { fx, source } = await setup(t)
   const started = Date.now()
   const r = await source.callTool('slow', { ms: 5000 }, { timeoutMs: 300 })
   t.ok(Date.now() - started < 2000, 'gave up in time')
+  const deadline = Date.now() + 3000
+  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
+  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
   t.equal(r.isError, true)
   t.match(r.content, /did not finish within 0.3 s/)
   // The connection is still good afterwards.
@@ -34,13 +37,16 @@ t.test('the server entry call_timeout applies when the caller gives none', async
   t.match(r, { isError: true, content: /within 0.3 s/ })
 })
 
-t.test('an aborted call throws the abort reason and does not wait for the server', async t => {
-  const { source } = await setup(t)
+t.test('an aborted call throws the abort reason, does not wait, and cancels on the server', async t => {
+  const { fx, source } = await setup(t)
   const ac = new AbortController()
   const started = Date.now()
   setTimeout(() => { ac.abort(new Error('chat aborted')) }, 100)
   await t.rejects(source.callTool('slow', { ms: 5000 }, { signal: ac.signal }), /chat aborted/)
   t.ok(Date.now() - started < 2000)
+  const deadline = Date.now() + 3000
+  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
+  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
   t.same(await source.callTool('add', { a: 2, b: 2 }), { content: '4', isError: false })
 })
 

@@ -113,3 +113,19 @@ t.test('a stdio server that never answers fails within its timeout too', async t
   const row = await s.waitFor('mute', x => x.status === 'error', 'error', 4000)
   t.match(row.error, /did not answer within 1 s/)
 })
+
+t.test('an HTTP server that dies is noticed by the keep-alive ping and reconnected when it is back', async t => {
+  let fx = await startFixtureServer('streamable_http')
+  t.teardown(async () => { await fx.close() })
+  const s = await startMcp(t, { web: { url: fx.url, timeout: 2 } }, { mcpOptions: { ping_interval_seconds: 0.2 } })
+  const first = await s.waitFor('web', isConnected, 'connected')
+  const port = fx.port
+  await fx.close()
+  const down = await s.waitFor('web', x => x.status === 'error', 'error (without any call)', 5000)
+  t.match(down.error, /connection lost: ping failed/)
+  fx = await startFixtureServer('streamable_http', 'fixture', port)
+  const back = await s.waitFor('web', isConnected, 'reconnected', 10_000)
+  t.not(back.connected_at, first.connected_at)
+  const source = s.kernel.current!.app.registry.toolSources.get('mcp')
+  t.same(await source.callTool('greet', { name: 'again' }), { content: 'Hello, again! (from fixture)', isError: false })
+})

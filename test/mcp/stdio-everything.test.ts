@@ -29,6 +29,11 @@ t.test('server-everything over stdio: connects, lists tools and resources, calls
   t.ok(res.body.count > 0)
   t.match(res.body.resources[0], { uri: String, name: String, server: 'everything' })
 
+  const prompts = await s.json('/api/mcp/prompts?server=everything')
+  t.equal(prompts.status, 200)
+  t.ok(prompts.body.prompts.some((p: { name: string, server: string }) => p.name === 'simple-prompt' && p.server === 'everything'))
+  t.equal(row.prompts_count, prompts.body.count)
+
   const call = await s.post('/api/tools/call', { name: 'echo', arguments: { message: 'hello mcp' } })
   t.equal(call.status, 200)
   t.same(await call.json(), { tool: 'echo', server: 'everything', content: 'Echo: hello mcp', is_error: false })
