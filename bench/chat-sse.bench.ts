@@ -9,9 +9,11 @@
 // on one machine). The upstream, each server and the clients (this process) are separate
 // processes, so each server's CPU time and memory are its own. Reported per N and server:
 //   latency per chunk, upstream write -> client read, p50 / p99 (and what agentd adds
-//   over the baseline), CPU ms per stream, memory per stream (peak RSS growth / N).
+//   over the baseline), CPU ms per stream, memory per stream (peak RSS growth / N), and
+//   the server's event-loop delay p99 (how long ready work waited inside that server).
 // Target (issue 4): 1000 concurrent streams, p99 added latency under 20 ms.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs'
@@ -29,21 +31,25 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
 // ---- child: a server --------------------------------------------------------------------
 
-interface Stats { cpu_ms: number, rss_peak_delta: number, rss_before: number }
+interface Stats { cpu_ms: number, rss_peak_delta: number, rss_before: number, loop_p99_ms: number }
 
 function statsChannel (): void {
   let cpu = process.cpuUsage()
   let rssBefore = process.memoryUsage().rss
   let peak = rssBefore
   setInterval(() => { const r = process.memoryUsage.rss(); if (r > peak) peak = r }, 20).unref()
+  // Event-loop delay: how long ready work waited in this server, whatever else the machine ran.
+  const loop = monitorEventLoopDelay({ resolution: 5 })
+  loop.enable()
   process.on('message', (msg: string) => {
     if (msg === 'mark') {
       global.gc?.()
       cpu = process.cpuUsage(); rssBefore = process.memoryUsage().rss; peak = rssBefore
+      loop.reset()
       process.send?.('marked')
     } else if (msg === 'report') {
       const d = process.cpuUsage(cpu)
-      const stats: Stats = { cpu_ms: (d.user + d.system) / 1000, rss_peak_delta: peak - rssBefore, rss_before: rssBefore }
+      const stats: Stats = { cpu_ms: (d.user + d.system) / 1000, rss_peak_delta: peak - rssBefore, rss_before: rssBefore, loop_p99_ms: loop.percentile(99) / 1e6 }
       process.send?.(stats)
     }
   })
@@ -133,6 +139,7 @@ async function startUpstream (): Promise<{ child: ChildProcess, url: string }> {
 async function startServer (mode: 'agentd' | 'baseline', upstream: string): Promise<Server> {
   // BENCH_PROFILE=dir writes a V8 CPU profile of each server into dir.
   const prof = process.env.BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+  if (process.env.BENCH_NODE_ARGS !== undefined) prof.push(...process.env.BENCH_NODE_ARGS.split(' ').filter(a => a !== ''))
   const child = spawn(process.execPath, ['--import=tsx', '--expose-gc', ...prof, self, mode, upstream], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => { resolve(m.port) })
@@ -187,7 +194,7 @@ function pct (sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
 }
 
-interface RunResult { name: string, n: number, ok: number, chunks: number, p50: number, p99: number, max: number, cpu_ms_per_stream: number, kb_per_stream: number, errors: string[] }
+interface RunResult { name: string, n: number, ok: number, chunks: number, p50: number, p99: number, max: number, cpu_ms_per_stream: number, kb_per_stream: number, loop_p99: number, errors: string[] }
 
 async function warm (server: Server): Promise<void> {
   await Promise.all(Array.from({ length: WARMUP }, async () => await oneStream(server)))
@@ -212,6 +219,7 @@ async function run (server: Server, n: number): Promise<RunResult> {
     max: lat.at(-1) ?? NaN,
     cpu_ms_per_stream: stats.cpu_ms / n,
     kb_per_stream: stats.rss_peak_delta / 1024 / n,
+    loop_p99: stats.loop_p99_ms,
     errors: [...new Set(outcomes.filter(o => !o.ok).map(o => o.error ?? 'incomplete'))].slice(0, 3),
   }
 }
@@ -228,7 +236,7 @@ async function main (): Promise<void> {
   console.log(`SSE fan-out: ${TOKENS} tokens per stream, one every ${INTERVAL} ms, from the fake upstream; latency = upstream write -> client read`)
   console.log(`machine: ${cpus().length} cores, load average ${loadavg().map(l => l.toFixed(2)).join(' ')} at start (other work on the machine shows in the latencies)`)
   console.log(`medians of ${ROUNDS} interleaved rounds per N (ok and chunks: the worst round; max: the worst chunk)`)
-  console.log('server     streams  ok     chunks   p50 ms   p99 ms   max ms   CPU ms/stream  KB/stream')
+  console.log('server     streams  ok     chunks   p50 ms   p99 ms   max ms   CPU ms/stream  KB/stream  loop p99 ms')
   const results: Array<{ base: RunResult, agentd: RunResult }> = []
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const merge = (rs: RunResult[]): RunResult => ({
@@ -240,9 +248,10 @@ async function main (): Promise<void> {
     max: Math.max(...rs.map(r => r.max)),
     cpu_ms_per_stream: median(rs.map(r => r.cpu_ms_per_stream)),
     kb_per_stream: median(rs.map(r => r.kb_per_stream)),
+    loop_p99: median(rs.map(r => r.loop_p99)),
     errors: [...new Set(rs.flatMap(r => r.errors))],
   })
-  const line = (r: RunResult): string => `${r.name.padEnd(10)} ${String(r.n).padStart(7)}  ${String(r.ok).padStart(5)}  ${String(r.chunks).padStart(7)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(7)}  ${r.max.toFixed(1).padStart(7)}  ${r.cpu_ms_per_stream.toFixed(2).padStart(13)}  ${r.kb_per_stream.toFixed(1).padStart(9)}${r.errors.length > 0 ? `  errors: ${r.errors.join(' | ').slice(0, 200)}` : ''}`
+  const line = (r: RunResult): string => `${r.name.padEnd(10)} ${String(r.n).padStart(7)}  ${String(r.ok).padStart(5)}  ${String(r.chunks).padStart(7)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(7)}  ${r.max.toFixed(1).padStart(7)}  ${r.cpu_ms_per_stream.toFixed(2).padStart(13)}  ${r.kb_per_stream.toFixed(1).padStart(9)}  ${r.loop_p99.toFixed(1).padStart(11)}${r.errors.length > 0 ? `  errors: ${r.errors.join(' | ').slice(0, 200)}` : ''}`
   for (const n of COUNTS) {
     const base = await startServer('baseline', upstream.url)
     const agentd = await startServer('agentd', upstream.url)
