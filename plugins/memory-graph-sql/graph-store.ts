@@ -11,7 +11,7 @@ import type { SqlHandle } from '../memory-sql/connect.ts'
 import { SqlReady } from '../memory-sql/relational-store.ts'
 import { guarded } from '../memory-sql/unavailable.ts'
 import { likeContains, nearest, similarity, vectorValue } from '../memory-sql/vector.ts'
-import { iso, isoOrNull, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
+import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
 import { graphMigrations } from './migrations.ts'
 
 const ENTITY_COLS = sql.raw('e.id, e.name, e.type, e.aliases, e.description, e.salience, e.properties, e.first_seen, e.last_accessed, e.access_count, e.channel')
@@ -64,8 +64,8 @@ export class SqlGraphStore implements GraphStore {
       const v = e.embedding
       if (v !== undefined) await this.#r.index('entities', v.vector.length)
       const r = await sql<Row>`INSERT INTO entities AS e (id, name, type, aliases, description, salience, properties, channel, embedding, embedder, embedding_dims)
-        VALUES (${randomUUID()}, ${e.name}, ${e.type}, ${JSON.stringify(e.aliases ?? [])}::jsonb, ${e.description ?? null}, ${e.salience ?? 0.5},
-          ${JSON.stringify(e.properties ?? {})}::jsonb, ${e.channel}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
+        VALUES (${randomUUID()}, ${e.name}, ${e.type}, ${jsonb(e.aliases ?? [])}::jsonb, ${e.description ?? null}, ${e.salience ?? 0.5},
+          ${jsonb(e.properties ?? {})}::jsonb, ${e.channel}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
         ON CONFLICT (channel, lower(name), type) DO UPDATE SET
           aliases = (SELECT COALESCE(jsonb_agg(DISTINCT a), '[]'::jsonb) FROM jsonb_array_elements(e.aliases || EXCLUDED.aliases) a),
           description = COALESCE(EXCLUDED.description, e.description),

@@ -7,6 +7,7 @@ import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { PGliteDialect } from './pglite-dialect.ts'
+import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 
 export interface SqlHandle {
@@ -28,7 +29,7 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): P
   // enough rows pass it, so a small channel in a big table still gets its nearest rows.
   await pglite.exec('SET hnsw.iterative_scan = strict_order')
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
-  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) })
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
   return {
     db, backend: 'pglite', schema: target.schema, label: target.dir ?? 'pglite (in memory)',
     close: async () => { await db.destroy(); await pglite.close() },
@@ -50,7 +51,7 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
   pool.on('connect', client => { client.query('SET hnsw.iterative_scan = strict_order').catch(() => {}) })
   // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
   pool.on('error', err => { log.warn({ err: err.message }, 'memory-sql: an idle PostgreSQL connection failed; it will be replaced') })
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }), plugins: [new NulSafePlugin()] })
   return { db, backend: 'postgres', schema: target.schema, label: redactUri(target.uri), close: async () => { await db.destroy() } }
 }
 

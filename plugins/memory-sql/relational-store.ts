@@ -14,7 +14,7 @@ import { columnVectorType, detectVector, migrate, type Migration } from './migra
 import { relationalMigrations } from './migrations.ts'
 import { guarded } from './unavailable.ts'
 import { ensureVectorIndex, likeContains, nearest, similarity, vectorValue, type VectorMode } from './vector.ts'
-import { iso, isoOrNull, num, obj, strArr, type Row } from './rows.ts'
+import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from './rows.ts'
 
 /** Migrations + vector mode, shared by every SQL store on one handle. */
 export class SqlReady {
@@ -111,7 +111,7 @@ export class SqlRelationalStore implements RelationalStore {
           RETURNING turn_count - 1 AS idx`.execute(trx)
         const idx = num(conv.rows[0].idx)
         const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
-          VALUES (${randomUUID()}, ${t.conversation_id}, ${idx}, ${t.role}, ${t.content}, ${t.token_count ?? null}, ${JSON.stringify(t.metadata ?? {})}::jsonb,
+          VALUES (${randomUUID()}, ${t.conversation_id}, ${idx}, ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
             ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null})
           RETURNING ${TURN_COLS}`.execute(trx)
         return toTurn(r.rows[0])
@@ -181,7 +181,7 @@ export class SqlRelationalStore implements RelationalStore {
       const e = s.embedding
       if (e !== undefined) await this.#r.index('strategies', e.vector.length)
       const r = await sql<Row>`INSERT INTO strategies AS s (id, description, context_pattern, tool_sequence, channel, embedding, embedder, embedding_dims)
-        VALUES (${randomUUID()}, ${s.description}, ${s.context_pattern}, ${JSON.stringify(s.tool_sequence ?? [])}::jsonb, ${s.channel},
+        VALUES (${randomUUID()}, ${s.description}, ${s.context_pattern}, ${jsonb(s.tool_sequence ?? [])}::jsonb, ${s.channel},
           ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}) RETURNING ${STRATEGY_COLS}`.execute(db)
       return toStrategy(r.rows[0])
     })
@@ -211,7 +211,7 @@ export class SqlRelationalStore implements RelationalStore {
   async addToolInvocation (t: NewToolInvocation): Promise<ToolInvocation> {
     return await this.#run(async db => {
       const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel)
-        VALUES (${randomUUID()}, ${t.conversation_id}, ${t.tool}, ${JSON.stringify(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}) RETURNING *`.execute(db)
+        VALUES (${randomUUID()}, ${t.conversation_id}, ${t.tool}, ${jsonb(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}) RETURNING *`.execute(db)
       return toTool(r.rows[0])
     })
   }
@@ -281,7 +281,7 @@ export class SqlRelationalStore implements RelationalStore {
 
   async audit (e: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }): Promise<void> {
     await this.#run(async db => {
-      await sql`INSERT INTO memory_audit_log (action, target, channel, details) VALUES (${e.action}, ${e.target ?? null}, ${e.channel ?? null}, ${JSON.stringify(e.details ?? {})}::jsonb)`.execute(db)
+      await sql`INSERT INTO memory_audit_log (action, target, channel, details) VALUES (${e.action}, ${e.target ?? null}, ${e.channel ?? null}, ${jsonb(e.details ?? {})}::jsonb)`.execute(db)
     })
   }
 

@@ -12,3 +12,9 @@ export const strArr = (v: unknown): string[] => {
   return Array.isArray(a) ? a.map(String) : []
 }
 export type Row = Record<string, unknown>
+
+/**
+ * JSON text for a jsonb parameter. jsonb refuses the escape \u0000 (JSON.stringify writes
+ * NUL that way), so it becomes \ufffd; an escaped backslash before "u0000" is left alone.
+ */
+export const jsonb = (v: unknown): string => JSON.stringify(v ?? null).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd')

@@ -196,6 +196,22 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal((await postJson(s, '/api/memory/reset', { delete_memories: 'yes' })).status, 400)
   })
 
+  t.test('NUL characters anywhere: stored marked, found by nothing, never a 500', async t => {
+    const stored = await svc.storeTurn({ conversation_id: 'nul\u0000conv', role: 'user', content: 'before\u0000after', channel: 'nul', metadata: { note: 'a\u0000b', lit: 'back\\u0000slash' } })
+    t.equal(stored.stored, true, stored.error)
+    t.equal(stored.turn?.content, 'before\uFFFDafter')
+    t.same(stored.turn?.metadata, { note: 'a\uFFFDb', lit: 'back\\u0000slash' })
+    await svc.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
+    for (const p of ['/api/memory/facts?search=%00', '/api/memory/entities?search=a%00b', '/api/memory/strategies?search=%00', '/api/memory/entities?type=%00']) {
+      const r = await s.json(p)
+      t.equal(r.status, 200, p)
+    }
+    t.equal((await s.json('/api/memory/entities/%00/graph')).status, 404)
+    t.equal((await del(s, '/api/memory/conversations/%00')).status, 404)
+    t.equal((await postJson(s, '/api/memory/recall', { query: 'a\u0000b', channel: 'nul' })).status, 200)
+    t.equal((await postJson(s, '/api/memory/channels', { name: 'a\u0000b' })).status, 400)
+  })
+
   t.test('health: memory only with include_memory, keyed by role', async t => {
     const plain = await s.json('/api/health')
     t.equal(plain.body.memory, undefined)
