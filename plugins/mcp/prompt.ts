@@ -23,10 +23,8 @@ function describeArgs (schema: Record<string, unknown>): string[] {
 export function renderToolsPrompt (views: ToolView[]): string {
   const usable = views.filter(v => v.status === 'available')
   if (usable.length === 0) return ''
-  const lines = [
-    'You can call these tools from connected tool servers (MCP). Call a tool by its exact name with a JSON object of arguments that matches its parameters; its result comes back as a tool message.',
-    '',
-  ]
+  // Lines only, like every tool source's prompt: the prompts plugin puts its own heading above them.
+  const lines: string[] = []
   for (const v of usable) {
     const desc = v.tool.description === undefined || v.tool.description === '' ? '' : `: ${clip(v.tool.description, MAX_DESCRIPTION)}`
     lines.push(`- ${v.name} (server "${v.server}")${desc}`)
