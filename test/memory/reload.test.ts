@@ -55,3 +55,21 @@ t.test('an embedder change is detected at start and reported with the fix', asyn
   t.match(r.body.warning, /embedder changed/)
   t.same(r.body.relevant_turns, [], 'old vectors are never compared with new ones')
 })
+
+t.test('setting a Redis URI in plugins.json moves the key-value role to Redis with a reload', async t => {
+  const { randomBytes } = await import('node:crypto')
+  const ns = `agentd-test-${randomBytes(6).toString('hex')}:`
+  const s = await startMemoryKernel(t)
+  t.equal((await s.json('/api/health?include_memory=true')).body.memory.redis.backend, 'memory')
+  const redisKv = { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379', namespace: ns } }
+  s.ws.writePlugins([...memoryPlugins().filter(p => p.name !== 'memory'), redisKv, ...memoryPlugins().filter(p => p.name === 'memory')])
+  await s.nextReload()
+  t.equal(s.kernel.api.lastReload()?.ok, true)
+  t.match((await s.json('/api/health?include_memory=true')).body.memory.redis, { status: 'healthy', backend: 'memory' }, 'memory-kv was registered first, so it still serves')
+  s.ws.writePlugins([...memoryPlugins({ kv: redisKv })])
+  await s.nextReload()
+  t.match((await s.json('/api/health?include_memory=true')).body.memory.redis, { status: 'healthy', backend: 'redis' })
+  await s.svc().addTurn({ conversation_id: 'rk', role: 'user', content: 'in redis', channel: 'rr' })
+  t.same((await s.svc().workingMemory('rr', 'rk')).map(x => x.content), ['in redis'])
+  t.equal(await s.svc().kv?.deletePrefix(''), 1, 'the working-memory key lives under the namespace')
+})
