@@ -49,3 +49,11 @@ t.test('the fingerprint changes with the entry and only then', async t => {
   t.equal(resolveServer('a', { args: ['1'], command: 'x' }, env, '/b').fingerprint, a.fingerprint)
   t.not(resolveServer('a', { command: 'x', args: ['2'] }, env, '/b').fingerprint, a.fingerprint)
 })
+
+t.test('the example file in this folder is valid', async t => {
+  const { readFileSync } = await import('node:fs')
+  const file = new URL('./mcp_servers.example.json', import.meta.url).pathname
+  const c = parseServersFile(readFileSync(file, 'utf8'), '/repo/mcp_servers.json', { EXAMPLE_TOKEN: 'x', REMOTE_MCP_TOKEN: 'y' })
+  t.same([...c.servers.values()].map(s => s.error), [undefined, undefined])
+  t.equal(c.servers.get('remote')?.config?.enabled, false)
+})

@@ -4,6 +4,7 @@
 import t from 'tap'
 import { startMcp, everything, isConnected } from './helpers.ts'
 import { startFixtureServer, startSilentServer } from '../fixtures/mcp/server.ts'
+import { repoPlugin } from '../helpers/workspace.ts'
 
 t.test('killing the stdio server: status error, then it reconnects by itself', async t => {
   const s = await startMcp(t, { everything: everything() })
@@ -128,4 +129,19 @@ t.test('an HTTP server that dies is noticed by the keep-alive ping and reconnect
   t.not(back.connected_at, first.connected_at)
   const source = s.kernel.current!.app.registry.toolSources.get('mcp')
   t.same(await source.callTool('greet', { name: 'again' }), { content: 'Hello, again! (from fixture)', isError: false })
+})
+
+t.test('removing the plugin from plugins.json disconnects its servers and ends their processes', async t => {
+  const s = await startMcp(t, { a: everything() })
+  const a = await s.waitFor('a', isConnected, 'connected')
+  s.ws.writePlugins([{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }])
+  const r = await s.post('/api/plugins/reload', {})
+  t.equal(r.status, 200)
+  await s.kernel.settled()
+  t.equal((await s.json('/api/mcp/servers')).status, 404, 'the routes are gone')
+  const alive = (): boolean => { try { process.kill(a.pid!, 0); return true } catch { return false } }
+  const deadline = Date.now() + 8000
+  while (alive() && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
+  t.notOk(alive(), 'the stdio child has exited')
+  t.notOk(s.kernel.pool.list().some(e => e.kind === 'mcp-manager'), 'nothing left in the pool')
 })
