@@ -3,6 +3,8 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import type { Logger } from 'pino'
@@ -39,6 +41,8 @@ export class Kernel {
   #reloadChain: Promise<unknown> = Promise.resolve()
   #retiring = new Set<Promise<void>>()
   #watcher: FileWatcher | undefined
+  /** Hash of the watched files' contents the last reload attempt read (ok or not). */
+  #lastInputs: string | undefined
   #closing = false
   readonly api: KernelApi
 
@@ -66,7 +70,7 @@ export class Kernel {
     })
     if (opts.watch !== false) {
       this.#watcher = new FileWatcher(this.settings.reloadDebounceMs, (files) => {
-        void this.reload(`file changed: ${files.map(f => path.relative(this.settings.cwd, f)).join(', ')}`)
+        void this.#reloadIfChanged(`file changed: ${files.map(f => path.relative(this.settings.cwd, f)).join(', ')}`)
       })
     }
   }
@@ -92,6 +96,29 @@ export class Kernel {
       else list.push(failed)
     }
     return list
+  }
+
+  #watchedFiles (): string[] {
+    return [this.settings.pluginsFile, runtimeConfigPath(this.settings.dataDir), ...(this.#current?.lifecycle.watchedFiles ?? [])]
+  }
+
+  async #inputsHash (): Promise<string> {
+    const h = createHash('sha256')
+    for (const f of this.#watchedFiles()) h.update(f).update('\0').update(await readFile(f).catch(() => Buffer.from('(missing)'))).update('\0')
+    return h.digest('hex')
+  }
+
+  /**
+   * A file event whose contents match what the last reload read (a touch, the same bytes
+   * written twice, a config update that already reloaded) is not a change. Going back to
+   * the serving generation's contents after a failed reload is one: it clears the failure.
+   */
+  async #reloadIfChanged (reason: string): Promise<void> {
+    if (this.#lastInputs !== undefined && await this.#inputsHash() === this.#lastInputs) {
+      this.log.debug({ reason }, 'watched files unchanged; no reload')
+      return
+    }
+    await this.reload(reason)
   }
 
   async #plan (): Promise<{ plugins: PlannedPlugin[], config: RuntimeConfig }> {
@@ -147,6 +174,7 @@ export class Kernel {
       if (this.#closing) return { at, ok: false, reason, error: 'the server is shutting down', generation: this.api.generation() }
       let next: Generation
       try {
+        this.#lastInputs = await this.#inputsHash()
         const { plugins, config } = await this.#plan()
         next = await this.#build(plugins, config)
       } catch (err) {
@@ -193,8 +221,7 @@ export class Kernel {
 
   async #refreshWatch (): Promise<void> {
     if (this.#watcher === undefined || this.#closing) return
-    const files = [this.settings.pluginsFile, runtimeConfigPath(this.settings.dataDir), ...(this.#current?.lifecycle.watchedFiles ?? [])]
-    await this.#watcher.set(files).catch((err: unknown) => { this.log.warn({ err }, 'file watcher failed; live reload on file change is off') })
+    await this.#watcher.set(this.#watchedFiles()).catch((err: unknown) => { this.log.warn({ err }, 'file watcher failed; live reload on file change is off') })
   }
 
   /** Graceful shutdown: stop accepting, drain, close plugins and resources. */

@@ -50,8 +50,9 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     keyEnv: 'LOCAL_MODEL_API_KEY',
     timeoutEnv: 'LOCAL_MODEL_TIMEOUT',
     keyRequired: false,
-    // LOCAL_MODEL_TIMEOUT's default (DECISIONS.md); providers.local.timeout wins over both.
-    timeout: 600,
+    // SPEC.md: 300 s is the runtime default; the environment template (.env.example) sets
+    // LOCAL_MODEL_TIMEOUT=600. Lookup: providers.local.timeout, then LOCAL_MODEL_TIMEOUT, then this.
+    timeout: 300,
     listModels: 'server',
     catalogue: 'local.json',
   },

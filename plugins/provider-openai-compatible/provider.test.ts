@@ -286,8 +286,8 @@ t.test('local lists models from its server, catalogue data applied by family', a
   t.equal((await provider.health()).status, 'healthy')
 })
 
-t.test('local timeout: config file, then LOCAL_MODEL_TIMEOUT, then 600 s', async t => {
-  t.equal(makeProvider('local', {}, {}).provider.settings?.().timeout, 600)
+t.test('local timeout: config file, then LOCAL_MODEL_TIMEOUT, then 300 s', async t => {
+  t.equal(makeProvider('local', {}, {}).provider.settings?.().timeout, 300)
   t.equal(makeProvider('local', {}, { LOCAL_MODEL_TIMEOUT: '42' }).provider.settings?.().timeout, 42)
   t.equal(makeProvider('local', {}, { LOCAL_MODEL_TIMEOUT: '42' }, { providers: { local: { timeout: 300 } } }).provider.settings?.().timeout, 300)
   t.equal(makeProvider('local', {}, { LOCAL_MODEL_URL: 'http://10.0.0.5:8000/v1' }).provider.settings?.().base_url, 'http://10.0.0.5:8000/v1')

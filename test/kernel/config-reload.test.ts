@@ -38,3 +38,15 @@ t.test('.env is read, and real environment variables win over it', async t => {
   t.equal(s.kernel.settings.maxChatLength, 42)
 })
 
+
+t.test('rewriting a watched file with the same contents does not rebuild the generation', async t => {
+  const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'm' } } })
+  s.ws.writeConfig({ preferences: { default_model: 'm' } })
+  s.ws.writePlugins([])
+  await new Promise(resolve => setTimeout(resolve, 400))
+  t.equal(s.kernel.api.generation(), 1)
+  const reloaded = s.nextReload()
+  s.ws.writeConfig({ preferences: { default_model: 'n' } })
+  await reloaded
+  t.equal(s.kernel.api.generation(), 2, 'a real change still reloads')
+})
