@@ -198,7 +198,7 @@ t.test('memory API on the embedded defaults', async t => {
 
   t.test('NUL characters anywhere: stored marked, found by nothing, never a 500', async t => {
     const stored = await svc.storeTurn({ conversation_id: 'nul\u0000conv', role: 'user', content: 'before\u0000after', channel: 'nul', metadata: { note: 'a\u0000b', lit: 'back\\u0000slash' } })
-    t.equal(stored.stored, true, stored.error)
+    t.equal(stored.stored, true, stored.error ?? 'stored')
     t.equal(stored.turn?.content, 'before\uFFFDafter')
     t.same(stored.turn?.metadata, { note: 'a\uFFFDb', lit: 'back\\u0000slash' })
     await svc.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
