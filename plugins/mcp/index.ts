@@ -9,6 +9,7 @@ import { options, type McpPluginOptions } from './options.ts'
 import { McpManager } from './manager.ts'
 import { createMcpSource } from './source.ts'
 import { mcpRoutes } from './routes.ts'
+import { mcpHealth } from './health.ts'
 
 export { options }
 
@@ -32,6 +33,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
   })
   manager.setOptions(pluginOptions)
   app.registry.toolSources.add(instance, createMcpSource(instance, manager))
+  app.registry.health.add(instance, mcpHealth(manager))
   // The watcher on mcp_servers.json and the first connections start only once this generation serves.
   app.lifecycle.add({ name: `${instance}:servers`, activate: async () => { await manager.activate() }, deactivate: async () => { await manager.deactivate() } })
   mcpRoutes(app, manager)

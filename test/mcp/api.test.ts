@@ -110,3 +110,14 @@ t.test('two servers offering the same tool names: both qualified, each routed to
   t.ok(after.includes('greet'))
   t.same(await source.callTool('two__greet', { name: 'Y' }), { content: 'Hello, Y! (from two)', isError: false })
 })
+
+t.test('GET /api/health has an mcp section: degraded while a wanted server is in error', async t => {
+  const s = await startMcp(t, { a: everything(), b: everything({ auto_connect: false }) })
+  await s.waitFor('a', isConnected, 'connected')
+  const ok = await s.json('/api/health')
+  t.match(ok.body, { status: 'healthy', mcp: { status: 'healthy', servers: { a: { status: 'connected' }, b: { status: 'disconnected' } } } })
+  s.writeServers({ a: everything(), b: everything({ auto_connect: false }), bad: { transport: 'sse' } })
+  await s.waitFor('bad', x => x.status === 'error', 'error')
+  const bad = await s.json('/api/health')
+  t.match(bad.body, { status: 'degraded', mcp: { status: 'degraded', servers: { bad: { status: 'error', error: /url is required/ } } } })
+})
