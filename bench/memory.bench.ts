@@ -8,6 +8,9 @@
 // through the store API, for a query embedded by embed-hash. Ratios are against
 // pglite+hnsw measured in the same run. Target (issue 6): p95 recall < 50 ms at 100k on
 // PGlite with HNSW.
+// Takes about 4-6 minutes on 2 cores, most of it building the HNSW indexes over 100k
+// vectors inside PGlite (WASM) and the exact scans at 100k; BENCH_MEMORY_SIZES=1000,10000
+// runs in under a minute.
 // Env: BENCH_MEMORY_SIZES (default 1000,10000,100000), BENCH_MEMORY_QUERIES (default 40),
 // BENCH_MEMORY_BACKENDS (default pglite,postgres), TEST_POSTGRES_URI.
 import { randomUUID, randomBytes } from 'node:crypto'

@@ -168,6 +168,15 @@ t.test('memory API on the embedded defaults', async t => {
     t.same(r.body.facts.map((f: { claim: string }) => f.claim), ['I live in Lisbon'], 'recall leaves superseded facts out')
   })
 
+  t.test('deleting _default empties it but keeps the channel', async t => {
+    await svc.addTurn({ conversation_id: 'conv-def', role: 'user', content: 'no channel given' })
+    const r = await del(s, '/api/memory/channels/_default')
+    t.equal(r.status, 200)
+    t.equal(r.body.deleted.turns, 1)
+    const list = await s.json('/api/memory/channels')
+    t.match(list.body.channels.find((c: { name: string }) => c.name === '_default'), { is_default: true, item_counts: { turns: 0 } })
+  })
+
   t.test('deleting a conversation removes its turns; unknown is 404', async t => {
     await svc.addTurn({ conversation_id: 'conv-del', role: 'user', content: 'delete me please', channel: 'cd' })
     await svc.addTurn({ conversation_id: 'conv-del', role: 'assistant', content: 'ok', channel: 'cd' })

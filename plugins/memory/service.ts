@@ -385,6 +385,8 @@ export class MemoryServiceImpl implements MemoryService {
     const known = (await rel.channels()).some(c => c.name === name) || (await this.channelCounts())[name] !== undefined
     if (!known) throw new MemoryErrors.NOT_FOUND(`No channel "${name}". GET /api/memory/channels lists them.`)
     const r = await rel.deleteChannel(name)
+    // _default is emptied, not removed: memory without a channel still goes there.
+    if (name === DEFAULT) await rel.createChannel(DEFAULT)
     const g = graph === undefined ? {} : await graph.deleteChannel(name)
     const redisKeys = kv === undefined ? 0 : await kv.deletePrefix(`ch:${name}:`)
     const sum = (o: Record<string, number>): number => Object.values(o).reduce((a, b) => a + b, 0)
