@@ -138,6 +138,7 @@ export class SqlGraphStore implements GraphStore {
       const old = UUID.test(oldId) ? (await sql<Row>`SELECT id FROM facts WHERE id = ${oldId}::uuid FOR UPDATE`.execute(trx)).rows[0] : undefined
       if (old === undefined) throw Object.assign(new Error(`No fact with id "${oldId}".`), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
       const { fact } = await this.#insertFact(trx, next, oldId)
+      if (fact.id === oldId) throw Object.assign(new Error('The new claim is the same as the fact it would supersede; change the claim.'), { statusCode: 400, code: 'AGENT_ERR_MEMORY_BAD_REQUEST' })
       await sql`UPDATE facts SET superseded_at = now(), superseded_by_id = ${fact.id}::uuid WHERE id = ${oldId}::uuid`.execute(trx)
       const o = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${oldId}::uuid`.execute(trx)
       return { old: toFact(o.rows[0]), fact }

@@ -55,6 +55,9 @@ for (const backend of SQL_BACKENDS) {
       t.equal(all.total, 2)
       const err = await store.supersedeFact('00000000-0000-0000-0000-000000000000', fact('x', 's')).then(() => undefined, (e: unknown) => e as { statusCode?: number })
       t.equal(err?.statusCode, 404, 'an unknown fact is a 404')
+      const same = await store.supersedeFact(res.fact.id, fact('Bob lives in Rome', 's')).then(() => undefined, (e: unknown) => e as { statusCode?: number })
+      t.equal(same?.statusCode, 400, 'a fact cannot supersede itself')
+      t.equal((await store.fact(res.fact.id))?.superseded_at, null, 'and nothing changed')
     })
 
     t.test('fact lists filter by search (literal), min_confidence and channel, with totals', async t => {
