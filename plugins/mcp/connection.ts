@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ServerEntry } from './config.ts'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildTransport, type BuiltTransport, type WireTransport } from './transports.ts'
 import { makeRedactor, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
@@ -72,6 +73,7 @@ export class McpConnection {
   attempt = 0
   nextRetryAt: Date | undefined
   #client: Client | undefined
+  #transport: BuiltTransport | undefined
   #epoch = 0
   #connecting: Promise<void> | undefined
   #retryTimer: NodeJS.Timeout | undefined
@@ -169,6 +171,7 @@ export class McpConnection {
     }
     if (epoch !== this.#epoch || this.#closed) { void client.close().catch(() => undefined); return }
     this.#client = client
+    this.#transport = built
     this.wire = kind
     this.pid = built.pid()
     this.connectedAt = new Date()
@@ -229,6 +232,7 @@ export class McpConnection {
     if (epoch !== this.#epoch || this.#client !== client || this.#closed) return
     this.#stopPing()
     this.#client = undefined
+    this.#transport = undefined
     // Whatever is left of the old connection (an HTTP session, a half-dead child) goes away.
     void client.close().catch(() => undefined)
     this.pid = undefined
@@ -264,7 +268,9 @@ export class McpConnection {
     this.#epoch++
     this.#connecting = undefined
     const client = this.#client
+    const transport = this.#transport?.transport
     this.#client = undefined
+    this.#transport = undefined
     this.pid = undefined
     this.connectedAt = undefined
     this.tools = []
@@ -273,6 +279,10 @@ export class McpConnection {
     if (this.entry.error !== undefined) this.#set('error', this.entry.error)
     else this.#set('disconnected')
     if (client !== undefined) {
+      // A streamable HTTP session is ended on the server too (DELETE), so it frees what it holds.
+      if (transport instanceof StreamableHTTPClientTransport) {
+        await within(transport.terminateSession(), 2000, `"${this.name}" session end`).catch(() => undefined)
+      }
       await client.close().catch((err: unknown) => { this.#log.debug({ error: this.redact(message(err)) }, 'close failed') })
       this.#log.info('disconnected')
     }

@@ -105,7 +105,9 @@ t.test('two servers offering the same tool names: both qualified, each routed to
   t.same(await source.callTool('one__greet', { name: 'X' }), { content: 'Hello, X! (from one)', isError: false })
   t.same(await source.callTool('two__greet', { name: 'X' }), { content: 'Hello, X! (from two)', isError: false })
   // Disconnect one: the other's names need no qualifier any more (the qualified form still works).
+  t.equal(fx1.openSessions(), 1)
   await s.post('/api/mcp/disconnect', { server: 'one' })
+  t.equal(fx1.openSessions(), 0, 'the streamable HTTP session was ended on the server')
   const after = (await s.json('/api/mcp/tools')).body.tools.map((x: { name: string }) => x.name)
   t.ok(after.includes('greet'))
   t.same(await source.callTool('two__greet', { name: 'Y' }), { content: 'Hello, Y! (from two)', isError: false })
