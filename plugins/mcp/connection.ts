@@ -149,7 +149,7 @@ export class McpConnection {
     const refresh = (what: 'tools' | 'resources' | 'prompts') => async () => {
       if (epoch !== this.#epoch) return
       try {
-        await this.#refresh(client, what, cfg.timeoutMs)
+        await this.#refresh(client, what, cfg.timeoutMs, () => epoch === this.#epoch)
         this.#ctx.onChange()
         this.#log.info({ [what]: this[what].length }, `${what} list changed`)
       } catch (err) { this.#log.warn({ error: this.redact(message(err)) }, `refreshing ${what} failed`) }
@@ -160,9 +160,10 @@ export class McpConnection {
     try {
       await within((async () => {
         await client.connect(built.transport, { timeout: budgetMs })
-        await this.#refresh(client, 'tools', budgetMs)
-        await this.#refresh(client, 'resources', budgetMs)
-        await this.#refresh(client, 'prompts', budgetMs)
+        const current = (): boolean => epoch === this.#epoch
+        await this.#refresh(client, 'tools', budgetMs, current)
+        await this.#refresh(client, 'resources', budgetMs, current)
+        await this.#refresh(client, 'prompts', budgetMs, current)
       })(), budgetMs, `"${this.name}"`)
     } catch (err) {
       // Closing a hung child can take seconds; do it in the background.
@@ -201,9 +202,10 @@ export class McpConnection {
     this.#pingTimer = undefined
   }
 
-  async #refresh (client: Client, what: 'tools' | 'resources' | 'prompts', timeout: number): Promise<void> {
+  /** Lists every page of one kind; stores it only if the connection is still the current one. */
+  async #refresh (client: Client, what: 'tools' | 'resources' | 'prompts', timeout: number, current: () => boolean): Promise<void> {
     const caps = client.getServerCapabilities() ?? {}
-    if (caps[what] === undefined) { this[what] = []; return }
+    if (caps[what] === undefined) { if (current()) this[what] = []; return }
     const all: Array<Tool | Resource | Prompt> = []
     let cursor: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -223,6 +225,7 @@ export class McpConnection {
       }
       if (cursor === undefined) break
     }
+    if (!current()) return
     if (what === 'tools') this.tools = all as Tool[]
     else if (what === 'resources') this.resources = all as Resource[]
     else this.prompts = all as Prompt[]
