@@ -6,12 +6,13 @@ import { startMcp, everything, isConnected, type McpStarted } from './helpers.ts
 import { repoPlugin } from '../helpers/workspace.ts'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fakes/openai-upstream.ts'
 import { parseSse } from '../chat/helpers.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
 
 interface Msg { role: string, content: string, tool_call_id?: string }
 
-async function startWithChat (t: Test, mcpOptions: Record<string, unknown> = {}): Promise<{ s: McpStarted, fake: FakeOpenAI }> {
+async function startWithChat (t: Test, mcpOptions: Record<string, unknown> = {}, servers: Record<string, unknown> = { everything: everything() }): Promise<{ s: McpStarted, fake: FakeOpenAI }> {
   const fake = await startFakeOpenAI(t)
-  const s = await startMcp(t, { everything: everything() }, {
+  const s = await startMcp(t, servers, {
     plugins: [
       { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
       { name: 'mcp', module: repoPlugin('mcp'), options: { reconnect_initial_ms: 100, reconnect_max_ms: 1000, ...mcpOptions } },
@@ -20,7 +21,7 @@ async function startWithChat (t: Test, mcpOptions: Record<string, unknown> = {})
     ],
     env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: 'gpt-4o-mini' },
   })
-  await s.waitFor('everything', isConnected, 'connected')
+  for (const name of Object.keys(servers)) await s.waitFor(name, isConnected, 'connected')
   return { s, fake }
 }
 
@@ -80,4 +81,22 @@ t.test('a chat during an outage gets a tool error result, not a failure', async 
   const body = await r.json() as { answer: string }
   t.match(body.answer, /^The tool said: (Error: )?Tool "echo"/)
   t.equal((await s.server('everything'))?.status, 'error')
+})
+
+t.test('a streaming client that disconnects while an MCP tool runs cancels the call on the server', async t => {
+  const fx = await startFixtureServer('streamable_http')
+  t.teardown(fx.close)
+  const { s, fake } = await startWithChat(t, {}, { fx: { url: fx.url, timeout: 5 } })
+  fake.enqueue({ tool_calls: [{ id: 's1', name: 'slow', arguments: { ms: 10_000 } }] })
+  const ctl = new AbortController()
+  const res = await s.post('/api/agent/chat/stream', { message: 'run the slow tool', use_memory: false }, { signal: ctl.signal })
+  const reader = res.body!.getReader()
+  let text = ''
+  while (!text.includes('event: tool_call')) text += new TextDecoder().decode((await reader.read()).value)
+  const started = Date.now()
+  ctl.abort()
+  while (fx.cancelled() === 0 && Date.now() - started < 5000) await new Promise(resolve => setTimeout(resolve, 20))
+  t.equal(fx.cancelled(), 1, 'the MCP server got notifications/cancelled')
+  t.ok(Date.now() - started < 5000, 'well before the tool would have finished')
+  t.equal(fake.completions.length, 1, 'no further model call')
 })
