@@ -116,7 +116,8 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
       // it keeps its HTTP status (DECISIONS.md), and the body is the error body with the
       // partial result beside it, so what was done is not lost.
       const err = result.error
-      if (result.status === 'failed' && err !== undefined && err.statusCode >= 502 && err.statusCode <= 504) {
+      // The run's own time limit (AGENT_ERR_AGENT_TIMEOUT) is not a provider failure: it stays a 200 `failed`.
+      if (result.status === 'failed' && err !== undefined && err.code.startsWith('AGENT_ERR_PROVIDER_') && err.statusCode >= 502 && err.statusCode <= 504) {
         const { error: _error, ...partial } = result
         // Typed routes only know their 200 schema; this reply is deliberately outside it.
         const raw = reply as unknown as { code: (n: number) => { send: (b: unknown) => unknown } }
