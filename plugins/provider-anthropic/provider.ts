@@ -7,7 +7,8 @@ import type { CompletionRequest, CompletionResult, ModelInfo, Provider, Provider
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry, DEFAULT_RETRY, type RetryPolicy } from '../providers-api/kit/retry.ts'
-import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import { relayStream } from '../providers-api/kit/relay.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { safeUrl } from '../providers-api/kit/secrets.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
@@ -26,7 +27,6 @@ export interface AnthropicConfig {
 }
 
 const QUICK_TIMEOUT_MS = 10_000
-const isProviderError = (err: unknown): boolean => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
 
 export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const { id, settings, catalogue } = cfg
@@ -74,30 +74,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     const c: UpstreamContext = { ...ctx, model: req.model }
     const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
-    const assembler = new EventAssembler(req)
-    let finished = false
-    try {
-      for await (const ev of upstream) {
-        deadline.touch()
-        const out = assembler.push(ev)
-        if (out !== undefined) {
-          // Time the consumer spends before asking for more is not the upstream's silence.
-          deadline.pause()
-          yield out
-          deadline.resume()
-        }
-      }
-      // The SDK ends a stream quietly when it is aborted; say why.
-      if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
-      finished = true
-    } catch (err) {
-      if (isProviderError(err)) throw err
-      throw classifyMidStream(err, c, deadline)
-    } finally {
-      deadline.dispose()
-      if (!finished && !deadline.signal.aborted) deadline.controller.abort()
-    }
-    yield assembler.finish()
+    yield * relayStream(upstream, new EventAssembler(req), deadline, c)
   }
 
   return {

@@ -7,7 +7,8 @@ import type { CompletionRequest, CompletionResult, ModelInfo, Provider, Provider
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry, type RetryPolicy, DEFAULT_RETRY } from '../providers-api/kit/retry.ts'
-import { classify, classifyMidStream, type UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
+import { relayStream } from '../providers-api/kit/relay.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { safeUrl } from '../providers-api/kit/secrets.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
@@ -32,7 +33,6 @@ export interface OpenAICompatibleConfig {
 /** Health and model listing are quick questions: they never wait longer than this. */
 const QUICK_TIMEOUT_MS = 10_000
 
-const isProviderError = (err: unknown): boolean => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
 
 export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Provider {
   const { id, settings, catalogue } = cfg
@@ -86,31 +86,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
     if (cfg.streamUsage) params.stream_options = { include_usage: true }
     const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
-    const assembler = new ChunkAssembler(req)
-    let finished = false
-    try {
-      for await (const chunk of upstream) {
-        deadline.touch()
-        const out = assembler.push(chunk)
-        if (out !== undefined) {
-          // Time the consumer spends before asking for more is not the upstream's silence.
-          deadline.pause()
-          yield out
-          deadline.resume()
-        }
-      }
-      // The SDK ends a stream quietly when it is aborted; say why.
-      if (deadline.signal.aborted) throw classify(deadline.signal.reason, c, deadline).error
-      finished = true
-    } catch (err) {
-      if (isProviderError(err)) throw err
-      throw classifyMidStream(err, c, deadline)
-    } finally {
-      deadline.dispose()
-      // The consumer stopped early (or it failed): close the upstream request.
-      if (!finished && !deadline.signal.aborted) deadline.controller.abort()
-    }
-    yield assembler.finish()
+    yield * relayStream(upstream, new ChunkAssembler(req), deadline, c)
   }
 
   return {
