@@ -4,12 +4,15 @@
 // route that proxies the same upstream with fetch, measured in the same run.
 //
 // The fake upstream (test/fakes/openai-upstream.ts) emits TOKENS tokens per stream, one
-// every INTERVAL ms; each token is stamped with the moment it is written (wall clock in
-// microseconds: performance.timeOrigin + performance.now(), comparable across processes
-// on one machine). The upstream, each server and the clients (this process) are separate
+// every INTERVAL ms, each stamped with the moment it is written (wall clock with
+// sub-millisecond resolution: performance.timeOrigin + performance.now(), comparable
+// across processes on one machine). Stream starts are spread over RAMP_MS; the latency
+// percentiles count the chunks written while all N streams were open (the ramp is
+// reported apart). The upstream, each server and the clients (this process) are separate
 // processes, so each server's CPU time and memory are its own. Reported per N and server:
 //   latency per chunk, upstream write -> client read, p50 / p99 (and what agentd adds
-//   over the baseline), CPU ms per stream, memory per stream (peak RSS growth / N), and
+//   over the baseline), CPU ms per stream, memory per stream (live heap + buffers with N
+//   streams open, after a full GC, minus idle; in an extra round whose latency is not used), and
 //   the server's event-loop delay p99 (how long ready work waited inside that server).
 // Target (issue 4): 1000 concurrent streams, p99 added latency under 20 ms.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -23,34 +26,37 @@ import path from 'node:path'
 const self = fileURLToPath(import.meta.url)
 const REPO = path.resolve(path.dirname(self), '..')
 const COUNTS = (process.env.BENCH_STREAMS ?? '100,500,1000').split(',').map(Number)
-const TOKENS = Number(process.env.BENCH_TOKENS ?? 20)
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 100)
 const INTERVAL = Number(process.env.BENCH_INTERVAL_MS ?? 100)
+/** Stream starts are spread over this long; latency percentiles use the window after it, when all N are open. */
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 1000)
 const WARMUP = 50
-/** Rounds per server and N, interleaved (baseline, agentd, baseline, ...); medians are reported. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
 // ---- child: a server --------------------------------------------------------------------
 
-interface Stats { cpu_ms: number, rss_peak_delta: number, rss_before: number, loop_p99_ms: number }
+interface Stats { cpu_ms: number, loop_p99_ms: number }
+interface Mem { live: number, loop_p99_ms: number }
 
 function statsChannel (): void {
   let cpu = process.cpuUsage()
-  let rssBefore = process.memoryUsage().rss
-  let peak = rssBefore
-  setInterval(() => { const r = process.memoryUsage.rss(); if (r > peak) peak = r }, 20).unref()
   // Event-loop delay: how long ready work waited in this server, whatever else the machine ran.
   const loop = monitorEventLoopDelay({ resolution: 5 })
   loop.enable()
+  // Live memory only: collect first, so garbage does not count.
+  const live = (): number => { global.gc?.(); const m = process.memoryUsage(); return m.heapUsed + m.external + m.arrayBuffers }
   process.on('message', (msg: string) => {
     if (msg === 'mark') {
-      global.gc?.()
-      cpu = process.cpuUsage(); rssBefore = process.memoryUsage().rss; peak = rssBefore
+      const idle = live()
+      cpu = process.cpuUsage()
       loop.reset()
-      process.send?.('marked')
+      process.send?.({ live: idle, loop_p99_ms: 0 } satisfies Mem)
+    } else if (msg === 'mem') {
+      // The loop delay is read first: the collection below must not count.
+      const loopP99 = loop.percentile(99) / 1e6
+      process.send?.({ live: live(), loop_p99_ms: loopP99 } satisfies Mem)
     } else if (msg === 'report') {
       const d = process.cpuUsage(cpu)
-      const stats: Stats = { cpu_ms: (d.user + d.system) / 1000, rss_peak_delta: peak - rssBefore, rss_before: rssBefore, loop_p99_ms: loop.percentile(99) / 1e6 }
-      process.send?.(stats)
+      process.send?.({ cpu_ms: (d.user + d.system) / 1000, loop_p99_ms: NaN } satisfies Stats)
     }
   })
 }
@@ -158,12 +164,16 @@ async function ask<T> (child: ChildProcess, msg: string, until: (m: unknown) => 
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity })
 
-interface StreamOutcome { ok: boolean, latencies: number[], error?: string }
+interface Sample { stamp: number, latency: number }
+interface StreamOutcome { ok: boolean, samples: Sample[], sentAt: number, firstAt: number, doneAt: number, error?: string }
 
-/** One client stream: POSTs, parses SSE, records read time minus the token's upstream stamp. */
+/** One client stream: POSTs, parses SSE, records read time minus each token's upstream stamp. */
 async function oneStream (server: Server): Promise<StreamOutcome> {
   return await new Promise<StreamOutcome>(resolve => {
-    const latencies: number[] = []
+    const samples: Sample[] = []
+    const sentAt = now()
+    let firstAt = NaN
+    let doneAt = NaN
     const req = http.request({ host: '127.0.0.1', port: server.port, path: server.path, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, res => {
       let buf = ''
       let done = false
@@ -176,17 +186,25 @@ async function oneStream (server: Server): Promise<StreamOutcome> {
           const block = buf.slice(0, end)
           buf = buf.slice(end + 2)
           if (block.startsWith('event: chunk')) {
-            for (const m of block.matchAll(/\|(\d+\.\d+)/g)) latencies.push(at - Number(m[1]))
-          } else if (block.startsWith('event: done')) done = true
-          else if (block.startsWith('event: error')) resolve({ ok: false, latencies, error: block })
+            if (Number.isNaN(firstAt)) firstAt = at
+            for (const m of block.matchAll(/\|(\d+\.\d+)/g)) samples.push({ stamp: Number(m[1]), latency: at - Number(m[1]) })
+          } else if (block.startsWith('event: done')) { done = true; doneAt = at } else if (block.startsWith('event: error')) resolve({ ok: false, samples, sentAt, firstAt, doneAt, error: block })
         }
       })
-      res.on('end', () => { resolve({ ok: done && latencies.length === TOKENS, latencies, error: done ? undefined : `status ${res.statusCode}` }) })
-      res.on('error', err => { resolve({ ok: false, latencies, error: err.message }) })
+      res.on('end', () => { resolve({ ok: done && samples.length === TOKENS, samples, sentAt, firstAt, doneAt, error: done ? undefined : `status ${res.statusCode}` }) })
+      res.on('error', err => { resolve({ ok: false, samples, sentAt, firstAt, doneAt, error: err.message }) })
     })
-    req.on('error', err => { resolve({ ok: false, latencies, error: err.message }) })
+    req.on('error', err => { resolve({ ok: false, samples, sentAt, firstAt, doneAt, error: err.message }) })
     req.end(JSON.stringify({ message: 'stream please', use_memory: false }))
   })
+}
+
+/** N streams, their starts spread evenly over RAMP_MS. */
+async function fanOut (server: Server, n: number): Promise<StreamOutcome[]> {
+  return await Promise.all(Array.from({ length: n }, async (_, i) => {
+    await new Promise(resolve => setTimeout(resolve, (i / n) * RAMP_MS))
+    return await oneStream(server)
+  }))
 }
 
 function pct (sorted: number[], p: number): number {
@@ -194,32 +212,64 @@ function pct (sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
 }
 
-interface RunResult { name: string, n: number, ok: number, chunks: number, p50: number, p99: number, max: number, cpu_ms_per_stream: number, kb_per_stream: number, loop_p99: number, errors: string[] }
+interface RunResult {
+  name: string
+  n: number
+  ok: number
+  /** Chunks inside the window when all N streams were open. */
+  chunks: number
+  window_ms: number
+  /** From the first request to the last stream's first token. */
+  ramp_ms: number
+  /** Request sent to first token, p50 (the upstream waits one INTERVAL before it). */
+  ttft_p50: number
+  p50: number
+  p99: number
+  /** p99 over every chunk, the ramp included. */
+  p99_all: number
+  cpu_ms_per_stream: number
+  kb_per_stream: number
+  loop_p99: number
+  errors: string[]
+}
 
 async function warm (server: Server): Promise<void> {
   await Promise.all(Array.from({ length: WARMUP }, async () => await oneStream(server)))
 }
 
+/**
+ * One fan-out of N streams. Latency counts the chunks written while all N were open:
+ * from the moment the last stream got its first token until the memory sample, taken
+ * just before the first stream ends (its full GC pauses the server after the window).
+ */
 async function run (server: Server, n: number): Promise<RunResult> {
-  await ask(server.child, 'mark', m => m === 'marked')
-  // Start times spread over one token interval, so token writes are spread evenly too.
-  const outcomes = await Promise.all(Array.from({ length: n }, async (_, i) => {
-    await new Promise(resolve => setTimeout(resolve, (i / n) * INTERVAL))
-    return await oneStream(server)
-  }))
+  const isMem = (m: unknown): boolean => typeof m === 'object' && m !== null && 'live' in m
+  const idle = await ask<Mem>(server.child, 'mark', isMem)
+  const t0 = now()
+  const fan = fanOut(server, n)
+  await new Promise(resolve => setTimeout(resolve, TOKENS * INTERVAL - INTERVAL))
+  const sampledAt = now()
+  const open = await ask<Mem>(server.child, 'mem', isMem)
+  const outcomes = await fan
   const stats = await ask<Stats>(server.child, 'report', m => typeof m === 'object' && m !== null && 'cpu_ms' in m)
-  const lat = outcomes.flatMap(o => o.latencies).sort((a, b) => a - b)
+  const from = Math.max(...outcomes.map(o => o.firstAt))
+  const to = Math.min(sampledAt, ...outcomes.map(o => o.doneAt))
+  const all = outcomes.flatMap(o => o.samples)
+  const steady = all.filter(x => x.stamp >= from && x.stamp <= to).map(x => x.latency).sort((a, b) => a - b)
   return {
     name: server.name,
     n,
     ok: outcomes.filter(o => o.ok).length,
-    chunks: lat.length,
-    p50: pct(lat, 50),
-    p99: pct(lat, 99),
-    max: lat.at(-1) ?? NaN,
+    chunks: steady.length,
+    window_ms: Math.max(0, to - from),
+    ramp_ms: from - t0,
+    ttft_p50: pct(outcomes.map(o => o.firstAt - o.sentAt).sort((a, b) => a - b), 50),
+    p50: pct(steady, 50),
+    p99: pct(steady, 99),
+    p99_all: pct(all.map(x => x.latency).sort((a, b) => a - b), 99),
     cpu_ms_per_stream: stats.cpu_ms / n,
-    kb_per_stream: stats.rss_peak_delta / 1024 / n,
-    loop_p99: stats.loop_p99_ms,
+    kb_per_stream: (open.live - idle.live) / 1024 / n,
+    loop_p99: open.loop_p99_ms,
     errors: [...new Set(outcomes.filter(o => !o.ok).map(o => o.error ?? 'incomplete'))].slice(0, 3),
   }
 }
@@ -233,44 +283,28 @@ async function stop (server: Server): Promise<void> {
 async function main (): Promise<void> {
   const upstream = await startUpstream()
   const { loadavg, cpus } = await import('node:os')
-  console.log(`SSE fan-out: ${TOKENS} tokens per stream, one every ${INTERVAL} ms, from the fake upstream; latency = upstream write -> client read`)
+  console.log(`SSE fan-out: ${TOKENS} tokens per stream, one every ${INTERVAL} ms, from the fake upstream; starts spread over ${RAMP_MS} ms; latency = upstream write -> client read`)
   console.log(`machine: ${cpus().length} cores, load average ${loadavg().map(l => l.toFixed(2)).join(' ')} at start (other work on the machine shows in the latencies)`)
-  console.log(`medians of ${ROUNDS} interleaved rounds per N (ok and chunks: the worst round; max: the worst chunk)`)
-  console.log('server     streams  ok     chunks   p50 ms   p99 ms   max ms   CPU ms/stream  KB/stream  loop p99 ms')
+  console.log('ramp: first request to the last stream\'s first token; window: while all N were open; ttft: request to first token, p50 (the upstream waits one interval).')
+  console.log('p50/p99: latency of the chunks written in the window; p99all: every chunk. KB/str: live memory per open stream. loop p99: the server\'s event-loop delay.')
+  console.log('server    streams    ok ramp s window s ttft ms  chunks  p50 ms  p99 ms p99all ms CPU ms/str  KB/str loop p99')
   const results: Array<{ base: RunResult, agentd: RunResult }> = []
-  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const merge = (rs: RunResult[]): RunResult => ({
-    ...rs[0],
-    ok: Math.min(...rs.map(r => r.ok)),
-    chunks: Math.min(...rs.map(r => r.chunks)),
-    p50: median(rs.map(r => r.p50)),
-    p99: median(rs.map(r => r.p99)),
-    max: Math.max(...rs.map(r => r.max)),
-    cpu_ms_per_stream: median(rs.map(r => r.cpu_ms_per_stream)),
-    kb_per_stream: median(rs.map(r => r.kb_per_stream)),
-    loop_p99: median(rs.map(r => r.loop_p99)),
-    errors: [...new Set(rs.flatMap(r => r.errors))],
-  })
-  const line = (r: RunResult): string => `${r.name.padEnd(10)} ${String(r.n).padStart(7)}  ${String(r.ok).padStart(5)}  ${String(r.chunks).padStart(7)}  ${r.p50.toFixed(2).padStart(7)}  ${r.p99.toFixed(2).padStart(7)}  ${r.max.toFixed(1).padStart(7)}  ${r.cpu_ms_per_stream.toFixed(2).padStart(13)}  ${r.kb_per_stream.toFixed(1).padStart(9)}  ${r.loop_p99.toFixed(1).padStart(11)}${r.errors.length > 0 ? `  errors: ${r.errors.join(' | ').slice(0, 200)}` : ''}`
-  for (const n of COUNTS) {
-    const base = await startServer('baseline', upstream.url)
-    const agentd = await startServer('agentd', upstream.url)
-    try {
-      await warm(base)
-      await warm(agentd)
-      const rounds: { base: RunResult[], agentd: RunResult[] } = { base: [], agentd: [] }
-      for (let i = 0; i < ROUNDS; i++) {
-        rounds.base.push(await run(base, n))
-        rounds.agentd.push(await run(agentd, n))
-      }
-      const pair = { base: merge(rounds.base), agentd: merge(rounds.agentd) }
+  const line = (r: RunResult): string => `${r.name.padEnd(9)} ${String(r.n).padStart(6)} ${String(r.ok).padStart(5)} ${(r.ramp_ms / 1000).toFixed(2).padStart(6)} ${(r.window_ms / 1000).toFixed(2).padStart(7)} ${r.ttft_p50.toFixed(0).padStart(6)} ${String(r.chunks).padStart(7)} ${r.p50.toFixed(2).padStart(7)} ${r.p99.toFixed(2).padStart(7)} ${r.p99_all.toFixed(1).padStart(8)} ${r.cpu_ms_per_stream.toFixed(2).padStart(10)} ${r.kb_per_stream.toFixed(1).padStart(8)} ${r.loop_p99.toFixed(1).padStart(9)}${r.errors.length > 0 ? `  errors: ${r.errors.join(' | ').slice(0, 200)}` : ''}`
+  // One server of each kind for the whole run; each fan-out starts from a collected heap.
+  const base = await startServer('baseline', upstream.url)
+  const agentd = await startServer('agentd', upstream.url)
+  try {
+    await warm(base)
+    await warm(agentd)
+    for (const n of COUNTS) {
+      const pair = { base: await run(base, n), agentd: await run(agentd, n) }
       console.log(line(pair.base))
       console.log(line(pair.agentd))
       results.push(pair)
-    } finally {
-      await stop(base)
-      await stop(agentd)
     }
+  } finally {
+    await stop(base)
+    await stop(agentd)
   }
   console.log('\nagentd against the minimal route, same run:')
   for (const { base, agentd } of results) {

@@ -127,10 +127,10 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       settings: { temperature: prep.temperature, ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}) },
       fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
       hooks: app.hooks,
-      onEvent: async (e) => {
+      onEvent: (e) => {
         if (e.type === 'tool_call') task.set('executing')
         else if (e.type === 'round') task.set('reasoning')
-        await mode.onEvent?.(e)
+        return mode.onEvent?.(e)
       },
     })
 

@@ -34,7 +34,10 @@ export function chatStreamHandler (app: FastifyInstance, deps: ChatDeps) {
     const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
     const send = async (event: string, data: unknown): Promise<void> => {
       if (abort.signal.aborted || !sse.isConnected) return
-      await Promise.race([sse.send({ event, data }).catch(() => undefined), aborted])
+      const written = sse.send({ event, data }).catch(() => undefined)
+      // Only a write that waits for 'drain' can outlive the socket.
+      if (res.writableNeedDrain) await Promise.race([written, aborted])
+      else await written
     }
     let heartbeat: NodeJS.Timeout | undefined
     try {
@@ -45,9 +48,9 @@ export function chatStreamHandler (app: FastifyInstance, deps: ChatDeps) {
       const outcome = await runChat(deps, prep, {
         stream: true,
         signal: abort.signal,
-        onEvent: async (e) => {
+        onEvent: (e) => {
           const ev = streamEventOf(e)
-          if (ev !== undefined) await send(ev.event, ev.data)
+          return ev === undefined ? undefined : send(ev.event, ev.data)
         },
       })
       const r = outcome.response

@@ -88,7 +88,8 @@ function throwIfAborted (signal: AbortSignal | undefined): void {
 
 export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResult> {
   const maxRounds = opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS
-  const emit = async (e: LoopEvent): Promise<void> => { await opts.onEvent?.(e) }
+  // Per-token path: no promise unless the consumer returns one (back-pressure).
+  const emit = (e: LoopEvent): void | Promise<void> => opts.onEvent?.(e)
   const hasTools = opts.tools !== undefined && opts.tools.definitions.length > 0
   const conversation = [...opts.messages]
   const added: Message[] = []
@@ -109,7 +110,10 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     if (opts.hooks !== undefined) request = (await opts.hooks.run('provider:before', { provider: opts.provider.id, request })).request
     const parser = new ThinkParser()
     const relay = async (pieces: ThinkPiece[]): Promise<void> => {
-      for (const p of pieces) await emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
+      for (const p of pieces) {
+        const pending = emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
+        if (pending !== undefined) await pending
+      }
     }
     let toolCalls: ToolCall[] = []
     let finish: FinishReason | null = null
@@ -119,7 +123,10 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     if (opts.stream) {
       for await (const chunk of opts.provider.stream(request, opts.signal)) {
         if (chunk.thinking !== undefined && chunk.thinking !== '') await relay(parser.native(chunk.thinking))
-        if (chunk.content !== '') await relay(parser.push(chunk.content))
+        if (chunk.content !== '') {
+          const pieces = parser.push(chunk.content)
+          if (pieces.length > 0) await relay(pieces)
+        }
         if (chunk.tool_calls !== undefined && chunk.tool_calls.length > 0) toolCalls = [...toolCalls, ...chunk.tool_calls]
         if (chunk.finish_reason !== undefined && chunk.finish_reason !== null) finish = chunk.finish_reason
         if (chunk.usage !== undefined) replyUsage = chunk.usage
