@@ -6,7 +6,7 @@ import { Kernel } from '../../core/kernel.ts'
 import { testEnv } from '../helpers/kernel.ts'
 import { repoPlugin, Workspace } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
-import { fixture, MODEL } from './helpers.ts'
+import { fixture, MODEL, until } from './helpers.ts'
 
 const REDIS = process.env.REDIS_URI ?? 'redis://127.0.0.1:6379'
 
@@ -36,9 +36,16 @@ t.test('a session stored in Redis is there after the server restarts', async t =
     return await res.json() as Record<string, unknown>
   }
 
+  // memory-redis fails commands fast while it connects (no offline queue): wait until it is up,
+  // or the chat would (correctly) fall back to the in-process session store.
+  const redisReady = async (k: Kernel): Promise<void> => {
+    const kv = k.current!.app.registry.memory.kv.first()!
+    await until('Redis to be connected', async () => (await kv.health()).status === 'healthy')
+  }
   fake.enqueue({ text: 'Noted: blue.' }, { text: 'Blue.' })
   const first = new Kernel({ cwd: ws.dir, env, watch: false })
   const a = await first.start()
+  await redisReady(first)
   const r1 = await post(a.port, { message: 'My favourite colour is blue.', use_memory: false })
   await first.close()
   t.ok(await redis.exists(`${namespace}chat:session:${String(r1.session_id)}`), 'the session is a Redis key')
@@ -46,6 +53,7 @@ t.test('a session stored in Redis is there after the server restarts', async t =
   const second = new Kernel({ cwd: ws.dir, env, watch: false })
   t.teardown(async () => { await second.close() })
   const b = await second.start()
+  await redisReady(second)
   await post(b.port, { message: 'What is my favourite colour?', session_id: r1.session_id, use_memory: false })
   const sent = fake.completions[1].body.messages as Array<{ content: string }>
   t.same(sent.slice(1).map(m => m.content), ['My favourite colour is blue.', 'Noted: blue.', 'What is my favourite colour?'])
