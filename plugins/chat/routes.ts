@@ -35,7 +35,7 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
       description: 'Input errors are JSON 4xx answers before the stream starts; after `start`, failures arrive as an `error` event.',
       body: ChatRequestSchema,
     },
-  }, chatStreamHandler(app, deps))
+  }, chatStreamHandler(deps))
 
   app.get('/api/agent/status', {
     schema: { tags: ['agent'], summary: 'Agent status and the tasks running now', response: { 200: StatusResponseSchema } },

@@ -3,7 +3,7 @@
 // streamed yet; once `start` is sent, a failure is an `error` event. A client that goes
 // away aborts the provider call and pending tool calls; memory is stored after the
 // stream has closed, off the request path.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { toErrorBody } from '../../core/errors.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import type { LoopEvent } from './tool-loop.ts'
@@ -22,7 +22,7 @@ export function streamEventOf (e: LoopEvent): { event: string, data: Record<stri
   }
 }
 
-export function chatStreamHandler (app: FastifyInstance, deps: ChatDeps) {
+export function chatStreamHandler (deps: ChatDeps) {
   return async function handler (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const prep = prepareChat(deps, request.body as ChatRequest) // throws 4xx before any byte is sent
     const res = reply.raw
