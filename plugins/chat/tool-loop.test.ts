@@ -1,0 +1,92 @@
+// runToolLoop on its own (as agent mode's ReAct uses it), with an in-process provider
+// and tool source: no HTTP, so each test pins one rule of the loop.
+import t from 'tap'
+import { DEFAULT_CAPABILITIES, type CompletionRequest, type CompletionResult, type Provider, type StreamChunk } from '../../core/contracts/provider.ts'
+import type { ToolSource } from '../../core/contracts/tool-source.ts'
+import { runToolLoop, type LoopEvent } from './tool-loop.ts'
+import { collectToolSet } from './tools.ts'
+
+type Script = (req: CompletionRequest, call: number) => Partial<CompletionResult>
+
+function scripted (script: Script): Provider & { requests: CompletionRequest[] } {
+  const requests: CompletionRequest[] = []
+  const complete = async (req: CompletionRequest): Promise<CompletionResult> => {
+    requests.push(structuredClone(req))
+    const r = script(req, requests.length - 1)
+    return { content: '', finish_reason: (r.tool_calls?.length ?? 0) > 0 ? 'tool_calls' : 'stop', tool_calls: [], model: req.model, usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }, ...r }
+  }
+  return {
+    id: 'scripted',
+    requests,
+    status: () => ({ status: 'configured' }),
+    listModels: async () => [],
+    capabilities: () => ({ ...DEFAULT_CAPABILITIES, supports_tools: true }),
+    complete,
+    stream: async function * (req): AsyncGenerator<StreamChunk> {
+      const r = await complete(req)
+      for (const piece of r.content.match(/.{1,3}/gs) ?? []) yield { content: piece }
+      yield { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage }
+    },
+    health: async () => ({ status: 'healthy' }),
+  }
+}
+
+const echo: ToolSource = {
+  id: 'echo',
+  listTools: () => [{ name: 'echo', description: 'echoes', input_schema: { type: 'object' }, server: 'echo' }, { name: 'other', description: 'x', input_schema: { type: 'object' }, server: 'echo' }],
+  callTool: async (_name, args) => ({ content: String(args.text), isError: false }),
+}
+
+t.test('streamed and completed replies give the same result, usage summed over calls', async t => {
+  for (const stream of [false, true]) {
+    const provider = scripted((_req, call) => call === 0
+      ? { content: '<think>plan</think>Checking.', tool_calls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }] }
+      : { content: 'Done: hi' })
+    const tools = await collectToolSet([['echo', echo]], {})
+    const events: LoopEvent[] = []
+    const r = await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools, stream, toolTimeoutMs: 1000, onEvent: (e) => { events.push(e) } })
+    t.match(r, { answer: 'Done: hi', thinking: 'plan', has_thinking: true, provider_calls: 2, tool_rounds: 1, tools_used: ['echo'], hit_round_cap: false, finish_reason: 'stop' }, `stream: ${stream}`)
+    t.same(r.usage, { prompt_tokens: 2, completion_tokens: 4, total_tokens: 6 })
+    t.same(r.messages.map(m => m.role), ['assistant', 'tool', 'assistant'])
+    t.equal(r.messages[0].content, 'Checking.', 'the stored assistant message has no thinking in its content')
+    t.same(events.filter(e => e.type === 'tool_call' || e.type === 'tool_result').map(e => e.type), ['tool_call', 'tool_result'])
+  }
+})
+
+t.test('the cap: maxToolRounds rounds with tools, then one call without, flagged', async t => {
+  const provider = scripted(req => req.tools !== undefined ? { tool_calls: [{ id: 'x', name: 'echo', arguments: { text: 'again' } }] } : { content: 'forced answer' })
+  const r = await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['echo', echo]], {}), maxToolRounds: 3, stream: false, toolTimeoutMs: 1000 })
+  t.equal(provider.requests.length, 4)
+  t.same(provider.requests.map(q => q.tools === undefined), [false, false, false, true])
+  t.match(r, { answer: 'forced answer', tool_rounds: 3, hit_round_cap: true })
+})
+
+t.test('fit shapes every request; the caller\'s messages are not changed', async t => {
+  const provider = scripted((_req, call) => call === 0 ? { tool_calls: [{ id: 'a', name: 'echo', arguments: { text: 'x' } }] } : { content: 'ok' })
+  const messages = [{ role: 'system' as const, content: 'S' }, { role: 'user' as const, content: 'old' }, { role: 'user' as const, content: 'new' }]
+  await runToolLoop({
+    provider, model: 'm', messages, tools: await collectToolSet([['echo', echo]], {}), stream: false, toolTimeoutMs: 1000,
+    fit: (all) => all.filter(m => m.content !== 'old'),
+  })
+  t.same(provider.requests[1].messages.map(m => m.content), ['S', 'new', '', 'x'])
+  t.equal(messages.length, 3)
+})
+
+t.test('allowed and blocked lists narrow the tool set', async t => {
+  t.same((await collectToolSet([['echo', echo]], { allowed: ['echo', 'other'], blocked: ['other'] })).definitions.map(d => d.name), ['echo'])
+  t.same((await collectToolSet([['echo', echo]], { allowed: ['other'] })).definitions.map(d => d.name), ['other'])
+  const broken: ToolSource = { id: 'broken', listTools: () => { throw new Error('down') }, callTool: async () => ({ content: '', isError: true }) }
+  const failures: string[] = []
+  const set = await collectToolSet([['broken', broken], ['echo', echo]], {}, (source) => { failures.push(source) })
+  t.same(set.definitions.map(d => d.name), ['echo', 'other'], 'a source that fails to list is skipped')
+  t.same(failures, ['broken'])
+})
+
+t.test('an abort stops the loop with the abort reason', async t => {
+  const ctl = new AbortController()
+  const slow: ToolSource = { id: 's', listTools: () => [{ name: 'wait', description: '', input_schema: {}, server: 's' }], callTool: async () => await new Promise(() => undefined) }
+  const provider = scripted(() => ({ tool_calls: [{ id: 'w', name: 'wait', arguments: {} }] }))
+  setTimeout(() => { ctl.abort(new Error('caller went away')) }, 30)
+  await t.rejects(runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['s', slow]], {}), stream: false, toolTimeoutMs: 60_000, signal: ctl.signal }), /caller went away/)
+  t.equal(provider.requests.length, 1)
+})
