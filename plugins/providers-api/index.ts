@@ -24,7 +24,7 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
       const s = p.status()
       if (s.status !== 'configured') return { name: p.id, status: s.status, error: s.error ?? `Provider "${p.id}" is not configured.` }
       try {
-        const models = await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))
+        const models = await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))
         return { name: p.id, status: s.status, models: models.map(m => m.name) }
       } catch (err) {
         return { name: p.id, status: s.status, error: (err as Error).message }
@@ -44,13 +44,13 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
     const { provider } = request.query as { provider?: string }
     if (provider !== undefined) {
       const p = app.registry.providers.get(provider) // 404 listing the providers
-      const models = (await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow)
+      const models = (await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow)
       return { models, count: models.length }
     }
     const errors: Record<string, string> = {}
     const lists = await Promise.all(app.registry.providers.values().map(async p => {
       try {
-        return await bounded(opts.list_timeout_ms, `${p.id} model listing`, async signal => await p.listModels(signal))
+        return await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))
       } catch (err) {
         errors[p.id] = (err as Error).message
         return []
@@ -65,7 +65,7 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
   }, async () => {
     const entries = await Promise.all(app.registry.providers.values().map(async (p): Promise<[string, ProviderHealth]> => {
       try {
-        return [p.id, await bounded(opts.health_timeout_ms, `${p.id} health check`, async signal => await p.health(signal))]
+        return [p.id, await bounded(opts.health_timeout_ms, p.id, `${p.id} health check`, async signal => await p.health(signal))]
       } catch (err) {
         return [p.id, { status: 'unhealthy', error: (err as Error).message }]
       }

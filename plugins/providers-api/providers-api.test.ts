@@ -86,3 +86,26 @@ t.test('health of a hung upstream answers within the health timeout', async t =>
   t.equal(body.status, 'degraded')
   t.match(body.providers.local.error, /within 0.3 s/)
 })
+
+t.test('a model listing that hangs is a 504 naming the provider for ?provider=, and an error entry in the lists', async t => {
+  const http = await import('node:http')
+  const sockets = new Set<import('node:net').Socket>()
+  const hang = http.createServer(() => { /* never answers */ })
+  hang.on('connection', s => sockets.add(s))
+  await new Promise<void>(resolve => hang.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { for (const s of sockets) s.destroy(); hang.close() })
+  const port = (hang.address() as import('node:net').AddressInfo).port
+  const s = await startKernel(t, {
+    plugins: [{ name: 'local', module: compat }, { ...api, options: { list_timeout_ms: 300 } }],
+    env: { LOCAL_MODEL_URL: `http://127.0.0.1:${port}/v1` },
+  })
+  const one = await s.json('/api/providers/models?provider=local')
+  t.equal(one.status, 504)
+  t.equal(one.body.code, 'AGENT_ERR_PROVIDER_TIMEOUT')
+  t.match(one.body.error, /local model listing did not answer within 0.3 s/)
+  const all = await s.json('/api/providers/models')
+  t.equal(all.status, 200)
+  t.match(all.body.errors.local, /within 0.3 s/)
+  const list = await s.json('/api/providers')
+  t.match(list.body.providers[0], { name: 'local', status: 'configured', error: /within 0.3 s/ })
+})
