@@ -64,3 +64,12 @@ t.test('auto never picks a tool-using strategy for a run without tools', async t
   const { body } = await h.run({ task: 'What is 17 * 23?' })
   t.equal(body.strategy, 'cot', 'react (usesTools) is skipped, even as the fallback')
 })
+
+t.test('auto with only tool-using strategies and no tools still runs one of them', async t => {
+  const h = await startAgent(t, { agent: { enable_planning: false }, strategies: ['strategy-react'], tools: false, replies: { other: { text: 'Answered without tools.' } } })
+  const { status, body } = await h.run({ task: 'Why is the sky blue?' })
+  t.equal(status, 200, JSON.stringify(body))
+  t.equal(body.status, 'complete')
+  t.equal(body.strategy, 'react')
+  t.equal(body.answer, 'Answered without tools.')
+})

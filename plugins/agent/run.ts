@@ -177,11 +177,13 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
     })
 
     if (strategyName === 'auto') {
+      // Strategies that need tools are no candidates when the run has none, unless nothing
+      // else is loaded (a tool-using strategy still answers without tools).
+      const usable = app.registry.strategies.entries().filter(([, st]) => st.usesTools !== true || tools.definitions.length > 0).map(([name]) => name)
       const choice = chooseStrategy({
         task: `${task}\n${plan.map(s => s.description).join('\n')}`,
         toolNames: tools.definitions.map(t => t.name),
-        // Strategies that need tools are no candidates when the run has none.
-        registered: app.registry.strategies.entries().filter(([, st]) => st.usesTools !== true || tools.definitions.length > 0).map(([name]) => name),
+        registered: usable.length > 0 ? usable : app.registry.strategies.names(),
         rules: input.autoRules,
         fallback: input.autoFallback,
         planNeedsTools: plan.some(s => s.type === 'action'),
