@@ -1,17 +1,15 @@
 // Text helpers shared by the agent and its strategies: `<think>` extraction and a tolerant
 // JSON reader for models that wrap JSON in prose or code fences.
+import { splitThinking as splitWhole } from '../chat/think.ts'
 
-const THINK = /<(think|thinking|reasoning)>([\s\S]*?)(?:<\/\1>|$)/gi
-
-/** Splits model output into the answer and the reasoning inside `<think>`-style blocks. */
+/**
+ * Splits model output into the answer and the reasoning inside `<think>`-style blocks. The
+ * chat plugin's parser, so chat and agent runs read reasoning the same way (unclosed and
+ * stray tags, `<reflection>` blocks, native reasoning merged first).
+ */
 export function splitThinking (content: string, nativeThinking?: string): { answer: string, thinking: string } {
-  const parts: string[] = []
-  if (nativeThinking !== undefined && nativeThinking.trim() !== '') parts.push(nativeThinking.trim())
-  const answer = content.replace(THINK, (_m, _tag: string, inner: string) => {
-    if (inner.trim() !== '') parts.push(inner.trim())
-    return ''
-  }).trim()
-  return { answer, thinking: parts.join('\n\n') }
+  const { answer, thinking } = splitWhole(content, nativeThinking)
+  return { answer, thinking }
 }
 
 /** Candidate JSON texts in a reply: the whole text, fenced blocks, then the outermost {...} / [...] spans. */
