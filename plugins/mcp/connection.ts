@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { ServerEntry } from './config.ts'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildTransport, type BuiltTransport, type WireTransport } from './transports.ts'
-import { makeRedactor, type Redactor } from './redact.ts'
+import { makeRedactor, redactDeep, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
 import { resultToText } from './content.ts'
 
@@ -226,9 +226,11 @@ export class McpConnection {
       if (cursor === undefined) break
     }
     if (!current()) return
-    if (what === 'tools') this.tools = all as Tool[]
-    else if (what === 'resources') this.resources = all as Resource[]
-    else this.prompts = all as Prompt[]
+    // Lists are shown by /api/mcp/* and go into the model's tool set: no secret in them either.
+    const listed = (this.entry.config?.secrets.length ?? 0) === 0 ? all : all.map(x => redactDeep(x, this.redact))
+    if (what === 'tools') this.tools = listed as Tool[]
+    else if (what === 'resources') this.resources = listed as Resource[]
+    else this.prompts = listed as Prompt[]
   }
 
   #lost (epoch: number, client: Client, why: string): void {

@@ -20,3 +20,17 @@ export function makeRedactor (secrets: readonly string[]): Redactor {
     return out
   }
 }
+
+/**
+ * Redacts every string inside a JSON-like value (a listed tool, resource or prompt: its
+ * description, title, URI, schema texts...), returning a copy. A server may well describe
+ * itself with what it was configured with; that must not reach /api/mcp/* or the model.
+ */
+export function redactDeep<T> (value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T
+  if (Array.isArray(value)) return value.map(v => redactDeep(v, redact)) as T
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T
+  }
+  return value
+}

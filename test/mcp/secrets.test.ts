@@ -71,3 +71,20 @@ t.test('header values reach the server but never a response', async t => {
   t.notOk(s.lines.some(l => l.includes(SECRET)))
 })
 
+
+t.test('a server that repeats a secret in its tool and resource descriptions: redacted in every list', async t => {
+  const fx = await startFixtureServer('streamable_http', 'fixture', 0, { describeWith: `token ${SECRET}` })
+  t.teardown(fx.close)
+  const s = await startLogged(t, { web: { url: fx.url, headers: { Authorization: 'Bearer ${AGENTD_TEST_SECRET}' }, timeout: 5 } })
+  await s.waitFor('web', 'connected')
+  for (const p of ['/api/mcp/servers', '/api/mcp/tools', '/api/mcp/resources', '/api/prompts/mcp-tools']) {
+    const text = await (await fetch(s.url + p)).text()
+    t.notMatch(text, SECRET, `${p} does not carry the secret`)
+  }
+  t.match(await (await fetch(`${s.url}/api/mcp/tools`)).json(), { tools: [{ description: /\(token \[redacted\]\)$/ }] })
+  const source = s.kernel.current!.app.registry.toolSources.get('mcp')
+  const listed = await source.listTools()
+  t.notMatch(JSON.stringify(listed), SECRET, 'the tools offered to the model do not carry it')
+  t.notMatch(source.toolsPrompt?.() ?? '', SECRET)
+  t.same(await source.callTool('greet', { name: 'Ada' }), { content: 'Hello, Ada! (from fixture)', isError: false }, 'the tools still work')
+})
