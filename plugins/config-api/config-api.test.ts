@@ -142,3 +142,14 @@ t.test('a dotted override of a model whose name has dots reaches the catalogue',
   t.equal(body.models.find((m: { name: string }) => m.name === 'gpt-4.1').context_window, 5000)
   t.equal(body.models.find((m: { name: string }) => m.name === 'gpt-4.1').supports_tools, true, 'other figures stay')
 })
+
+t.test('a default_reasoning_strategy that is not registered is a 400 listing the registered ones; nothing is written', async t => {
+  const s = await startKernel(t, { plugins: [...plugins, { name: 'cot', module: repoPlugin('strategy-cot') }], config: { preferences: { default_model: 'qwen3' } } })
+  const bad = await s.post('/api/config/update', { key: 'preferences.default_reasoning_strategy', value: 'astrology' })
+  t.equal(bad.status, 400)
+  t.match((await bad.json() as { error: string }).error, /"astrology" is not a registered strategy; use one of: auto, cot\./)
+  t.same(readConfig(s.ws), { preferences: { default_model: 'qwen3' } })
+  const ok = await s.post('/api/config/update', { preferences: { default_reasoning_strategy: 'cot' } })
+  t.equal(ok.status, 200)
+  t.equal(readConfig(s.ws).preferences.default_reasoning_strategy, 'cot')
+})

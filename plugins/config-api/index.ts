@@ -59,6 +59,13 @@ async function configApi (app: FastifyInstance): Promise<void> {
       throw Object.assign(e, { details: bad.map(path => ({ path, message: 'unknown key' })) })
     }
     if (!isPlainObject(patch)) throw new Errors.BAD_REQUEST('The body must be a JSON object.')
+    // A default strategy nobody registered would turn every later agent run into a 400.
+    const strategy = (patch.preferences as Record<string, unknown> | undefined)?.default_reasoning_strategy
+    const strategies = ['auto', ...app.registry.strategies.names()]
+    if (typeof strategy === 'string' && !strategies.includes(strategy)) {
+      const e = new Errors.BAD_REQUEST(`preferences.default_reasoning_strategy "${strategy}" is not a registered strategy; use one of: ${strategies.join(', ')}.`)
+      throw Object.assign(e, { details: [{ path: 'preferences.default_reasoning_strategy', message: `one of: ${strategies.join(', ')}` }] })
+    }
     await updateRuntimeConfig(app.agentConfig.settings.dataDir, patch) // 400 with details on a bad value; nothing written then
     const updated = leafKeys(patch)
     // Rebuild now rather than waiting for the file watcher, so the caller's next request sees it.
