@@ -174,7 +174,12 @@ export class McpManager {
     }
     const conn = this.#connections.get(view.server)
     if (conn === undefined) return { content: `Tool server "${view.server}" was removed from the configuration.`, isError: true }
-    const timeoutMs = opts.timeoutMs ?? conn.entry.config?.callTimeoutMs ?? this.#options.call_timeout_seconds * 1000
+    // The entry's call_timeout bounds the call even when the caller (the chat always does)
+    // brings its own, longer limit; without either, the plugin's default applies.
+    const own = conn.entry.config?.callTimeoutMs
+    const timeoutMs = opts.timeoutMs === undefined
+      ? own ?? this.#options.call_timeout_seconds * 1000
+      : own === undefined ? opts.timeoutMs : Math.min(opts.timeoutMs, own)
     return await conn.callTool(view.tool.name, args, { signal: opts.signal, timeoutMs })
   }
 }

@@ -37,6 +37,19 @@ t.test('the server entry call_timeout applies when the caller gives none', async
   t.match(r, { isError: true, content: /within 0.3 s/ })
 })
 
+t.test('the server entry call_timeout also bounds a caller that brings a longer limit (the chat does)', async t => {
+  const { fx, source } = await setup(t, { call_timeout: 0.3 })
+  const started = Date.now()
+  const r = await source.callTool('slow', { ms: 5000 }, { timeoutMs: 30_000 })
+  t.ok(Date.now() - started < 2000, 'gave up at the entry\'s limit')
+  t.match(r, { isError: true, content: /within 0.3 s/ })
+  const deadline = Date.now() + 3000
+  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
+  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
+  // A caller's shorter limit still wins.
+  t.match(await source.callTool('slow', { ms: 5000 }, { timeoutMs: 100 }), { isError: true, content: /within 0.1 s/ })
+})
+
 t.test('an aborted call throws the abort reason, does not wait, and cancels on the server', async t => {
   const { fx, source } = await setup(t)
   const ac = new AbortController()
