@@ -79,8 +79,19 @@ t.test('a chat during an outage gets a tool error result, not a failure', async 
   t.notMatch(tool?.content, /^Echo:/, 'no result from the dead server')
   t.match(tool?.content, /everything/, 'the error names the server')
   const body = await r.json() as { answer: string }
-  t.match(body.answer, /^The tool said: (Error: )?Tool "echo"/)
+  t.match(body.answer, /^The tool said: Error: Tool "echo"/, 'the model sees an error result')
   t.equal((await s.server('everything'))?.status, 'error')
+})
+
+t.test('an isError result from an MCP tool reaches the model as an error', async t => {
+  const fx = await startFixtureServer('streamable_http')
+  t.teardown(fx.close)
+  const { s, fake } = await startWithChat(t, {}, { fx: { url: fx.url, timeout: 5 } })
+  fake.enqueue({ tool_calls: [{ id: 'f1', name: 'fail', arguments: {} }] }, answerWithToolResult)
+  const r = await s.post('/api/agent/chat', { message: 'run the failing tool', use_memory: false })
+  t.equal(r.status, 200)
+  const tool = (fake.completions[1].body.messages as Msg[]).at(-1)
+  t.match(tool, { role: 'tool', tool_call_id: 'f1', content: 'Error: the fixture failed on purpose' })
 })
 
 t.test('a streaming client that disconnects while an MCP tool runs cancels the call on the server', async t => {
