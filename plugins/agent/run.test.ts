@@ -140,3 +140,21 @@ for (const mode of ['unstored', 'throw']) {
     t.ok(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /failed/.test(e.content)))
   })
 }
+
+t.test('a tool the run may not use is refused to the model and not listed in tools_used', async t => {
+  const h = await startAgent(t, {
+    agent: { enable_planning: false },
+    config: { models: { overrides: { 'fake/m1': { supports_tools: true } } } },
+    replies: {
+      react: (req) => req.body.messages.some((m: { role: string }) => m.role === 'tool')
+        ? { text: 'Final Answer: could not compute' }
+        : { text: 'Thought: compute it', tool_calls: [{ id: 'c1', name: 'calculate', arguments: { expression: '1+1' } }] },
+    },
+  })
+  const { body } = await h.run({ task: 'What is 1+1?', reasoning_strategy: 'react', config: { blocked_tools: ['calculate'] } })
+  t.equal(body.status, 'complete')
+  t.notOk(h.fake.completions[0].body.tools.some((x: { function: { name: string } }) => x.function.name === 'calculate'), 'not offered')
+  const toolMsg = h.fake.completions[1].body.messages.find((m: { role: string }) => m.role === 'tool')
+  t.match(toolMsg.content, /not available/, 'the model is told it cannot use it')
+  t.same(body.tools_used, [], 'a refused call is not a tool used')
+})

@@ -139,7 +139,8 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
 
   const callTool = async (call: ToolCall): Promise<ToolResult> => {
     if (signal.aborted) throw signal.reason
-    toolsUsed.add(call.name)
+    // A call to a tool the run does not offer (blocked, disabled, made up) is refused to the model, not used.
+    if (tools.definitions.some(d => d.name === call.name)) toolsUsed.add(call.name)
     addTrace({ type: 'action', content: `${call.name}(${JSON.stringify(call.arguments)})`, tool: call.name, arguments: call.arguments })
     setStatus('executing')
     const t0 = performance.now()
