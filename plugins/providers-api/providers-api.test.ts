@@ -109,3 +109,23 @@ t.test('a model listing that hangs is a 504 naming the provider for ?provider=, 
   const list = await s.json('/api/providers')
   t.match(list.body.providers[0], { name: 'local', status: 'configured', error: /within 0.3 s/ })
 })
+
+t.test('health checks run in parallel: both calls start before either times out', async t => {
+  const http = await import('node:http')
+  const sockets = new Set<import('node:net').Socket>()
+  const arrivals: number[] = []
+  const hang = http.createServer(() => { arrivals.push(Date.now()) /* and never answers */ })
+  hang.on('connection', s => sockets.add(s))
+  await new Promise<void>(resolve => hang.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { for (const s of sockets) s.destroy(); hang.close() })
+  const url = `http://127.0.0.1:${(hang.address() as import('node:net').AddressInfo).port}/v1`
+  const s = await startKernel(t, {
+    plugins: [{ name: 'local', module: compat }, { name: 'vllm', module: compat, options: { base_url: url } }, { ...api, options: { health_timeout_ms: 400 } }],
+    env: { LOCAL_MODEL_URL: url },
+  })
+  const { body } = await s.json('/api/providers/health')
+  t.same([body.providers.local.status, body.providers.vllm.status], ['unhealthy', 'unhealthy'])
+  t.equal(arrivals.length, 2, 'each provider made its call')
+  // One after the other, the second call could only start when the first gave up (400 ms).
+  t.ok(arrivals[1] - arrivals[0] < 200, `the second call started ${arrivals[1] - arrivals[0]} ms after the first`)
+})
