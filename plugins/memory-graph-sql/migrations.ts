@@ -1,6 +1,7 @@
 // The graph schema on SQL, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
 import type { Migration } from '../memory-sql/migrate.ts'
+import { createDotFunction } from '../memory-sql/vector.ts'
 
 export const graphMigrations: Migration[] = [
   {
@@ -45,5 +46,10 @@ export const graphMigrations: Migration[] = [
       await sql`ALTER TABLE facts SET (fillfactor = 70)`.execute(db)
       await sql`ALTER TABLE entities SET (fillfactor = 70)`.execute(db)
     },
+  },
+  {
+    version: 3,
+    name: 'agentd_dot: the dot product for the real[] fallback (same function as memory-sql\'s)',
+    up: async (db) => { await createDotFunction(db) },
   },
 ]

@@ -1,6 +1,7 @@
 // The relational memory schema, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
 import type { Migration } from './migrate.ts'
+import { createDotFunction } from './vector.ts'
 
 export const relationalMigrations: Migration[] = [
   {
@@ -43,5 +44,10 @@ export const relationalMigrations: Migration[] = [
         target text, channel text, details jsonb NOT NULL DEFAULT '{}')`.execute(db)
       await sql`CREATE INDEX IF NOT EXISTS memory_audit_log_at ON memory_audit_log (at)`.execute(db)
     },
+  },
+  {
+    version: 2,
+    name: 'agentd_dot: the dot product for the real[] fallback',
+    up: async (db) => { await createDotFunction(db) },
   },
 ]

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { sql } from 'kysely'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
-import { axis } from '../../test/memory/vectors.ts'
+import { axis, unit } from '../../test/memory/vectors.ts'
 import { SqlRelationalStore } from './relational-store.ts'
 import { migrate } from './migrate.ts'
 import { relationalMigrations } from './migrations.ts'
@@ -62,6 +62,22 @@ for (const backend of SQL_BACKENDS) {
       t.ok(Math.abs(res[1].score) < 1e-6)
       const both = await store.similarTurns({ embedding: emb(2), channels: ['sim-a', 'sim-b'], limit: 1 })
       t.same(both.map(r => r.content), ['other channel'])
+    })
+
+    t.test('scores are the exact cosine, best first, for any dimension', async t => {
+      // 21: both loops of agentd_dot (16 unrolled + 5 single); 384: unrolled only (the real[] fallback).
+      let seed = 7
+      const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff - 0.5 }
+      for (const dims of [21, 384]) {
+        const channel = `exact-${dims}`
+        const vecs = Array.from({ length: 25 }, () => unit(Array.from({ length: dims }, rnd)))
+        for (const [i, v] of vecs.entries()) await store.addTurn({ conversation_id: channel, role: 'user', content: String(i), channel, embedding: { vector: v, embedder: E } })
+        const q = unit(Array.from({ length: dims }, rnd))
+        const want = vecs.map((v, i) => ({ i: String(i), score: v.reduce((s, x, k) => s + x * q[k], 0) })).sort((a, b) => b.score - a.score).slice(0, 10)
+        const got = await store.similarTurns({ embedding: { vector: q, embedder: E }, channels: [channel], limit: 10 })
+        t.same(got.map(r => r.content), want.map(w => w.i), `${dims} dims: the order of the exact cosine`)
+        t.ok(got.every((r, k) => Math.abs(r.score - want[k].score) < 1e-5), `${dims} dims: scores match`)
+      }
     })
 
     t.test('a small channel in a crowded table still gets its nearest turns', async t => {

@@ -1,7 +1,8 @@
 // SQL for vectors in both storage modes. pgvector: `embedding vector` (no fixed size, so
 // one column serves every embedder) with one HNSW expression index per dimension, cast
 // to vector(N) in the query so the planner can use it. Fallback: `real[]` and an exact
-// cosine in SQL; our vectors are unit length, so cosine is the dot product.
+// cosine in SQL; our vectors are unit length, so cosine is the dot product, computed by
+// agentd_dot (below).
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 
 export type VectorMode = 'vector' | 'real[]'
@@ -29,27 +30,56 @@ export function similarity (mode: VectorMode, alias: string, v: number[]): RawBu
   finite(v)
   const col = sql.ref(`${alias}.embedding`)
   if (mode === 'vector') return sql<number>`(1 - (${col}::vector(${sql.lit(dims)}) <=> ${`[${v.join(',')}]`}::vector(${sql.lit(dims)})))`
-  return sql<number>`(SELECT sum(a * b) FROM unnest(${col}, ${`{${v.join(',')}}`}::real[]) AS _v(a, b))`
+  return sql<number>`agentd_dot(${col}, ${`{${v.join(',')}}`}::real[])`
 }
+
+/**
+ * The dot product of two real[] for the fallback, in PL/pgSQL (no extension needed),
+ * created by the relational and the graph migrations. Against `(SELECT sum(a*b) FROM
+ * unnest(col, q))` per row it is cheaper (an 8-wide unrolled loop, no function scan), and
+ * being a PARALLEL SAFE function rather than a correlated subquery, PostgreSQL can spread
+ * the scan over parallel workers. Arrays of different lengths give NULL (sorted last).
+ */
+export async function createDotFunction (db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`CREATE OR REPLACE FUNCTION agentd_dot(a real[], b real[]) RETURNS float8
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+    DECLARE s float8 := 0; n int := cardinality(a); i int := 1;
+    BEGIN
+      IF n <> cardinality(b) THEN RETURN NULL; END IF;
+      WHILE i + 7 <= n LOOP
+        s := s + (a[i]*b[i] + a[i+1]*b[i+1] + a[i+2]*b[i+2] + a[i+3]*b[i+3] + a[i+4]*b[i+4] + a[i+5]*b[i+5] + a[i+6]*b[i+6] + a[i+7]*b[i+7]);
+        i := i + 8;
+      END LOOP;
+      WHILE i <= n LOOP s := s + a[i]*b[i]; i := i + 1; END LOOP;
+      RETURN s;
+    END $fn$`).execute(db)
+}
+
+/**
+ * The exact order: by the selected `score` column. Naming the output column (rather than
+ * repeating the similarity expression, whose vector is a second bound parameter and so
+ * not recognised as the same expression) computes each row's similarity once, not twice.
+ */
+const BY_SCORE = sql`score DESC NULLS LAST`
 
 /** ORDER BY fragment: the index-friendly distance for pgvector, the score otherwise. */
 export function nearestOrder (mode: VectorMode, alias: string, v: number[]): RawBuilder<unknown> {
   const dims = checkDims(v.length)
   const col = sql.ref(`${alias}.embedding`)
   if (mode === 'vector') return sql`${col}::vector(${sql.lit(dims)}) <=> ${`[${v.join(',')}]`}::vector(${sql.lit(dims)})`
-  return sql`${similarity(mode, alias, v)} DESC`
+  return BY_SCORE
 }
 
 /**
  * Runs a nearest-neighbour query with the index-friendly order; when the approximate
  * (HNSW) scan returns fewer rows than asked (a selective filter such as a small channel,
  * or a graph region the walk did not reach), runs it again as an exact scan, so the
- * result is never short of rows that exist.
+ * result is never short of rows that exist. `run` must select `similarity(...) AS score`.
  */
 export async function nearest<R> (mode: VectorMode, alias: string, v: number[], limit: number, run: (order: RawBuilder<unknown>) => Promise<R[]>): Promise<R[]> {
   const rows = await run(nearestOrder(mode, alias, v))
   if (mode !== 'vector' || rows.length >= limit) return rows
-  return await run(sql`${similarity(mode, alias, v)} DESC`)
+  return await run(BY_SCORE)
 }
 
 /** One HNSW index per (table, dimension); the partial predicate keeps other sizes out of it. */
