@@ -358,3 +358,22 @@ t.test('a model the upstream does not know is a 404 that points at the model lis
   t.equal(err.code, 'AGENT_ERR_PROVIDER_MODEL_NOT_FOUND')
   t.match(err.message, /GET \/api\/providers\/models\?provider=openai/)
 })
+
+t.test('streamed tool-call deltas without an index (older Ollama, Gemini) are assembled by id', async t => {
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({
+    chunkSize: 3,
+    toolCallIndex: false,
+    tool_calls: [
+      { id: 'call_x', name: 'get_weather', arguments: { city: 'Oslo' } },
+      { id: 'call_y', name: 'calculate', arguments: { expression: '1+2' } },
+    ],
+  })
+  const { provider } = makeProvider('local', { base_url: fake.url })
+  const last = (await collect(provider.stream(ask('two calls')))).at(-1)!
+  t.equal(last.finish_reason, 'tool_calls')
+  t.same(last.tool_calls, [
+    { id: 'call_x', name: 'get_weather', arguments: { city: 'Oslo' } },
+    { id: 'call_y', name: 'calculate', arguments: { expression: '1+2' } },
+  ])
+})

@@ -31,10 +31,10 @@ export class ChunkAssembler {
     if (choice.finish_reason !== null && choice.finish_reason !== undefined) this.#finish = choice.finish_reason
     const delta = choice.delta
     if (delta === undefined || delta === null) return undefined
-    if (delta.tool_calls !== undefined) {
+    if (delta.tool_calls !== undefined && delta.tool_calls !== null) {
       for (const d of delta.tool_calls) {
-        const call = this.#calls[d.index] ??= { id: '', name: '', args: '' }
-        if (d.id !== undefined && d.id !== '') call.id = d.id
+        const call = this.#slot(d)
+        if (d.id !== undefined && d.id !== null && d.id !== '') call.id = d.id
         if (d.function?.name !== undefined) call.name += d.function.name
         if (d.function?.arguments !== undefined) call.args += d.function.arguments
       }
@@ -49,6 +49,20 @@ export class ChunkAssembler {
     if (content === '') return undefined
     this.#text += content
     return { content }
+  }
+
+  /**
+   * The call a tool-call delta continues. Deltas are keyed by `index`; some servers leave
+   * it out (older Ollama, Gemini, SGLang): then a delta with a new id starts a call and one
+   * without an id continues the latest.
+   */
+  #slot (d: { index?: number | null, id?: string | null }): PartialCall {
+    if (typeof d.index === 'number') return this.#calls[d.index] ??= { id: '', name: '', args: '' }
+    const latest = this.#calls.at(-1)
+    if (latest !== undefined && (d.id === undefined || d.id === null || d.id === '' || d.id === latest.id)) return latest
+    const call = { id: '', name: '', args: '' }
+    this.#calls.push(call)
+    return call
   }
 
   /** The last chunk: finish reason, whole tool calls, usage. */

@@ -31,6 +31,11 @@ export interface TextReply {
    * `text`. For benches that stamp each token with the moment it left the upstream.
    */
   tokens?: { count: number, next: (i: number) => string }
+  /**
+   * Stream only: false leaves `index` out of tool-call deltas, as some OpenAI-compatible
+   * servers do (older Ollama, Gemini, SGLang); each call's first delta carries its id.
+   */
+  toolCallIndex?: false
 }
 export interface ErrorReply { status: number, message?: string, type?: string, headers?: Record<string, string> }
 export interface HangReply { hang: true }
@@ -216,10 +221,11 @@ export class FakeOpenAI {
       for (let i = 0; i < count; i++) if (!await send({ content: '' }, null, () => next(i))) return
     }
     const calls = this.#toolCalls(reply)
-    for (const [index, call] of calls.entries()) {
-      if (!await send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] })) return
+    for (const [i, call] of calls.entries()) {
+      const index = reply.toolCallIndex === false ? {} : { index: i }
+      if (!await send({ tool_calls: [{ ...index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] })) return
       for (const piece of splitEvery(call.function.arguments, size)) {
-        if (!await send({ tool_calls: [{ index, function: { arguments: piece } }] })) return
+        if (!await send({ tool_calls: [{ ...index, function: { arguments: piece } }] })) return
       }
     }
     if (!await send({}, reply.finish_reason ?? (calls.length > 0 ? 'tool_calls' : 'stop'))) return
