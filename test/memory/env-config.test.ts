@@ -1,0 +1,92 @@
+// Database settings from the environment pick the backends: POSTGRES_URI, or
+// POSTGRES_USER/PASSWORD/DB/HOST/PORT, and REDIS_URI. A password in them never reaches
+// health or the log, also when the database cannot be reached.
+import t, { type Test } from 'tap'
+import { Writable } from 'node:stream'
+import { randomBytes } from 'node:crypto'
+import pino from 'pino'
+import { sql } from 'kysely'
+import { Kernel } from '../../core/kernel.ts'
+import { Workspace, repoPlugin } from '../helpers/workspace.ts'
+import { testEnv } from '../helpers/kernel.ts'
+import { memoryPlugins } from './memory-kernel.ts'
+import { PG_URI, uniqueSchema } from './sql-targets.ts'
+import { sparePort } from './servers.ts'
+import { openSql } from '../../plugins/memory-sql/connect.ts'
+import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+
+const SECRET = `pw-${randomBytes(6).toString('hex')}`
+const REDIS = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
+
+/** PG_URI with a password (trust auth here: the server never asks for it). */
+function withPassword (uri: string, port?: number): string {
+  const u = new URL(uri)
+  u.password = SECRET
+  if (port !== undefined) u.port = String(port)
+  return u.toString()
+}
+
+interface Booted { health: () => Promise<{ memory: Record<string, { status: string, backend: string, error?: string }> } & Record<string, unknown>>, logs: () => string, svc: () => MemoryServiceImpl }
+
+/** A server with these environment variables; every log line is kept to look for the password. */
+async function boot (t: Test, env: Record<string, string>, sqlOptions: Record<string, unknown>, ns?: string): Promise<Booted> {
+  const ws = new Workspace()
+  const kv = ns === undefined ? undefined : { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { namespace: ns } }
+  ws.writePlugins(memoryPlugins({ sql: sqlOptions, kv }))
+  let lines = ''
+  const sink = new Writable({ write (chunk: Buffer, _enc, cb) { lines += chunk.toString(); cb() } })
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, env), watch: false, logger: pino({ level: 'debug' }, sink) })
+  const addr = await kernel.start()
+  t.teardown(async () => { await kernel.close(); ws.remove() })
+  const url = `http://127.0.0.1:${addr.port}`
+  return {
+    health: async () => await (await fetch(`${url}/api/health?include_memory=true`)).json() as Awaited<ReturnType<Booted['health']>>,
+    logs: () => lines,
+    svc: () => kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl,
+  }
+}
+
+async function dropSchema (t: Test, schema: string): Promise<void> {
+  t.teardown(async () => {
+    const h = await openSql({ backend: 'postgres', uri: PG_URI, schema: 'public', poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
+    await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db)
+    await h.close()
+  })
+}
+
+t.test('POSTGRES_URI and REDIS_URI switch both roles to the real servers', async t => {
+  const schema = uniqueSchema()
+  await dropSchema(t, schema)
+  const ns = `agentd-test-${randomBytes(6).toString('hex')}:`
+  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI), REDIS_URI: REDIS }, { schema }, ns)
+  t.teardown(async () => { await s.svc().kv?.deletePrefix('') })
+  const h = await s.health()
+  t.match(h.memory, { postgres: { status: 'healthy', backend: 'postgres' }, neo4j: { status: 'healthy', backend: 'postgres' }, redis: { status: 'healthy', backend: 'redis' } })
+  await s.svc().addTurn({ conversation_id: 'env', role: 'user', content: 'stored through the environment', channel: 'env' })
+  t.same((await s.svc().workingMemory('env', 'env')).map(x => x.content), ['stored through the environment'])
+  t.notMatch(JSON.stringify(h), SECRET, 'no password in health')
+  t.notMatch(s.logs(), SECRET, 'no password in the log')
+})
+
+t.test('POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB / POSTGRES_HOST / POSTGRES_PORT select PostgreSQL too', async t => {
+  const schema = uniqueSchema()
+  await dropSchema(t, schema)
+  const u = new URL(PG_URI)
+  const s = await boot(t, {
+    POSTGRES_USER: decodeURIComponent(u.username), POSTGRES_PASSWORD: SECRET, POSTGRES_DB: u.pathname.slice(1),
+    POSTGRES_HOST: u.hostname, POSTGRES_PORT: u.port === '' ? '5432' : u.port,
+  }, { schema })
+  const h = await s.health()
+  t.match(h.memory, { postgres: { status: 'healthy', backend: 'postgres' }, redis: { backend: 'memory' } })
+  t.notMatch(JSON.stringify(h), SECRET)
+  t.notMatch(s.logs(), SECRET)
+})
+
+t.test('an unreachable PostgreSQL with a password in its URI: unhealthy, and the password stays out of health and the log', async t => {
+  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI, await sparePort()) }, { connect_timeout_ms: 500 })
+  const h = await s.health()
+  t.match(h.memory, { postgres: { status: 'unhealthy', backend: 'postgres', error: /unavailable/ } })
+  t.match(s.logs(), /not reachable yet/, 'the outage was logged')
+  t.notMatch(JSON.stringify(h), SECRET, 'no password in health')
+  t.notMatch(s.logs(), SECRET, 'no password in the log')
+})
