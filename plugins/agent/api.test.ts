@@ -78,3 +78,13 @@ t.test('include_trace false leaves the trace out', async t => {
   t.equal(r.body.status, 'complete')
   t.equal(r.body.trace, undefined)
 })
+
+t.test('a model the provider does not know is a 404 naming it, found by the planning call', async t => {
+  const h = await startAgent(t, { replies: { plan: { status: 404, message: 'model "m9" not found, try pulling it first' } } })
+  const r = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot', config: { default_model: 'fake/m9' } })
+  t.equal(r.status, 404)
+  t.equal(r.body.code, 'AGENT_ERR_PROVIDER_MODEL_NOT_FOUND')
+  t.match(r.body.error, /"m9"/)
+  t.equal(r.body.status, 'failed')
+  t.same(h.kinds(), ['plan'], 'no step runs on a model that does not exist')
+})

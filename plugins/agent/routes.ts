@@ -112,12 +112,13 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
         tracker,
       })
       if (body.include_trace === false) delete result.trace
-      // A provider failure (502/503/504) is the caller's signal to fix a key or a server:
-      // it keeps its HTTP status (DECISIONS.md), and the body is the error body with the
-      // partial result beside it, so what was done is not lost.
+      // A provider failure (502/503/504) is the caller's signal to fix a key or a server, and
+      // a model the provider does not know (404) to fix the model id: it keeps its HTTP status
+      // (DECISIONS.md), and the body is the error body with the partial result beside it, so
+      // what was done is not lost.
       const err = result.error
       // The run's own time limit (AGENT_ERR_AGENT_TIMEOUT) is not a provider failure: it stays a 200 `failed`.
-      if (result.status === 'failed' && err !== undefined && err.code.startsWith('AGENT_ERR_PROVIDER_') && err.statusCode >= 502 && err.statusCode <= 504) {
+      if (result.status === 'failed' && err !== undefined && err.code.startsWith('AGENT_ERR_PROVIDER_') && (err.statusCode === 404 || (err.statusCode >= 502 && err.statusCode <= 504))) {
         const { error: _error, ...partial } = result
         // Typed routes only know their 200 schema; this reply is deliberately outside it.
         const raw = reply as unknown as { code: (n: number) => { send: (b: unknown) => unknown } }

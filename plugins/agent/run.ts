@@ -167,8 +167,9 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
       jsonMode: roles.reasoning.capabilities.supports_json_mode,
       maxSteps: cfg.max_plan_steps,
       toolNames: tools.definitions.map(t => t.name),
-      // A provider that cannot be reached or is not configured (503) will fail the steps too: stop now.
-      isFatal: (err) => isRunStop(err) || (err as { statusCode?: number }).statusCode === 503,
+      // A provider that cannot be reached or is not configured (503), or a model it does not
+      // know (404), will fail the steps too: stop now.
+      isFatal: (err) => isRunStop(err) || [503, 404].includes((err as { statusCode?: number }).statusCode ?? 0),
     })
     plan = planned.steps
     addTrace({
