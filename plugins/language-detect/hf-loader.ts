@@ -37,6 +37,28 @@ interface TransformersModule {
 
 const DEFAULT_HUB = 'https://huggingface.co/'
 
+const NULL_BODY = new Set([101, 204, 205, 304])
+
+/**
+ * The body, with `onStall` called when a read waits `ms` for bytes. The timer runs only
+ * while the reader waits (pull with no buffer), so a reader that is slow to start is
+ * never mistaken for a stalled hub.
+ */
+export function watchBody (body: ReadableStream<Uint8Array>, ms: number, onStall: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader()
+  return new ReadableStream<Uint8Array>({
+    async pull (ctl) {
+      const timer = setTimeout(onStall, ms)
+      try {
+        const { done, value } = await reader.read()
+        if (done) ctl.close()
+        else ctl.enqueue(value)
+      } finally { clearTimeout(timer) }
+    },
+    cancel: async (reason) => { await reader.cancel(reason) },
+  }, { highWaterMark: 0 })
+}
+
 let transformers: Promise<TransformersModule> | undefined
 const settings: { token: string | undefined, timeoutMs: number, hosts: Set<string> } = { token: undefined, timeoutMs: 8000, hosts: new Set(['huggingface.co', 'hf.co']) }
 
@@ -45,17 +67,23 @@ async function loadTransformers (): Promise<TransformersModule> {
     const mod = m as unknown as TransformersModule
     const base = globalThis.fetch
     // One fetch for the whole process (transformers.js keeps its settings globally):
-    // adds the token for hub hosts only, and aborts when the hub does not answer in time.
-    // The timer stops once headers arrive, so a long download is never cut.
+    // adds the token for hub hosts only, and aborts when the hub does not answer in time:
+    // first for the headers, then whenever a read of the body waits that long for bytes
+    // (a download that stalls half-way). A long download that keeps moving is never cut.
     mod.env.fetch = async (input, init) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
       const headers = new Headers(init?.headers)
       if (settings.token !== undefined && settings.hosts.has(url.hostname) && !headers.has('authorization')) headers.set('authorization', `Bearer ${settings.token}`)
       const controller = new AbortController()
-      const timer = setTimeout(() => { controller.abort(new Error(`no answer from ${url.origin} within ${settings.timeoutMs} ms`)) }, settings.timeoutMs)
+      const timeoutMs = settings.timeoutMs
+      const stall = (): void => { controller.abort(new Error(`no answer from ${url.origin} within ${timeoutMs} ms`)) }
+      const timer = setTimeout(stall, timeoutMs)
+      let res: Response
       try {
-        return await base(input, { ...init, headers, signal: controller.signal })
+        res = await base(input, { ...init, headers, signal: controller.signal })
       } finally { clearTimeout(timer) }
+      if (res.body === null || NULL_BODY.has(res.status)) return res
+      return new Response(watchBody(res.body, timeoutMs, stall), { status: res.status, statusText: res.statusText, headers: res.headers })
     }
     return mod
   })

@@ -56,6 +56,26 @@ t.test('a hub that never answers: 503 after the hub timeout, not a hang', async 
   t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms/)
 })
 
+t.test('a hub that stalls half-way through a file: 503 after the hub timeout, not a load stuck in loading', async t => {
+  const sockets = new Set<net.Socket>()
+  const hub = http.createServer((_req, res) => {
+    // Headers and the first bytes of a file, then nothing: a download that stalls.
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4096' })
+    res.write('{"model_type": "m2m_100", ')
+  })
+  hub.on('connection', sock => { sockets.add(sock) })
+  await new Promise<void>(resolve => hub.listen(0, '127.0.0.1', resolve))
+  t.teardown(async () => { for (const s of sockets) s.destroy(); await new Promise(resolve => hub.close(resolve)) })
+  const url = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`
+  const s = await startKernel(t, { plugins, env: { HF_ENDPOINT: url } })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
+  t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
+  t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms/)
+  t.match((await s.json('/api/health')).body.translation, { status: 'error', models: { translation: 'error' } })
+})
+
 t.test('TRANSLATION_MODEL_DIR without the model files: 503 that says what to put there', async t => {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentd-nllb-'))
   t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
