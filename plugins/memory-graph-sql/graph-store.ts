@@ -10,7 +10,7 @@ import type {
 import type { SqlHandle } from '../memory-sql/connect.ts'
 import { SqlReady } from '../memory-sql/relational-store.ts'
 import { guarded } from '../memory-sql/unavailable.ts'
-import { likeContains, nearest, similarity, vectorValue } from '../memory-sql/vector.ts'
+import { likeContains, nearestRows, vectorValue } from '../memory-sql/vector.ts'
 import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
 import { graphMigrations } from './migrations.ts'
 
@@ -99,9 +99,7 @@ export class SqlGraphStore implements GraphStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('entities', v.length)
-      const rows = await nearest(this.#r.mode, 'e', v, q.limit, async order => (await sql<Row>`SELECT ${ENTITY_COLS}, ${similarity(this.#r.mode, 'e', v)} AS score FROM entities e
-        WHERE e.embedding_dims = ${sql.lit(v.length)} AND e.embedder = ${q.embedding.embedder} AND e.channel = ANY(${q.channels}::text[])
-        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      const rows = await nearestRows(db, this.#r.mode, { table: 'entities', alias: 'e', cols: ENTITY_COLS }, q)
       return rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
     })
   }
@@ -169,10 +167,7 @@ export class SqlGraphStore implements GraphStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('facts', v.length)
-      const rows = await nearest(this.#r.mode, 'f', v, q.limit, async order => (await sql<Row>`SELECT ${FACT_COLS}, ${similarity(this.#r.mode, 'f', v)} AS score FROM facts f
-        WHERE f.embedding_dims = ${sql.lit(v.length)} AND f.embedder = ${q.embedding.embedder} AND f.channel = ANY(${q.channels}::text[])
-          AND f.superseded_at IS NULL
-        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      const rows = await nearestRows(db, this.#r.mode, { table: 'facts', alias: 'f', cols: FACT_COLS, where: sql`f.superseded_at IS NULL` }, q)
       const ids = rows.map(row => String(row.id))
       if (ids.length > 0) await sql`UPDATE facts SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(${ids}::uuid[])`.execute(db)
       return rows.map(row => ({ ...toFact(row), score: num(row.score) }))

@@ -13,7 +13,7 @@ import { ensureSchema } from './connect.ts'
 import { columnVectorType, detectVector, migrate, type Migration } from './migrate.ts'
 import { relationalMigrations } from './migrations.ts'
 import { guarded } from './unavailable.ts'
-import { ensureVectorIndex, likeContains, nearest, similarity, vectorValue, type VectorMode } from './vector.ts'
+import { ensureVectorIndex, likeContains, nearestRows, vectorValue, type VectorMode } from './vector.ts'
 import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from './rows.ts'
 
 /** Migrations + vector mode, shared by every SQL store on one handle. */
@@ -130,9 +130,7 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('turns', v.length)
-      const rows = await nearest(this.#r.mode, 't', v, q.limit, async order => (await sql<Row>`SELECT ${TURN_COLS}, ${similarity(this.#r.mode, 't', v)} AS score FROM turns t
-        WHERE t.embedding_dims = ${sql.lit(v.length)} AND t.embedder = ${q.embedding.embedder} AND t.channel = ANY(${q.channels}::text[])
-        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      const rows = await nearestRows(db, this.#r.mode, { table: 'turns', alias: 't', cols: TURN_COLS }, q)
       return rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
     })
   }
@@ -200,10 +198,8 @@ export class SqlRelationalStore implements RelationalStore {
 
   async similarStrategies (q: VectorQuery): Promise<Array<Strategy & { score: number }>> {
     return await this.#run(async db => {
-      const v = q.embedding.vector
-      const rows = await nearest(this.#r.mode, 's', v, q.limit, async order => (await sql<Row>`SELECT ${STRATEGY_COLS}, ${similarity(this.#r.mode, 's', v)} AS score FROM strategies s
-        WHERE s.embedding_dims = ${sql.lit(v.length)} AND s.embedder = ${q.embedding.embedder} AND s.channel = ANY(${q.channels}::text[])
-        ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+      await this.#r.index('strategies', q.embedding.vector.length)
+      const rows = await nearestRows(db, this.#r.mode, { table: 'strategies', alias: 's', cols: STRATEGY_COLS }, q)
       return rows.map(row => ({ ...toStrategy(row), score: num(row.score) }))
     })
   }

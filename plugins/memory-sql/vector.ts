@@ -4,6 +4,8 @@
 // cosine in SQL; our vectors are unit length, so cosine is the dot product, computed by
 // agentd_dot (below).
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { VectorQuery } from '../../core/contracts/memory.ts'
+import type { Row } from './rows.ts'
 
 export type VectorMode = 'vector' | 'real[]'
 
@@ -80,6 +82,22 @@ export async function nearest<R> (mode: VectorMode, alias: string, v: number[], 
   const rows = await run(nearestOrder(mode, alias, v))
   if (mode !== 'vector' || rows.length >= limit) return rows
   return await run(BY_SCORE)
+}
+
+/**
+ * The `q.limit` rows of `table` nearest to the query vector, best first, each with its
+ * cosine as `score`: only vectors of the same size made by the same embedder, only in the
+ * asked channels, and only rows that pass `where` when given. Shared by every SQL store.
+ */
+export async function nearestRows (db: Kysely<unknown>, mode: VectorMode, from: { table: string, alias: string, cols: RawBuilder<unknown>, where?: RawBuilder<unknown> }, q: VectorQuery): Promise<Row[]> {
+  const v = q.embedding.vector
+  const a = from.alias
+  const ref = (c: string): RawBuilder<unknown> => sql.ref(`${a}.${c}`)
+  return await nearest(mode, a, v, q.limit, async order => (await sql<Row>`SELECT ${from.cols}, ${similarity(mode, a, v)} AS score
+    FROM ${sql.table(from.table)} ${sql.id(a)}
+    WHERE ${ref('embedding_dims')} = ${sql.lit(checkDims(v.length))} AND ${ref('embedder')} = ${q.embedding.embedder}
+      AND ${ref('channel')} = ANY(${q.channels}::text[])${from.where === undefined ? sql`` : sql` AND ${from.where}`}
+    ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
 }
 
 /** One HNSW index per (table, dimension); the partial predicate keeps other sizes out of it. */
