@@ -2,10 +2,13 @@
 //   direct: an @modelcontextprotocol/sdk Client calling server-everything's `echo` over stdio;
 //   ours:   the MCP tool source (name resolution, per-call time limit, content conversion,
 //           redaction) calling `echo` on its own server-everything child, built the way the
-//           plugin builds it (McpManager from an mcp_servers.json).
+//           plugin builds it (McpManager from an mcp_servers.json);
+//   chat:   the same source through the chat's tool layer (plugins/chat/tools.ts: the tool
+//           set the chat loop calls, with its per-call AbortSignal time limit), i.e. the
+//           whole path a model's tool call takes minus the model.
 // Both children are started alike (stderr piped and read, tools listed once after connect).
-// Sequential calls interleaved one by one (A then B, then B then A, ...) after a warm-up, so
-// load from other processes on the machine hits both alike. Target: ours >= 0.9 of direct.
+// Sequential calls interleaved one by one (the order rotating each round) after a warm-up,
+// so load from other processes on the machine hits all alike. Target: >= 0.9 of direct.
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,6 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpManager } from '../plugins/mcp/manager.ts'
 import { createMcpSource } from '../plugins/mcp/source.ts'
+import { collectToolSet } from '../plugins/chat/tools.ts'
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 3000)
 const WARMUP = 200
@@ -31,14 +35,21 @@ directTransport.stderr?.on('data', () => undefined)
 await direct.connect(directTransport)
 await direct.listTools()
 
-const manager = new McpManager({
-  file, env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
-  options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000, ping_interval_seconds: 30 },
-})
-await manager.reload('bench')
-await manager.get('everything')?.connect()
-if (manager.get('everything')?.status !== 'connected') throw new Error(`our connection failed: ${manager.get('everything')?.error ?? 'unknown'}`)
+/** A manager with its own server-everything child, so each series has a child of its own (equally warm). */
+async function startManager (): Promise<McpManager> {
+  const m = new McpManager({
+    file, env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
+    options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000, ping_interval_seconds: 30 },
+  })
+  await m.reload('bench')
+  await m.get('everything')?.connect()
+  if (m.get('everything')?.status !== 'connected') throw new Error(`our connection failed: ${m.get('everything')?.error ?? 'unknown'}`)
+  return m
+}
+const manager = await startManager()
 const source = createMcpSource('mcp', manager)
+const chatManager = await startManager()
+const toolSet = await collectToolSet([['mcp', createMcpSource('mcp', chatManager)]], {})
 
 async function viaDirect (i: number): Promise<void> {
   const r = await direct.callTool({ name: 'echo', arguments: { message: `m${i}` } })
@@ -49,29 +60,42 @@ async function viaOurs (i: number): Promise<void> {
   if (r.isError || r.content !== `Echo: m${i}`) throw new Error(`ours: wrong answer ${r.content}`)
 }
 
+async function viaChat (i: number): Promise<void> {
+  const r = await toolSet.call({ id: `c${i}`, name: 'echo', arguments: { message: `m${i}` } }, { timeoutMs: 30_000 })
+  if (r.isError || r.content !== `Echo: m${i}`) throw new Error(`chat: wrong answer ${r.content}`)
+}
+
 async function timed (fn: (i: number) => Promise<void>, i: number): Promise<number> {
   const t0 = performance.now()
   await fn(i)
   return performance.now() - t0
 }
 
-for (let i = 0; i < WARMUP; i++) { await viaDirect(i); await viaOurs(i) }
-const samples = { direct: [] as number[], ours: [] as number[] }
+for (let i = 0; i < WARMUP; i++) { await viaDirect(i); await viaOurs(i); await viaChat(i) }
+const samples = { direct: [] as number[], ours: [] as number[], chat: [] as number[] }
+const series = [['direct', viaDirect], ['ours', viaOurs], ['chat', viaChat]] as const
 for (let i = 0; i < CALLS; i++) {
-  if (i % 2 === 0) { samples.direct.push(await timed(viaDirect, i)); samples.ours.push(await timed(viaOurs, i)) } else { samples.ours.push(await timed(viaOurs, i)); samples.direct.push(await timed(viaDirect, i)) }
+  for (let k = 0; k < series.length; k++) {
+    const [name, fn] = series[(i + k) % series.length]
+    samples[name].push(await timed(fn, i))
+  }
 }
 const sum = (a: number[]): number => a.reduce((x, y) => x + y, 0)
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
-const time = { direct: sum(samples.direct), ours: sum(samples.ours) }
+const time = { direct: sum(samples.direct), ours: sum(samples.ours), chat: sum(samples.chat) }
 const n = CALLS
-const rate = { direct: n / (time.direct / 1000), ours: n / (time.ours / 1000) }
+const rate = { direct: n / (time.direct / 1000), ours: n / (time.ours / 1000), chat: n / (time.chat / 1000) }
 const ratio = rate.ours / rate.direct
+const chatRatio = rate.chat / rate.direct
 console.log(`mcp tool-call round trip (server-everything echo over stdio, ${n} sequential calls each, interleaved)`)
 console.log(`  direct SDK client : ${rate.direct.toFixed(0)} calls/s  (mean ${(time.direct / n * 1000).toFixed(1)} µs, median ${(median(samples.direct) * 1000).toFixed(1)} µs per call)`)
 console.log(`  agentd tool layer : ${rate.ours.toFixed(0)} calls/s  (mean ${(time.ours / n * 1000).toFixed(1)} µs, median ${(median(samples.ours) * 1000).toFixed(1)} µs per call)`)
-console.log(`  median ratio      : ${(median(samples.direct) / median(samples.ours)).toFixed(3)}`)
+console.log(`  chat tool layer   : ${rate.chat.toFixed(0)} calls/s  (mean ${(time.chat / n * 1000).toFixed(1)} µs, median ${(median(samples.chat) * 1000).toFixed(1)} µs per call)`)
+console.log(`  median ratio      : ${(median(samples.direct) / median(samples.ours)).toFixed(3)} (source), ${(median(samples.direct) / median(samples.chat)).toFixed(3)} (chat layer)`)
 console.log(`  ratio ours/direct : ${ratio.toFixed(3)}  (target >= 0.9: ${ratio >= 0.9 ? 'met' : 'NOT met'})`)
+console.log(`  ratio chat/direct : ${chatRatio.toFixed(3)}  (target >= 0.9: ${chatRatio >= 0.9 ? 'met' : 'NOT met'})`)
 
 await direct.close()
 await manager.close()
+await chatManager.close()
 rmSync(dir, { recursive: true, force: true })
