@@ -82,6 +82,16 @@ t.test('allowed and blocked lists narrow the tool set', async t => {
   t.same(failures, ['broken'])
 })
 
+t.test('a call to a tool not on offer is refused to the model and not listed in tools_used', async t => {
+  const provider = scripted((_req, call) => call === 0
+    ? { tool_calls: [{ id: 'b', name: 'other', arguments: {} }, { id: 'm', name: 'made_up', arguments: {} }, { id: 'e', name: 'echo', arguments: { text: 'x' } }] }
+    : { content: 'ok' })
+  const tools = await collectToolSet([['echo', echo]], { blocked: ['other'] })
+  const r = await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools, stream: false, toolTimeoutMs: 1000 })
+  t.same(r.tools_used, ['echo'])
+  t.same(r.messages.filter(m => m.role === 'tool').map(m => m.content.startsWith('Error:')), [true, true, false], 'the refused calls get error results')
+})
+
 t.test('an abort stops the loop with the abort reason', async t => {
   const ctl = new AbortController()
   const slow: ToolSource = { id: 's', listTools: () => [{ name: 'wait', description: '', input_schema: {}, server: 's' }], callTool: async () => await new Promise(() => undefined) }

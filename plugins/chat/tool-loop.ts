@@ -91,6 +91,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
   // Per-token path: no promise unless the consumer returns one (back-pressure).
   const emit = (e: LoopEvent): void | Promise<void> => opts.onEvent?.(e)
   const hasTools = opts.tools !== undefined && opts.tools.definitions.length > 0
+  const offered = new Set(opts.tools?.definitions.map(d => d.name) ?? [])
   const conversation = [...opts.messages]
   const added: Message[] = []
   const thinking: string[] = []
@@ -206,7 +207,8 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     if (reply.thinking !== '') assistant.thinking = reply.thinking
     conversation.push(assistant)
     added.push(assistant)
-    for (const c of reply.tool_calls) if (!toolsUsed.includes(c.name)) toolsUsed.push(c.name)
+    // A call to a tool not on offer (blocked, unknown, made up) is refused to the model, not used.
+    for (const c of reply.tool_calls) if (offered.has(c.name) && !toolsUsed.includes(c.name)) toolsUsed.push(c.name)
     const results = await Promise.all(reply.tool_calls.map(async c => await runTool(c, round)))
     throwIfAborted(opts.signal)
     reply.tool_calls.forEach((c, i) => {
