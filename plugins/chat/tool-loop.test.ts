@@ -24,8 +24,11 @@ function scripted (script: Script): Provider & { requests: CompletionRequest[] }
     complete,
     stream: async function * (req): AsyncGenerator<StreamChunk> {
       const r = await complete(req)
+      for (const piece of r.thinking?.match(/.{1,3}/gs) ?? []) yield { content: '', thinking: piece }
       for (const piece of r.content.match(/.{1,3}/gs) ?? []) yield { content: piece }
-      yield { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage }
+      const last: StreamChunk = { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage }
+      if (r.thinking_signature !== undefined) last.thinking_signature = r.thinking_signature
+      yield last
     },
     health: async () => ({ status: 'healthy' }),
   }
@@ -90,6 +93,19 @@ t.test('a call to a tool not on offer is refused to the model and not listed in 
   const r = await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools, stream: false, toolTimeoutMs: 1000 })
   t.same(r.tools_used, ['echo'])
   t.same(r.messages.filter(m => m.role === 'tool').map(m => m.content.startsWith('Error:')), [true, true, false], 'the refused calls get error results')
+})
+
+t.test('signed native reasoning goes back to the provider verbatim with its signature', async t => {
+  for (const stream of [false, true]) {
+    const provider = scripted((_req, call) => call === 0
+      ? { thinking: '  I should echo.\n', thinking_signature: 'sig-1', content: 'Echoing.', tool_calls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }] }
+      : { content: '<think>tagged</think>Done.' })
+    const r = await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['echo', echo]], {}), stream, toolTimeoutMs: 1000 })
+    const replayed = provider.requests[1].messages.find(m => m.role === 'assistant')
+    t.match(replayed, { thinking: '  I should echo.\n', thinking_signature: 'sig-1', tool_calls: [{ name: 'echo' }] }, `stream: ${stream}`)
+    t.equal(r.thinking, 'I should echo.\n\ntagged', 'the reported thinking is still normalised')
+    t.same(r.messages.at(-1), { role: 'assistant', content: 'Done.', thinking: 'tagged' }, 'unsigned thinking is kept as extracted')
+  }
 })
 
 t.test('an abort stops the loop with the abort reason', async t => {

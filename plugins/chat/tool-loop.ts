@@ -67,7 +67,27 @@ export interface ToolLoopResult {
   hit_round_cap: boolean
 }
 
-interface Reply { answer: string, thinking: string, tool_calls: ToolCall[], finish_reason: FinishReason, usage: Usage, model: string }
+interface Reply {
+  answer: string
+  thinking: string
+  /** Native reasoning exactly as the provider sent it, and its signature (Anthropic): replayed verbatim or not at all. */
+  native: { text: string, signature: string } | undefined
+  tool_calls: ToolCall[]
+  finish_reason: FinishReason
+  usage: Usage
+  model: string
+}
+
+/** The assistant message to keep: signed native reasoning goes back as sent (the provider checks the signature). */
+function assistantMessage (reply: Reply, withCalls: boolean): Message {
+  const m: Message = { role: 'assistant', content: reply.answer }
+  if (withCalls) m.tool_calls = reply.tool_calls
+  if (reply.native !== undefined) {
+    m.thinking = reply.native.text
+    m.thinking_signature = reply.native.signature
+  } else if (reply.thinking !== '') m.thinking = reply.thinking
+  return m
+}
 
 const ZERO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
 
@@ -120,10 +140,16 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     let finish: FinishReason | null = null
     let replyUsage: Usage | undefined
     let model = opts.model
+    let nativeText = ''
+    let signature: string | undefined
     calls++
     if (opts.stream) {
       for await (const chunk of opts.provider.stream(request, opts.signal)) {
-        if (chunk.thinking !== undefined && chunk.thinking !== '') await relay(parser.native(chunk.thinking))
+        if (chunk.thinking !== undefined && chunk.thinking !== '') {
+          nativeText += chunk.thinking
+          await relay(parser.native(chunk.thinking))
+        }
+        if (chunk.thinking_signature !== undefined) signature = chunk.thinking_signature
         if (chunk.content !== '') {
           const pieces = parser.push(chunk.content)
           if (pieces.length > 0) await relay(pieces)
@@ -137,7 +163,11 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     } else {
       const r = await opts.provider.complete(request, opts.signal)
       if (opts.hooks !== undefined) await opts.hooks.run('provider:after', { provider: opts.provider.id, request, result: r })
-      if (r.thinking !== undefined && r.thinking !== '') await relay(parser.native(r.thinking))
+      if (r.thinking !== undefined && r.thinking !== '') {
+        nativeText = r.thinking
+        await relay(parser.native(r.thinking))
+      }
+      signature = r.thinking_signature
       await relay(parser.push(r.content))
       toolCalls = r.tool_calls
       finish = r.finish_reason
@@ -148,6 +178,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     const reply: Reply = {
       answer: parser.answer,
       thinking: parser.thinking,
+      native: signature !== undefined && signature !== '' && nativeText !== '' ? { text: nativeText, signature } : undefined,
       tool_calls: toolCalls,
       finish_reason: finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: replyUsage ?? ZERO_USAGE,
@@ -184,9 +215,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     const reply = await callModel(offerTools, round)
     // Without tools on offer, tool calls in the reply (a confused model) are ignored.
     if (!offerTools || reply.tool_calls.length === 0) {
-      const final: Message = { role: 'assistant', content: reply.answer }
-      if (reply.thinking !== '') final.thinking = reply.thinking
-      added.push(final)
+      added.push(assistantMessage(reply, false))
       const joined = thinking.join('\n\n')
       return {
         answer: reply.answer,
@@ -203,8 +232,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
       }
     }
     toolRounds++
-    const assistant: Message = { role: 'assistant', content: reply.answer, tool_calls: reply.tool_calls }
-    if (reply.thinking !== '') assistant.thinking = reply.thinking
+    const assistant = assistantMessage(reply, true)
     conversation.push(assistant)
     added.push(assistant)
     // A call to a tool not on offer (blocked, unknown, made up) is refused to the model, not used.
