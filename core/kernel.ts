@@ -29,7 +29,9 @@ export interface KernelOptions {
 }
 
 export class Kernel {
+  /** The environment as at start (process variables over .env); `.env` is re-read for every generation. */
   readonly env: Env
+  readonly #baseEnv: NodeJS.ProcessEnv
   readonly settings: Settings
   readonly log: Logger
   readonly pool = new ResourcePool()
@@ -48,7 +50,8 @@ export class Kernel {
 
   constructor (opts: KernelOptions = {}) {
     const cwd = path.resolve(opts.cwd ?? process.cwd())
-    this.env = loadEnv(cwd, opts.env ?? process.env)
+    this.#baseEnv = opts.env ?? process.env
+    this.env = loadEnv(cwd, this.#baseEnv)
     this.settings = readSettings(this.env, cwd)
     this.log = opts.logger ?? createLogger(this.settings.logLevel)
     ensureDir(this.settings.dataDir)
@@ -99,7 +102,7 @@ export class Kernel {
   }
 
   #watchedFiles (): string[] {
-    return [this.settings.pluginsFile, runtimeConfigPath(this.settings.dataDir), ...(this.#current?.lifecycle.watchedFiles ?? [])]
+    return [this.settings.pluginsFile, runtimeConfigPath(this.settings.dataDir), path.join(this.settings.cwd, '.env'), ...(this.#current?.lifecycle.watchedFiles ?? [])]
   }
 
   async #inputsHash (): Promise<string> {
@@ -132,7 +135,9 @@ export class Kernel {
   async #build (plugins: PlannedPlugin[], config: RuntimeConfig): Promise<Generation> {
     return await Generation.build({
       number: this.#generationCounter + 1,
-      env: this.env,
+      // Plugins see .env as it is now (edit it to switch POSTGRES_URI, say); process
+      // variables still win, and server settings (host, port, limits) stay as at start.
+      env: loadEnv(this.settings.cwd, this.#baseEnv),
       settings: this.settings,
       runtimeConfig: config,
       plugins,
@@ -151,7 +156,9 @@ export class Kernel {
   async start (): Promise<AddressInfo> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject)
-      this.server.listen(this.settings.port, this.settings.host, () => { this.server.off('error', reject); resolve() })
+      // A deep accept backlog: a burst of new connections (a thousand SSE clients at once)
+      // waits in the queue instead of being dropped and retried after growing delays.
+      this.server.listen({ port: this.settings.port, host: this.settings.host, backlog: 4096 }, () => { this.server.off('error', reject); resolve() })
     })
     const addr = this.server.address() as AddressInfo
     const outcome = await this.reload('start')

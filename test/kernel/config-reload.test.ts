@@ -50,3 +50,18 @@ t.test('rewriting a watched file with the same contents does not rebuild the gen
   await reloaded
   t.equal(s.kernel.api.generation(), 2, 'a real change still reloads')
 })
+
+t.test('editing .env rebuilds the generation with the new values; process variables still win', async t => {
+  const { Workspace } = await import('../helpers/workspace.ts')
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.write('.env', 'POSTGRES_URI=postgres://a/one\nDEFAULT_MODEL=from-dotenv\n')
+  const s = await startKernel(t, { ws, plugins: [], env: { DEFAULT_MODEL: 'from-process' } })
+  t.equal(s.kernel.current?.app.agentConfig.env.POSTGRES_URI, 'postgres://a/one')
+  const reloaded = s.nextReload()
+  ws.write('.env', 'POSTGRES_URI=postgres://b/two\nDEFAULT_MODEL=from-dotenv-2\n')
+  await reloaded
+  t.equal(s.kernel.api.lastReload()?.ok, true)
+  t.equal(s.kernel.current?.app.agentConfig.env.POSTGRES_URI, 'postgres://b/two', 'the new .env value reaches plugins')
+  t.equal(s.kernel.current?.app.agentConfig.env.DEFAULT_MODEL, 'from-process', 'a process variable still wins')
+})
