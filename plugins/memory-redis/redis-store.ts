@@ -17,6 +17,8 @@ export class RedisKvStore implements KvStore {
   readonly client: Redis
   readonly #ns: string
   readonly #maxList: number
+  /** Settles once the first connection attempt ends (ready, error or timeout). */
+  readonly #firstAttempt: Promise<void>
 
   constructor (opts: RedisKvOptions) {
     this.#ns = opts.namespace
@@ -31,12 +33,23 @@ export class RedisKvStore implements KvStore {
     })
     // Without a listener an unreachable server would be an unhandled 'error' event.
     this.client.on('error', () => {})
+    // Commands issued while the very first connection is still being made would fail
+    // (no offline queue), which right after start is a race, not an outage: they wait
+    // for that first attempt, bounded by the connect timeout. Later outages fail fast.
+    this.#firstAttempt = new Promise(resolve => {
+      const done = (): void => { clearTimeout(timer); this.client.off('ready', done); this.client.off('error', done); resolve() }
+      const timer = setTimeout(done, opts.connectTimeoutMs)
+      timer.unref()
+      this.client.once('ready', done)
+      this.client.once('error', done)
+    })
   }
 
   #k (key: string): string { return this.#ns + key }
 
   async #do<T> (fn: () => Promise<T>): Promise<T> {
     try {
+      await this.#firstAttempt
       return await fn()
     } catch (err) {
       throw new StoreUnavailableError('kv', this.backend, err)
