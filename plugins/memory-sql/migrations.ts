@@ -50,4 +50,14 @@ export const relationalMigrations: Migration[] = [
     name: 'agentd_dot: the dot product for the real[] fallback',
     up: async (db) => { await createDotFunction(db) },
   },
+  {
+    version: 3,
+    // created_at cannot order a conversation's tool calls: two inserts in the same
+    // millisecond tie (PGlite's clock is millisecond-grained), and the uuid tie-break is random.
+    name: 'tool_invocations.seq: insertion order',
+    up: async (db) => {
+      await sql`ALTER TABLE tool_invocations ADD COLUMN IF NOT EXISTS seq bigserial`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS tool_invocations_conv_seq ON tool_invocations (conversation_id, seq)`.execute(db)
+    },
+  },
 ]

@@ -215,7 +215,7 @@ export class SqlRelationalStore implements RelationalStore {
   async toolInvocations (q: { conversation_id?: string, channel?: string, limit: number }): Promise<ToolInvocation[]> {
     return await this.#run(async db => {
       const r = await sql<Row>`SELECT * FROM tool_invocations WHERE (${q.conversation_id ?? null}::text IS NULL OR conversation_id = ${q.conversation_id ?? null})
-        AND (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null}) ORDER BY created_at, id LIMIT ${q.limit}`.execute(db)
+        AND (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null}) ORDER BY seq LIMIT ${q.limit}`.execute(db)
       return r.rows.map(toTool)
     })
   }

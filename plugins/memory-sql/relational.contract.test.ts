@@ -140,8 +140,10 @@ for (const backend of SQL_BACKENDS) {
     t.test('tool invocations are listed per conversation in order', async t => {
       await store.addToolInvocation({ conversation_id: 'ti', tool: 'a', arguments: { x: 1 }, result: '1', is_error: false, duration_ms: 2, channel: 'a' })
       await store.addToolInvocation({ conversation_id: 'ti', tool: 'b', arguments: {}, result: 'boom', is_error: true, duration_ms: null, channel: 'a' })
+      // Inserted within the same millisecond: order must come from insertion, not the clock.
+      for (const tool of ['c', 'd', 'e', 'f']) await store.addToolInvocation({ conversation_id: 'ti', tool, arguments: {}, result: '', is_error: false, duration_ms: 0, channel: 'a' })
       const list = await store.toolInvocations({ conversation_id: 'ti', limit: 10 })
-      t.same(list.map(x => [x.tool, x.is_error]), [['a', false], ['b', true]])
+      t.same(list.map(x => [x.tool, x.is_error]), [['a', false], ['b', true], ['c', false], ['d', false], ['e', false], ['f', false]])
       t.same(list[0].arguments, { x: 1 })
     })
 
