@@ -14,6 +14,7 @@ import { Generation } from './generation.ts'
 import { ResourcePool } from './resources.ts'
 import { createLogger } from './logger.ts'
 import { FileWatcher } from './watch.ts'
+import { applyCors } from './cors.ts'
 import type { KernelApi, PluginStatus, ReloadOutcome } from './types.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 
@@ -81,6 +82,7 @@ export class Kernel {
   get current (): Generation | undefined { return this.#current }
 
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
+    applyCors(req, res)
     const gen = this.#current
     if (gen === undefined) {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))

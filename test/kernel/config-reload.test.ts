@@ -1,7 +1,8 @@
 // data/config.json is a live layer: a valid change rebuilds the generation, an invalid one
 // is refused whole and the old configuration keeps serving.
-import t from 'tap'
-import { startKernel } from '../helpers/kernel.ts'
+import t, { type Test } from 'tap'
+import { startKernel, type Started } from '../helpers/kernel.ts'
+import { Workspace } from '../helpers/workspace.ts'
 
 t.test('a change to data/config.json reloads; an invalid one never half-applies', async t => {
   const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'llama3.2' } } })
@@ -28,16 +29,19 @@ t.test('lookup priority: config file, then environment, then default', async t =
   t.equal(c.lookup('preferences.nothing', 'NOT_SET_ANYWHERE', 'dflt'), 'dflt')
 })
 
-t.test('.env is read, and real environment variables win over it', async t => {
-  const { Workspace } = await import('../helpers/workspace.ts')
+/** A kernel started in a workspace whose `.env` holds `dotenv`; `env` are the process variables. */
+async function startWithDotenv (t: Test, dotenv: string, env: Record<string, string>): Promise<{ s: Started, ws: Workspace }> {
   const ws = new Workspace()
   t.teardown(() => { ws.remove() })
-  ws.write('.env', 'DEFAULT_MODEL=from-dotenv\nAGENT_MAX_CHAT_LENGTH=42\n')
-  const s = await startKernel(t, { ws, plugins: [], env: { DEFAULT_MODEL: 'from-real-env' } })
+  ws.write('.env', dotenv)
+  return { s: await startKernel(t, { ws, plugins: [], env }), ws }
+}
+
+t.test('.env is read, and real environment variables win over it', async t => {
+  const { s } = await startWithDotenv(t, 'DEFAULT_MODEL=from-dotenv\nAGENT_MAX_CHAT_LENGTH=42\n', { DEFAULT_MODEL: 'from-real-env' })
   t.equal(s.kernel.env.DEFAULT_MODEL, 'from-real-env')
   t.equal(s.kernel.settings.maxChatLength, 42)
 })
-
 
 t.test('rewriting a watched file with the same contents does not rebuild the generation', async t => {
   const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'm' } } })
@@ -52,11 +56,7 @@ t.test('rewriting a watched file with the same contents does not rebuild the gen
 })
 
 t.test('editing .env rebuilds the generation with the new values; process variables still win', async t => {
-  const { Workspace } = await import('../helpers/workspace.ts')
-  const ws = new Workspace()
-  t.teardown(() => { ws.remove() })
-  ws.write('.env', 'POSTGRES_URI=postgres://a/one\nDEFAULT_MODEL=from-dotenv\n')
-  const s = await startKernel(t, { ws, plugins: [], env: { DEFAULT_MODEL: 'from-process' } })
+  const { s, ws } = await startWithDotenv(t, 'POSTGRES_URI=postgres://a/one\nDEFAULT_MODEL=from-dotenv\n', { DEFAULT_MODEL: 'from-process' })
   t.equal(s.kernel.current?.app.agentConfig.env.POSTGRES_URI, 'postgres://a/one')
   const reloaded = s.nextReload()
   ws.write('.env', 'POSTGRES_URI=postgres://b/two\nDEFAULT_MODEL=from-dotenv-2\n')
