@@ -27,6 +27,12 @@ export interface Message {
    * conversation back: without it that provider drops the reasoning from the history.
    */
   thinking_signature?: string
+  /**
+   * Reasoning the provider returned encrypted (Anthropic's `redacted_thinking` blocks):
+   * opaque, never shown, and sent back verbatim with this assistant message, which the
+   * provider requires when the message also carries tool calls.
+   */
+  thinking_redacted?: string[]
 }
 
 /** A tool offered to the model. `input_schema` is JSON Schema for the arguments object. */
@@ -67,6 +73,8 @@ export interface CompletionResult {
   thinking?: string
   /** Signature of that reasoning, where the provider signs it (see Message.thinking_signature). */
   thinking_signature?: string
+  /** Encrypted reasoning blocks, in order (see Message.thinking_redacted). */
+  thinking_redacted?: string[]
   finish_reason: FinishReason
   tool_calls: ToolCall[]
   usage: Usage
@@ -89,6 +97,8 @@ export interface StreamChunk {
   model?: string
   /** On the last chunk, where the provider signs its reasoning (see Message.thinking_signature). */
   thinking_signature?: string
+  /** On the last chunk: encrypted reasoning blocks, in order (see Message.thinking_redacted). */
+  thinking_redacted?: string[]
 }
 
 export interface ModelCapabilities {

@@ -28,6 +28,7 @@ function scripted (script: Script): Provider & { requests: CompletionRequest[] }
       for (const piece of r.content.match(/.{1,3}/gs) ?? []) yield { content: piece }
       const last: StreamChunk = { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage }
       if (r.thinking_signature !== undefined) last.thinking_signature = r.thinking_signature
+      if (r.thinking_redacted !== undefined) last.thinking_redacted = r.thinking_redacted
       yield last
     },
     health: async () => ({ status: 'healthy' }),
@@ -105,6 +106,20 @@ t.test('signed native reasoning goes back to the provider verbatim with its sign
     t.match(replayed, { thinking: '  I should echo.\n', thinking_signature: 'sig-1', tool_calls: [{ name: 'echo' }] }, `stream: ${stream}`)
     t.equal(r.thinking, 'I should echo.\n\ntagged', 'the reported thinking is still normalised')
     t.same(r.messages.at(-1), { role: 'assistant', content: 'Done.', thinking: 'tagged' }, 'unsigned thinking is kept as extracted')
+  }
+})
+
+t.test('encrypted reasoning goes back to the provider with the tool calls, with or without signed text', async t => {
+  for (const stream of [false, true]) {
+    for (const signed of [true, false]) {
+      const provider = scripted((_req, call) => call === 0
+        ? { ...(signed ? { thinking: 'seen', thinking_signature: 'sig-2' } : {}), thinking_redacted: ['opaque=='], content: '', tool_calls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }] }
+        : { content: 'Done.' })
+      await runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['echo', echo]], {}), stream, toolTimeoutMs: 1000 })
+      const replayed = provider.requests[1].messages.find(m => m.role === 'assistant')
+      t.same(replayed?.thinking_redacted, ['opaque=='], `stream: ${stream}, signed: ${signed}`)
+      t.equal(replayed?.thinking_signature, signed ? 'sig-2' : undefined)
+    }
   }
 })
 

@@ -72,6 +72,8 @@ interface Reply {
   thinking: string
   /** Native reasoning exactly as the provider sent it, and its signature (Anthropic): replayed verbatim or not at all. */
   native: { text: string, signature: string } | undefined
+  /** Encrypted reasoning blocks (Anthropic), replayed verbatim. */
+  redacted: string[]
   tool_calls: ToolCall[]
   finish_reason: FinishReason
   usage: Usage
@@ -86,6 +88,7 @@ function assistantMessage (reply: Reply, withCalls: boolean): Message {
     m.thinking = reply.native.text
     m.thinking_signature = reply.native.signature
   } else if (reply.thinking !== '') m.thinking = reply.thinking
+  if (reply.redacted.length > 0) m.thinking_redacted = reply.redacted
   return m
 }
 
@@ -142,6 +145,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     let model = opts.model
     let nativeText = ''
     let signature: string | undefined
+    let redacted: string[] = []
     calls++
     if (opts.stream) {
       for await (const chunk of opts.provider.stream(request, opts.signal)) {
@@ -150,6 +154,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
           await relay(parser.native(chunk.thinking))
         }
         if (chunk.thinking_signature !== undefined) signature = chunk.thinking_signature
+        if (chunk.thinking_redacted !== undefined) redacted = [...redacted, ...chunk.thinking_redacted]
         if (chunk.content !== '') {
           const pieces = parser.push(chunk.content)
           if (pieces.length > 0) await relay(pieces)
@@ -168,6 +173,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
         await relay(parser.native(r.thinking))
       }
       signature = r.thinking_signature
+      redacted = r.thinking_redacted ?? []
       await relay(parser.push(r.content))
       toolCalls = r.tool_calls
       finish = r.finish_reason
@@ -179,6 +185,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
       answer: parser.answer,
       thinking: parser.thinking,
       native: signature !== undefined && signature !== '' && nativeText !== '' ? { text: nativeText, signature } : undefined,
+      redacted,
       tool_calls: toolCalls,
       finish_reason: finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: replyUsage ?? ZERO_USAGE,

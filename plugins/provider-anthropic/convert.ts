@@ -1,6 +1,7 @@
 // Our contract types <-> the Anthropic Messages API. System messages become the `system`
 // parameter; tool results become `tool_result` blocks in a user turn; an assistant's tool
-// calls become `tool_use` blocks, its signed reasoning a `thinking` block; consecutive
+// calls become `tool_use` blocks, its signed reasoning a `thinking` block and its encrypted
+// reasoning `redacted_thinking` blocks, replayed verbatim; consecutive
 // turns of the same role are merged, as the API wants them alternating.
 import type Anthropic from '@anthropic-ai/sdk'
 import type { CompletionRequest, FinishReason, Message } from '../../core/contracts/provider.ts'
@@ -19,6 +20,7 @@ function blocksOf (m: Message): { role: 'user' | 'assistant', blocks: Block[] } 
     if (m.thinking !== undefined && m.thinking !== '' && m.thinking_signature !== undefined) {
       blocks.push({ type: 'thinking', thinking: m.thinking, signature: m.thinking_signature })
     }
+    for (const data of m.thinking_redacted ?? []) blocks.push({ type: 'redacted_thinking', data })
     if (m.content !== '') blocks.push({ type: 'text', text: m.content })
     for (const c of m.tool_calls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments })
     return { role: 'assistant', blocks }

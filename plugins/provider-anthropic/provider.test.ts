@@ -63,6 +63,33 @@ t.test('tool_use and thinking blocks come back as tool calls, thinking and its s
   t.equal(r.content, 'Adding.')
 })
 
+t.test('encrypted reasoning (redacted_thinking) comes back in order, streamed or not, and is replayed verbatim', async t => {
+  const fake = await startFakeAnthropic(t)
+  const reply = { thinking: 'visible part', signature: 'sig-r', redacted_thinking: ['EnCrYpTeD-1', 'EnCrYpTeD-2'], tool_uses: [{ id: 'toolu_r', name: 'calc', input: { a: 1 } }] }
+  fake.enqueue(reply)
+  fake.enqueue(reply)
+  const { provider } = make(fake.url)
+  const r = await provider.complete(ask('q'))
+  t.same(r.thinking_redacted, ['EnCrYpTeD-1', 'EnCrYpTeD-2'])
+  t.equal(r.thinking_signature, 'sig-r')
+  const last = (await collect(provider.stream(ask('q')))).at(-1)!
+  t.same(last.thinking_redacted, ['EnCrYpTeD-1', 'EnCrYpTeD-2'], 'streamed: on the last chunk')
+  await provider.complete({
+    model: 'claude-sonnet-4-5',
+    messages: [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: '', thinking: 'visible part', thinking_signature: 'sig-r', thinking_redacted: ['EnCrYpTeD-1', 'EnCrYpTeD-2'], tool_calls: [{ id: 'toolu_r', name: 'calc', arguments: { a: 1 } }] },
+      { role: 'tool', content: '1', tool_call_id: 'toolu_r' },
+    ],
+  })
+  t.same(fake.messages[2].body.messages[1].content, [
+    { type: 'thinking', thinking: 'visible part', signature: 'sig-r' },
+    { type: 'redacted_thinking', data: 'EnCrYpTeD-1' },
+    { type: 'redacted_thinking', data: 'EnCrYpTeD-2' },
+    { type: 'tool_use', id: 'toolu_r', name: 'calc', input: { a: 1 } },
+  ])
+})
+
 t.test('history goes back as blocks: signed thinking, tool_use, and tool_result turns merged', async t => {
   const fake = await startFakeAnthropic(t)
   const { provider } = make(fake.url)

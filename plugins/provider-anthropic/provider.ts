@@ -6,11 +6,11 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
-import { withRetry, DEFAULT_RETRY, type RetryPolicy } from '../providers-api/kit/retry.ts'
+import { withRetry } from '../providers-api/kit/retry.ts'
 import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
 import { relayStream } from '../providers-api/kit/relay.ts'
-import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { safeUrl } from '../providers-api/kit/secrets.ts'
+import { upstream } from '../providers-api/kit/upstream.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { finishReason, toParams, usageOf } from './convert.ts'
 import { EventAssembler } from './stream.ts'
@@ -26,8 +26,6 @@ export interface AnthropicConfig {
   log: FastifyBaseLogger
 }
 
-const QUICK_TIMEOUT_MS = 10_000
-
 export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const { id, settings, catalogue } = cfg
   const baseUrl = settings.baseUrl ?? 'https://api.anthropic.com'
@@ -42,21 +40,9 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     maxRetries: 0,
     defaultHeaders: cfg.headers,
   })
-  const ctx: UpstreamContext = {
-    provider: id,
-    baseUrl: safeUrl(baseUrl) ?? '',
-    keyHint: settings.keyHint,
-    urlHint: settings.urlHint,
-    timeoutHint: settings.timeoutHint,
-    secrets: settings.apiKey === undefined ? [] : [settings.apiKey],
-  }
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, maxRetries: cfg.maxRetries }
-  const quick: RetryPolicy = { ...policy, timeoutMs: Math.min(settings.timeoutMs, QUICK_TIMEOUT_MS), maxRetries: 0 }
+  const { ctx, policy, quick, ensureConfigured } = upstream(id, settings, baseUrl, cfg.maxRetries, notConfigured)
   const log = cfg.log
 
-  const ensureConfigured = (): void => {
-    if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
-  }
   // Settings this API cannot take are left out; say so once per generation, not per call.
   let warned = false
   const noteUnsupported = (req: CompletionRequest): void => {
@@ -94,10 +80,12 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       let content = ''
       let thinking = ''
       let signature = ''
+      const redacted: string[] = []
       const toolCalls: CompletionResult['tool_calls'] = []
       for (const b of msg.content) {
         if (b.type === 'text') content += b.text
         else if (b.type === 'thinking') { thinking += b.thinking; signature += b.signature }
+        else if (b.type === 'redacted_thinking') redacted.push(b.data)
         else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown> })
       }
       const result: CompletionResult = {
@@ -110,6 +98,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       }
       if (thinking !== '') result.thinking = thinking
       if (signature !== '') result.thinking_signature = signature
+      if (redacted.length > 0) result.thinking_redacted = redacted
       return result
     },
 

@@ -1,5 +1,6 @@
 // Turns Anthropic's SSE events into our StreamChunks: text_delta -> content,
-// thinking_delta -> thinking (signature_delta kept for the last chunk), input_json_delta
+// thinking_delta -> thinking (signature_delta and redacted_thinking blocks kept for the
+// last chunk), input_json_delta
 // pieces assembled per content block into whole tool calls with parsed arguments, handed
 // over on the last chunk with the finish reason and usage. A plain class, so the
 // provider's generator is the only async layer over the SDK's stream.
@@ -16,6 +17,7 @@ export class EventAssembler {
   readonly #tools = new Map<number, PartialTool>()
   #text = ''
   #signature = ''
+  readonly #redacted: string[] = []
   #stop: string | null | undefined
   #input: number | undefined
   #cache = 0
@@ -44,6 +46,8 @@ export class EventAssembler {
       }
       case 'content_block_start':
         if (ev.content_block.type === 'tool_use') this.#tools.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' })
+        // Encrypted reasoning arrives whole in its start event; it has no deltas.
+        else if (ev.content_block.type === 'redacted_thinking') this.#redacted.push(ev.content_block.data)
         return undefined
       case 'message_delta':
         this.#stop = ev.delta.stop_reason ?? this.#stop
@@ -67,6 +71,7 @@ export class EventAssembler {
     }
     if (toolCalls.length > 0) last.tool_calls = toolCalls
     if (this.#signature !== '') last.thinking_signature = this.#signature
+    if (this.#redacted.length > 0) last.thinking_redacted = [...this.#redacted]
     return last
   }
 }

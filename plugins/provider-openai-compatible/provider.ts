@@ -6,11 +6,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
-import { withRetry, type RetryPolicy, DEFAULT_RETRY } from '../providers-api/kit/retry.ts'
+import { withRetry } from '../providers-api/kit/retry.ts'
 import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
 import { relayStream } from '../providers-api/kit/relay.ts'
 import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
 import { safeUrl } from '../providers-api/kit/secrets.ts'
+import { upstream } from '../providers-api/kit/upstream.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { DEFAULT_QUIRKS, finishReason, reasoningOf, toParams, toToolCalls, type WireQuirks } from './convert.ts'
 import { ChunkAssembler } from './stream.ts'
@@ -31,8 +32,6 @@ export interface OpenAICompatibleConfig {
 }
 
 /** Health and model listing are quick questions: they never wait longer than this. */
-const QUICK_TIMEOUT_MS = 10_000
-
 
 export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Provider {
   const { id, settings, catalogue } = cfg
@@ -56,22 +55,10 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     defaultHeaders: cfg.headers,
   })
 
-  const ctx: UpstreamContext = {
-    provider: id,
-    baseUrl: safeUrl(baseUrl) ?? '',
-    keyHint: settings.keyHint,
-    urlHint: settings.urlHint,
-    timeoutHint: settings.timeoutHint,
-    secrets: settings.apiKey === undefined ? [] : [settings.apiKey],
-  }
-  const policy: RetryPolicy = { ...DEFAULT_RETRY, timeoutMs: settings.timeoutMs, maxRetries: cfg.maxRetries }
-  const quick: RetryPolicy = { ...policy, timeoutMs: Math.min(settings.timeoutMs, QUICK_TIMEOUT_MS), maxRetries: 0 }
+  const { ctx, policy, quick, ensureConfigured } = upstream(id, settings, baseUrl, cfg.maxRetries, notConfigured)
   const log = cfg.log
   const quirks = cfg.quirks ?? DEFAULT_QUIRKS
 
-  const ensureConfigured = (): void => {
-    if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
-  }
 
   const serverModels = async (signal?: AbortSignal): Promise<string[]> => {
     ensureConfigured()

@@ -15,6 +15,8 @@ export interface AnthropicTextReply {
   /** A thinking block before the text (extended thinking), with its signature. */
   thinking?: string
   signature?: string
+  /** Encrypted reasoning blocks (`redacted_thinking`), after the thinking block. */
+  redacted_thinking?: string[]
   tool_uses?: ScriptedToolUse[]
   stop_reason?: 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal'
   usage?: { input_tokens: number, output_tokens: number }
@@ -149,6 +151,7 @@ export class FakeAnthropic {
   #blocks (reply: AnthropicTextReply): Array<Record<string, unknown>> {
     const blocks: Array<Record<string, unknown>> = []
     if (reply.thinking !== undefined) blocks.push({ type: 'thinking', thinking: reply.thinking, signature: reply.signature ?? 'sig_fake' })
+    for (const data of reply.redacted_thinking ?? []) blocks.push({ type: 'redacted_thinking', data })
     if (reply.text !== undefined && reply.text !== '') blocks.push({ type: 'text', text: reply.text, citations: null })
     for (const [i, t] of (reply.tool_uses ?? []).entries()) blocks.push({ type: 'tool_use', id: t.id ?? `toolu_${i}_${Math.random().toString(36).slice(2, 8)}`, name: t.name, input: t.input })
     return blocks
@@ -195,6 +198,8 @@ export class FakeAnthropic {
         if (!await send('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } })) return
         for (const piece of splitEvery(String(block.thinking), size)) if (!await send('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: piece } })) return
         if (!await send('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } })) return
+      } else if (block.type === 'redacted_thinking') {
+        if (!await send('content_block_start', { index, content_block: { type: 'redacted_thinking', data: block.data } })) return
       } else if (block.type === 'text') {
         if (!await send('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } })) return
         for (const piece of splitEvery(String(block.text), size)) if (!await send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } })) return
