@@ -306,7 +306,10 @@ async function main (): Promise<void> {
     await stop(base)
     await stop(agentd)
   }
-  console.log('\nagentd against the minimal route, same run:')
+  // A server keeps up only while its CPU per stream times N, over a stream's lifetime, stays under
+  // the one core its event loop runs on (less what the clients and the upstream take from the machine).
+  const cores = (r: RunResult): number => r.cpu_ms_per_stream * r.n / (TOKENS * INTERVAL)
+  console.log('\nagentd against the minimal route, same run (cores busy: server CPU time over one stream\'s lifetime; one event loop has one):')
   for (const { base, agentd } of results) {
     const window = (r: RunResult): string => r.chunks === 0 ? `never all ${r.n} open at once (last first token at ${(r.ramp_ms / 1000).toFixed(1)} s, after the first stream ended)` : ''
     const gap = window(agentd) || window(base)
@@ -314,7 +317,7 @@ async function main (): Promise<void> {
       ? `${agentd.chunks === 0 ? 'agentd' : 'baseline'} ${gap}; `
       : `added p50 ${(agentd.p50 - base.p50).toFixed(2)} ms, added p99 ${(agentd.p99 - base.p99).toFixed(2)} ms; `) +
       `time to first token ${agentd.ttft_p50.toFixed(0)} vs ${base.ttft_p50.toFixed(0)} ms; CPU ${(agentd.cpu_ms_per_stream / base.cpu_ms_per_stream).toFixed(2)}x; ` +
-      `memory ${(agentd.kb_per_stream / base.kb_per_stream).toFixed(2)}x; completed ${agentd.ok}/${agentd.n} (baseline ${base.ok}/${base.n})`)
+      `memory ${(agentd.kb_per_stream / base.kb_per_stream).toFixed(2)}x; cores busy ${cores(agentd).toFixed(2)} vs ${cores(base).toFixed(2)}; completed ${agentd.ok}/${agentd.n} (baseline ${base.ok}/${base.n})`)
   }
   const top = results.find(r => r.agentd.n === 1000)
   if (top !== undefined) {
