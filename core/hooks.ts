@@ -10,7 +10,7 @@ export const HOOK_POINTS = [
   'provider:before', // before a provider call: payload { provider, request }
   'provider:after', // after a provider call: payload { provider, request, result }
   'tool:before', // before a tool runs: payload { tool, arguments }
-  'tool:after', // after a tool ran: payload { tool, arguments, result }
+  'tool:after', // after a tool ran: payload ToolAfterPayload (contracts/tool-source.ts): { tool, arguments, result, conversation_id, channel, use_memory, duration_ms }
   'memory:stored', // after memory stored an item: payload { kind, item }
   'recall:after', // after recall built a bundle: payload { query, bundle }
   'agent:step', // after a full-agent step: payload { task_id, step }

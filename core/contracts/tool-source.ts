@@ -34,3 +34,19 @@ export interface ToolSource {
   /** Text describing the tools, for the system prompt (the "tool-server tools prompt"). */
   toolsPrompt?: () => string
 }
+
+/** Payload of the `tool:after` hook (chat and agent). The context fields let a listener
+ *  (e.g. memory's procedural record) attribute the call without knowing the caller. */
+export interface ToolAfterPayload {
+  tool: string
+  arguments: Record<string, unknown>
+  result: ToolResult
+  /** The chat session id, or the agent run's conversation id. */
+  conversation_id: string | null
+  /** The request's memory channel; null when it named none (the store's default applies). */
+  channel: string | null
+  /** Whether the request asked for memory; a listener that stores should skip when false. */
+  use_memory: boolean
+  /** Wall time of the tool call itself, in milliseconds (hooks excluded). */
+  duration_ms: number
+}

@@ -81,7 +81,7 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
   // Everything that can be the caller's mistake is checked before the run starts.
   const roles: RoleModels = resolveRoles(app, cfg)
   if (app.registry.strategies.size === 0) throw new AgentErrors.NO_STRATEGIES()
-  const tools = await gatherTools(app, cfg)
+  const tools = await gatherTools(app, cfg, uuid)
 
   const tracker = trackTask(input.tracker, taskId)
   const state: { status: AgentStatus } = { status: 'idle' }

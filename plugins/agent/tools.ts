@@ -3,7 +3,7 @@
 // the tool:before / tool:after hooks. Only the run's own abort propagates.
 import type { FastifyInstance } from 'fastify'
 import type { ToolCall, ToolDefinition } from '../../core/contracts/provider.ts'
-import type { ToolResult } from '../../core/contracts/tool-source.ts'
+import type { ToolAfterPayload, ToolResult } from '../../core/contracts/tool-source.ts'
 import { collectToolSet } from '../chat/tools.ts'
 import type { RunConfig } from './options.ts'
 
@@ -12,7 +12,8 @@ export interface RunTools {
   call: (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>
 }
 
-export async function gatherTools (app: FastifyInstance, cfg: RunConfig): Promise<RunTools> {
+/** `conversationId`: the run's memory conversation, given to the tool:after hook with the run's memory setting. */
+export async function gatherTools (app: FastifyInstance, cfg: RunConfig, conversationId: string): Promise<RunTools> {
   if (!cfg.enable_tools) return { definitions: [], call: async (call) => ({ content: `Tools are disabled for this run (enable_tools is false); "${call.name}" was not called.`, isError: true }) }
   const set = await collectToolSet(app.registry.toolSources.entries(), { allowed: cfg.allowed_tools, blocked: cfg.blocked_tools },
     (source, err) => { app.log.warn({ err, source }, 'agent: a tool source failed to list its tools; skipped') })
@@ -20,8 +21,14 @@ export async function gatherTools (app: FastifyInstance, cfg: RunConfig): Promis
     definitions: set.definitions,
     call: async (call, signal) => {
       const before = await app.hooks.run('tool:before', { tool: call.name, arguments: call.arguments })
+      const t0 = performance.now()
       const result = await set.call({ ...call, arguments: before.arguments }, { signal, timeoutMs: cfg.tool_timeout_seconds * 1000 })
-      return (await app.hooks.run('tool:after', { tool: call.name, arguments: before.arguments, result })).result
+      // Agent runs have no memory channel: memory stores them in its default one.
+      const payload: ToolAfterPayload = {
+        tool: call.name, arguments: before.arguments, result, conversation_id: conversationId, channel: null,
+        use_memory: cfg.enable_memory, duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+      }
+      return (await app.hooks.run('tool:after', payload)).result
     },
   }
 }

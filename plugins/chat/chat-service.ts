@@ -127,6 +127,7 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       settings: { temperature: prep.temperature, ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}) },
       fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
       hooks: app.hooks,
+      toolContext: { conversation_id: prep.session_id, channel: body.channel ?? null, use_memory: prep.use_memory },
       onEvent: (e) => {
         if (e.type === 'tool_call') task.set('executing')
         else if (e.type === 'round') task.set('reasoning')

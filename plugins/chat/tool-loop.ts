@@ -8,7 +8,7 @@
 // leaks into the answer. Progress is reported through `onEvent` (awaited, so a slow
 // consumer such as an SSE socket applies back-pressure).
 import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '../../core/contracts/provider.ts'
-import type { ToolResult } from '../../core/contracts/tool-source.ts'
+import type { ToolAfterPayload, ToolResult } from '../../core/contracts/tool-source.ts'
 import type { Hooks } from '../../core/hooks.ts'
 import { ThinkParser, type ThinkPiece } from './think.ts'
 import type { ToolSet } from './tools.ts'
@@ -42,6 +42,8 @@ export interface ToolLoopOptions {
   fit?: (messages: Message[]) => Message[]
   /** Runs provider:before/after and tool:before/after. */
   hooks?: Hooks
+  /** Who the tool calls belong to, passed to the tool:after hook. */
+  toolContext?: Pick<ToolAfterPayload, 'conversation_id' | 'channel' | 'use_memory'>
   onEvent?: (event: LoopEvent) => void | Promise<void>
 }
 
@@ -207,8 +209,13 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     let result: ToolResult
     try {
       if (opts.hooks !== undefined) args = (await opts.hooks.run('tool:before', { tool: call.name, arguments: args })).arguments
+      const t0 = performance.now()
       result = await opts.tools!.call({ ...call, arguments: args }, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs }) // eslint-disable-line @typescript-eslint/no-non-null-assertion -- only called when tools exist
-      if (opts.hooks !== undefined) result = (await opts.hooks.run('tool:after', { tool: call.name, arguments: args, result })).result
+      if (opts.hooks !== undefined) {
+        const ctx = opts.toolContext ?? { conversation_id: null, channel: null, use_memory: false }
+        const payload: ToolAfterPayload = { tool: call.name, arguments: args, result, ...ctx, duration_ms: Math.round((performance.now() - t0) * 100) / 100 }
+        result = (await opts.hooks.run('tool:after', payload)).result
+      }
     } catch (err) {
       throwIfAborted(opts.signal)
       result = { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
