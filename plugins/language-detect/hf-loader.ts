@@ -31,7 +31,7 @@ export type PipelineFn = ((input: string | string[], options?: Record<string, un
 }
 
 interface TransformersModule {
-  env: { remoteHost: string, allowRemoteModels: boolean, allowLocalModels: boolean, fetch: typeof fetch }
+  env: { remoteHost: string, allowRemoteModels: boolean, allowLocalModels: boolean, cacheDir: string | null, fetch: typeof fetch }
   pipeline: (task: string, model: string, options: Record<string, unknown>) => Promise<PipelineFn>
 }
 
@@ -90,8 +90,38 @@ async function loadTransformers (): Promise<TransformersModule> {
   return await transformers
 }
 
+/** What transformers.js passes to `progress_callback` (the fields read here). */
+export interface HubProgressInfo { status?: string, progress?: number, file?: string, loaded?: number, total?: number }
+
+/**
+ * transformers.js progress events -> the load's percent. Only `progress_total` (bytes of
+ * every file of the model so far over their sum) and `ready` move it: per-file `progress`
+ * events restart at 0 for each file, so they would make the bar jump back and forth.
+ * `progress_total` can itself drop when a file joins the total late; LazyModel keeps the
+ * highest value seen.
+ */
+export function hubProgress (info: HubProgressInfo): LoadProgress | undefined {
+  if (info.status === 'progress_total' && typeof info.progress === 'number' && Number.isFinite(info.progress)) {
+    return { percent: Math.max(0, Math.min(100, info.progress)) }
+  }
+  if (info.status === 'ready') return { percent: 100 }
+  return undefined
+}
+
+/**
+ * A configured model folder as an absolute path. A relative one (`models/nllb`) means a
+ * folder under the server's working directory (the kernel's cwd, where plugins.json and
+ * .env live), not under whatever directory the process happened to start in; left
+ * relative, transformers.js would even take it for a hub model id.
+ */
+export function resolveModelDir (cwd: string, dir: string | undefined): string | undefined {
+  return dir === undefined || dir === '' ? undefined : path.resolve(cwd, dir)
+}
+
 /** The folder to load from when `dir` is set, or an error that says what is missing. */
 export function localModelPath (dir: string, model: string): string {
+  // Absolute, always: transformers.js takes a relative path for a hub model id.
+  dir = path.resolve(dir)
   if (existsSync(path.join(dir, 'config.json'))) return dir
   const nested = path.join(dir, model)
   if (existsSync(path.join(nested, 'config.json'))) return nested
@@ -106,10 +136,16 @@ export async function loadHubPipeline (task: string, src: HubSource, onProgress:
   settings.token = src.token
   tf.env.remoteHost = src.hubUrl === undefined ? DEFAULT_HUB : src.hubUrl.endsWith('/') ? src.hubUrl : `${src.hubUrl}/`
   settings.hosts = new Set(['huggingface.co', 'hf.co', new URL(tf.env.remoteHost).hostname])
+  // `cache_dir` below reaches the model and tokenizer files, but transformers.js also
+  // reads config.json and file sizes before them (to pick the files, and for the
+  // progress total) through its global cache dir, which defaults to a folder inside
+  // node_modules: a restart without the hub would then fail on config.json although
+  // every file sits in cacheDir. One cache for everything.
+  tf.env.cacheDir = src.cacheDir
   const local = src.dir === undefined ? undefined : localModelPath(src.dir, src.model)
-  const callback = (info: { status?: string, progress?: number, file?: string }): void => {
-    if (info.status === 'progress_total' && typeof info.progress === 'number') onProgress({ percent: info.progress })
-    else if (info.status === 'ready') onProgress({ percent: 100 })
+  const callback = (info: HubProgressInfo): void => {
+    const p = hubProgress(info)
+    if (p !== undefined) onProgress(p)
   }
   return await tf.pipeline(task, local ?? src.model, {
     progress_callback: callback,

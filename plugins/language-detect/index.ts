@@ -11,7 +11,7 @@ import { loadClassifier } from './classifier-backend.ts'
 import { loadCld3 } from './cld3-backend.ts'
 import { loadCld3Pool } from './cld3-pool.ts'
 import { createDetector } from './detector.ts'
-import type { HubSource } from './hf-loader.ts'
+import { resolveModelDir, type HubSource } from './hf-loader.ts'
 import { LazyModel, type ModelLoader } from './lazy-model.ts'
 import { options, type LanguageDetectOptions } from './options.ts'
 import { detectRoutes } from './routes.ts'
@@ -43,11 +43,11 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
     } else {
       const src: HubSource = {
         model: opts.classifier_model,
-        dir: opts.classifier_dir ?? cfg.lookup('language_detection.model_dir', 'LANGUAGE_DETECT_MODEL_DIR'),
+        dir: resolveModelDir(cfg.settings.cwd, opts.classifier_dir ?? cfg.lookup('language_detection.model_dir', 'LANGUAGE_DETECT_MODEL_DIR')),
         cacheDir: path.join(cfg.settings.dataDir, 'models'),
         token: cfg.lookup('huggingface.token', 'HF_TOKEN'),
         hubUrl: cfg.lookup('huggingface.endpoint', 'HF_ENDPOINT'),
-        connectTimeoutMs: 8000,
+        connectTimeoutMs: opts.hub_timeout_seconds * 1000,
         dtype: opts.classifier_dtype,
       }
       model = src.dir ?? src.model

@@ -74,3 +74,19 @@ t.test('dispose releases the loaded model', async t => {
   t.same(disposed, ['x'])
   await t.rejects(m.get(), ModelUnavailableError)
 })
+
+t.test('a loader that throws synchronously reports error and is retried, not stuck in loading', async t => {
+  let attempt = 0
+  // Not async on purpose: the throw happens before any promise exists.
+  const load = ((): Promise<string> => {
+    if (++attempt === 1) throw new Error('bad options')
+    return Promise.resolve('ok')
+  }) as ModelLoader<string>
+  const m = new LazyModel({ model: 'm', what: 'test model', load, log: sink() })
+  const err = await m.get().catch((e: unknown) => e)
+  t.ok(err instanceof ModelUnavailableError)
+  t.match(m.status(), { status: 'error', error: /bad options/ }, 'error, not loading')
+  t.equal(await m.get(), 'ok', 'the next caller starts a new load')
+  t.equal(attempt, 2)
+  t.equal(m.status().status, 'healthy')
+})

@@ -67,7 +67,16 @@ export class LazyModel<T> {
   async get (): Promise<T> {
     if (this.#value !== undefined) return this.#value
     if (this.#disposed) throw new ModelUnavailableError(this.model, `The ${this.#opts.what} ${this.model} was unloaded; retry the request.`)
-    this.#loading ??= this.#start()
+    if (this.#loading === undefined) {
+      const loading = this.#start()
+      this.#loading = loading
+      // Cleared here, not in #start: a loader that throws synchronously settles #start
+      // before it returns, and a `finally` inside it would clear #loading before this
+      // assignment stored the (already rejected) promise: stuck in `loading` for good.
+      // This reaction is registered first, so callers see the cleared state.
+      const clear = (): void => { if (this.#loading === loading) this.#loading = undefined }
+      void loading.then(clear, clear)
+    }
     return await this.#loading
   }
 
@@ -93,8 +102,6 @@ export class LazyModel<T> {
       this.#error = message
       log.error({ model: this.model, err: (err as Error).message }, message)
       throw new ModelUnavailableError(this.model, message, err)
-    } finally {
-      this.#loading = undefined
     }
   }
 

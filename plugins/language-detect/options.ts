@@ -17,8 +17,10 @@ export const options = Type.Object({
   classifier_model: Type.String({ default: 'onnx-community/xlm-roberta-base-language-detection-ONNX', minLength: 1 }),
   /** ONNX weights variant of the classifier; `q8` is the quantized, smaller download. */
   classifier_dtype: Type.String({ default: 'q8', minLength: 1 }),
-  /** A folder holding the classifier's files (config.json, tokenizer.json, onnx/), for offline machines. Default: env LANGUAGE_DETECT_MODEL_DIR. */
+  /** A folder holding the classifier's files (config.json, tokenizer.json, onnx/), for offline machines; relative to the server's working directory. Default: env LANGUAGE_DETECT_MODEL_DIR. */
   classifier_dir: Type.Optional(Type.String({ minLength: 1 })),
+  /** Classifier only: how long to wait for the model hub to answer (headers, or the next bytes of a download) before the load fails. */
+  hub_timeout_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 300, default: 5 }),
 }, { additionalProperties: false })
 
 export type LanguageDetectOptions = Static<typeof options>

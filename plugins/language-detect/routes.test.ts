@@ -3,6 +3,8 @@ import t from 'tap'
 import { startKernel } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 import { control } from './test-fixtures/injected-detect.ts'
+import { refusedHub } from './test-fixtures/hubs.ts'
+import path from 'node:path'
 
 const plugins = [{ name: 'language-detect', module: repoPlugin('language-detect') }]
 
@@ -88,8 +90,24 @@ t.test('classifier backend: loads on first use only, failure -> 503 naming the m
   t.equal(c.loads, 2, 'retried once after the failure')
 })
 
+t.test('classifier backend: hub_timeout_seconds and a relative LANGUAGE_DETECT_MODEL_DIR reach the loader', async t => {
+  const c = control()
+  c.sources = []
+  c.failWith = undefined
+  const s = await startKernel(t, {
+    plugins: [{ name: 'language-detect', module: new URL('./test-fixtures/injected-detect.ts', import.meta.url).pathname, options: { backend: 'classifier', hub_timeout_seconds: 3 } }],
+    env: { LANGUAGE_DETECT_MODEL_DIR: 'models/lang-20' },
+  })
+  t.equal((await s.post('/api/tools/language-detect-20', { text: 'Bonjour tout le monde' })).status, 200)
+  t.match(c.sources.at(-1), { connectTimeoutMs: 3000, dir: path.join(s.ws.dir, 'models', 'lang-20') }, 'the folder is under the server\'s working directory')
+})
+
 t.test('classifier backend with the real loader and no hub: 503 within seconds naming the model', async t => {
-  const s = await startKernel(t, { plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { backend: 'classifier' } }] })
+  // A refused loopback port as the hub: never the real one, which would start a download.
+  const s = await startKernel(t, {
+    plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { backend: 'classifier' } }],
+    env: { HF_ENDPOINT: await refusedHub() },
+  })
   const started = performance.now()
   const res = await s.post('/api/tools/language-detect-20', { text: 'Bonjour tout le monde' })
   t.ok(performance.now() - started < 10_000, 'no hang')

@@ -1,6 +1,7 @@
 // The `translation` section of GET /api/health (DECISIONS.md): {status, models:
-// {language_detection, translation}}, plus the load progress while loading and the
-// reason after a failed load.
+// {language_detection, translation}}, plus the translation model's load progress while
+// loading and the reason after a failed load, and `detection` with the same details for
+// the detection model (the classifier backend downloads too, and its progress matters).
 import type { Detector, ModelStatus, Translator } from '../../core/contracts/language.ts'
 import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
 
@@ -24,6 +25,7 @@ export function translationHealth (translator: Translator, detector: () => Detec
       }
       if (tr.model !== undefined) section.model = tr.model
       if (tr.progress !== undefined) section.progress = tr.progress
+      section.detection = { ...det }
       const errors = [det.error, tr.error].filter((e): e is string => e !== undefined)
       if (errors.length > 0) section.error = errors.join(' ')
       return section

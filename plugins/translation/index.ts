@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '../../core/types.ts'
 import type { Translator } from '../../core/contracts/language.ts'
-import type { HubSource } from '../language-detect/hf-loader.ts'
+import { resolveModelDir, type HubSource } from '../language-detect/hf-loader.ts'
 import { LazyModel, type ModelLoader } from '../language-detect/lazy-model.ts'
 import { createChatTranslator } from './chat-backend.ts'
 import { translationHealth } from './health.ts'
@@ -33,7 +33,7 @@ export function createTranslationPlugin (loaderFactory: NllbLoaderFactory = real
     } else {
       const src: HubSource = {
         model: opts.model,
-        dir: opts.model_dir ?? cfg.lookup('translation.model_dir', 'TRANSLATION_MODEL_DIR'),
+        dir: resolveModelDir(cfg.settings.cwd, opts.model_dir ?? cfg.lookup('translation.model_dir', 'TRANSLATION_MODEL_DIR')),
         cacheDir: path.join(cfg.settings.dataDir, 'models'),
         token: cfg.lookup('huggingface.token', 'HF_TOKEN'),
         hubUrl: cfg.lookup('huggingface.endpoint', 'HF_ENDPOINT'),

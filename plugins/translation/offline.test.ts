@@ -1,21 +1,28 @@
 // Real offline behaviour, with the real loader (transformers.js) and no weights: the first
 // translate request answers 503 within 10 s, naming the model that could not be fetched
-// and how to provide it. Twice: with the default hub (unreachable from this machine) and
-// with a hub that accepts connections and never answers (the hang a firewall gives).
-import t, { type Test } from 'tap'
+// and how to provide it. With the plugin's default options: a hub that refuses
+// connections, and one that accepts them and never answers (the hang a firewall gives).
+// Every hub here is on loopback: no test reaches huggingface.co.
+import t from 'tap'
 import net from 'node:net'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
+import { refusedHub, silentHub } from '../language-detect/test-fixtures/hubs.ts'
+import { Value } from 'typebox/value'
+import { options } from './options.ts'
 
+/** Default options: what the 10-second promise is about. */
 const plugins = [
   { name: 'language-detect', module: repoPlugin('language-detect') },
-  { name: 'translation', module: repoPlugin('translation'), options: { hub_timeout_seconds: 2 } },
+  { name: 'translation', module: repoPlugin('translation') },
 ]
+
+const DEFAULT_TIMEOUT_MS = (Value.Default(options, {}) as { hub_timeout_seconds: number }).hub_timeout_seconds * 1000
 
 async function firstTranslate (s: Started): Promise<{ status: number, ms: number, body: { error: string, code: string } }> {
   const started = performance.now()
@@ -23,22 +30,14 @@ async function firstTranslate (s: Started): Promise<{ status: number, ms: number
   return { status: res.status, ms: performance.now() - started, body: await res.json() as { error: string, code: string } }
 }
 
-/** A "hub" that accepts TCP connections and never says a word. */
-async function blackHole (t: Test): Promise<string> {
-  const sockets = new Set<net.Socket>()
-  const server = net.createServer(sock => { sockets.add(sock); sock.on('error', () => undefined) })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(async () => { for (const s of sockets) s.destroy(); await new Promise(resolve => server.close(resolve)) })
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
-}
-
-t.test('default hub unreachable: 503 in under 10 s naming the model and how to provide it', async t => {
-  const s = await startKernel(t, { plugins })
+t.test('hub unreachable (connection refused), default options: 503 in under 10 s naming the model and how to provide it', async t => {
+  const hub = await refusedHub()
+  const s = await startKernel(t, { plugins, env: { HF_ENDPOINT: hub } })
   const r = await firstTranslate(s)
   t.equal(r.status, 503)
   t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
   t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
-  t.match(r.body.error, /The translation model Xenova\/nllb-200-distilled-600M could not be fetched from https:\/\/huggingface.co/)
+  t.match(r.body.error, `The translation model Xenova/nllb-200-distilled-600M could not be fetched from ${hub}`)
   t.match(r.body.error, /set TRANSLATION_MODEL_DIR/)
   t.match(r.body.error, /HF_TOKEN/)
   t.comment(r.body.error)
@@ -46,14 +45,26 @@ t.test('default hub unreachable: 503 in under 10 s naming the model and how to p
   t.match(health.translation, { status: 'error', models: { translation: 'error' } })
 })
 
-t.test('a hub that never answers: 503 after the hub timeout, not a hang', async t => {
-  const hub = await blackHole(t)
+t.test('a hub that never answers, default options: 503 after the default hub timeout, in under 10 s', async t => {
+  t.ok(DEFAULT_TIMEOUT_MS <= 5000, `the default hub timeout (${DEFAULT_TIMEOUT_MS} ms) leaves room under 10 s`)
+  const hub = await silentHub(t)
   const s = await startKernel(t, { plugins, env: { HF_ENDPOINT: hub } })
   const r = await firstTranslate(s)
   t.equal(r.status, 503)
   t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
   t.match(r.body.error, new RegExp(`could not be fetched from ${hub.replace(/[/.]/g, '\\$&')}`))
-  t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms/)
+  t.match(r.body.error, new RegExp(`no answer from http://127\\.0\\.0\\.1:\\d+ within ${DEFAULT_TIMEOUT_MS} ms`))
+})
+
+t.test('hub_timeout_seconds is honoured', async t => {
+  const hub = await silentHub(t)
+  const s = await startKernel(t, {
+    plugins: [plugins[0], { ...plugins[1], options: { hub_timeout_seconds: 1 } }],
+    env: { HF_ENDPOINT: hub },
+  })
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 1000 ms/)
 })
 
 t.test('a hub that stalls half-way through a file: 503 after the hub timeout, not a load stuck in loading', async t => {
@@ -72,7 +83,7 @@ t.test('a hub that stalls half-way through a file: 503 after the hub timeout, no
   t.equal(r.status, 503)
   t.ok(r.ms < 10_000, `answered in ${Math.round(r.ms)} ms`)
   t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
-  t.match(r.body.error, /no answer from http:\/\/127\.0\.0\.1:\d+ within 2000 ms/)
+  t.match(r.body.error, new RegExp(`no answer from http://127\\.0\\.0\\.1:\\d+ within ${DEFAULT_TIMEOUT_MS} ms`))
   t.match((await s.json('/api/health')).body.translation, { status: 'error', models: { translation: 'error' } })
 })
 
@@ -97,6 +108,18 @@ t.test('TRANSLATION_MODEL_DIR with config.json but no weights: transformers.js s
   t.match(r.body.error, `could not be loaded from TRANSLATION_MODEL_DIR=${dir}`)
   t.match(r.body.error, new RegExp(`not found locally at "${dir.replace(/[/.]/g, '\\$&')}/`))
   t.comment(r.body.error)
+})
+
+t.test('a relative TRANSLATION_MODEL_DIR is a folder under the server\'s working directory, not a hub model id', async t => {
+  const hub = await refusedHub()
+  const s = await startKernel(t, { plugins, env: { TRANSLATION_MODEL_DIR: 'models/nllb', HF_ENDPOINT: hub } })
+  const dir = path.join(s.ws.dir, 'models', 'nllb')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ model_type: 'm2m_100', architectures: ['M2M100ForConditionalGeneration'] }))
+  const r = await firstTranslate(s)
+  t.equal(r.status, 503)
+  t.match(r.body.error, `could not be loaded from TRANSLATION_MODEL_DIR=${dir} `)
+  t.match(r.body.error, `not found locally at "${dir}/`, 'transformers.js looked in that folder, not under node_modules or on the hub')
 })
 
 t.test('HF_TOKEN goes to the hub as a bearer token and never into an answer', async t => {

@@ -14,6 +14,8 @@ export interface DetectControl {
   failWith?: string
   /** The label the fake classifier answers. */
   label: string
+  /** Set: loads wait for this promise after reporting 50% (to hold a load open). */
+  gate?: Promise<void>
 }
 
 const g = globalThis as unknown as { __detectControl?: DetectControl }
@@ -31,6 +33,7 @@ export default createLanguageDetectPlugin({
     c.loads++
     c.sources.push(src)
     onProgress({ percent: 50 })
+    if (c.gate !== undefined) await c.gate
     if (c.failWith !== undefined) throw new Error(c.failWith)
     return classifierBackend(fakeClassifier)
   },
