@@ -187,11 +187,19 @@ export function dottedToNested (key: string, value: unknown): Record<string, unk
 /**
  * Merges a patch into data/config.json: validated as a whole, then written atomically
  * (temp file + rename). Updates are serialized in this process, so concurrent callers
- * never interleave a read-modify-write.
+ * never interleave a read-modify-write. A file that is there but invalid is a 409 (nothing written).
  */
 export async function updateRuntimeConfig (dataDir: string, patch: Record<string, unknown>): Promise<{ config: RuntimeConfig, errors?: ErrorDetail[] }> {
   const run = async (): Promise<{ config: RuntimeConfig }> => {
-    const current = await readRuntimeConfig(dataDir).catch(() => ({}))
+    // Merging onto a file we cannot read would drop every setting in it (keys included):
+    // refuse, write nothing, and say which file and what is wrong with it.
+    const current = await readRuntimeConfig(dataDir).catch((err: Error & { details?: ErrorDetail[] }) => {
+      // V8's JSON errors quote the text near the fault, which may be part of a key.
+      const msg = err.message.replace(/(Unexpected token '.', )(?:\.\.\.)?".*"(?:\.\.\.)?(?= is not valid JSON)/s, '$1the text there (not quoted: it may hold a secret)')
+      const why = msg.endsWith('.') ? msg : `${msg}.`
+      const e = new Errors.CONFLICT(`${why} The update was not applied and nothing was written; retry once the file is fixed.`)
+      throw err.details === undefined ? e : withDetails(e, err.details)
+    })
     const merged = deepMerge(current as Record<string, unknown>, patch)
     const res = check(RuntimeConfigSchema, merged)
     if (!res.ok) throw withDetails(new Errors.VALIDATION(`Invalid configuration: ${formatErrors(res.errors)}.`), res.errors)

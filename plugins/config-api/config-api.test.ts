@@ -2,7 +2,7 @@
 // and dotted updates, unknown keys refused, atomic writes under concurrency, and a new key
 // reaching the provider on the next request without a restart.
 import t from 'tap'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
@@ -152,4 +152,26 @@ t.test('a default_reasoning_strategy that is not registered is a 400 listing the
   const ok = await s.post('/api/config/update', { preferences: { default_reasoning_strategy: 'cot' } })
   t.equal(ok.status, 200)
   t.equal(readConfig(s.ws).preferences.default_reasoning_strategy, 'cot')
+})
+
+t.test('an update on top of an invalid data/config.json is a 409 naming the file and the problem; nothing is written', async t => {
+  const s = await startKernel(t, { plugins, watch: false, config: { providers: { local: { api_key: FILE_KEY } } } })
+  const file = path.join(s.ws.dataDir, 'config.json')
+  for (const [broken, problem] of [
+    ['{ "providers": { "local": { "api_key": "' + FILE_KEY + '" } }, ', /is not valid JSON/],
+    ['{ "providers": { "local": { "api_key": ' + FILE_KEY + ' } } }', /is not valid JSON \(Unexpected token/],
+    [JSON.stringify({ providers: { local: { api_key: FILE_KEY } }, llm_settings: { default_temperature: 'hot' } }), /is invalid: .*llm_settings/],
+  ] as const) {
+    writeFileSync(file, broken)
+    const res = await s.post('/api/config/update', { preferences: { default_model: 'qwen3' } })
+    const body = await res.json() as { error: string, code: string, statusCode: number }
+    t.equal(res.status, 409, String(problem))
+    t.equal(body.code, 'AGENT_ERR_CONFLICT')
+    t.equal(body.statusCode, 409)
+    t.ok(body.error.includes(file), `the message names ${file}`)
+    t.match(body.error, problem)
+    t.match(body.error, /nothing was written/)
+    t.notMatch(body.error, FILE_KEY.slice(0, 8), 'not even the part of the key V8 quotes')
+    t.equal(readFileSync(file, 'utf8'), broken, 'the file (and the key in it) is left as it was')
+  }
 })

@@ -1,7 +1,10 @@
 // The model catalogue: capability data a provider plugin ships as a JSON file, with
 // `data/config.json` `models.overrides` on top. Override keys are a bare model name or
-// `provider/model` (the latter wins). A model nobody describes gets honest defaults
-// (SPEC.md's ModelCapabilities defaults) and `known: false`.
+// `provider/model` (the latter wins). A bare-name override changes capabilities only: it
+// applies to every provider that serves the model, so it cannot say which provider that
+// is; only shipped data or a `provider/model` override makes a provider claim a bare name
+// for routing. A model nobody describes gets honest defaults (SPEC.md's ModelCapabilities
+// defaults) and `known: false`.
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
 import { check, formatErrors } from '../../../core/validate.ts'
@@ -64,14 +67,26 @@ export class Catalogue {
     return undefined
   }
 
+  #qualified (model: string): CatalogueEntry | undefined {
+    return this.#lookup(this.#overrides, `${this.provider}/${model}`)
+  }
+
   #override (model: string): CatalogueEntry | undefined {
     const bare = this.#lookup(this.#overrides, model)
-    const qualified = this.#lookup(this.#overrides, `${this.provider}/${model}`)
+    const qualified = this.#qualified(model)
     return bare === undefined && qualified === undefined ? undefined : { ...bare, ...qualified }
   }
 
-  /** True when the shipped data or an override describes the model. */
+  /**
+   * True when this provider claims the bare name for routing: its shipped data lists the
+   * model, or a `provider/model` override names this provider. A bare-name override does not count.
+   */
   knows (model: string): boolean {
+    return this.#lookup(this.#entries, model) !== undefined || this.#qualified(model) !== undefined
+  }
+
+  /** True when any figure for the model comes from data rather than defaults (shipped, or any override). */
+  describes (model: string): boolean {
     return this.#lookup(this.#entries, model) !== undefined || this.#override(model) !== undefined
   }
 
@@ -80,7 +95,7 @@ export class Catalogue {
   }
 
   info (model: string): ModelInfo {
-    return { name: model, provider: this.provider, ...this.capabilities(model), known: this.knows(model) }
+    return { name: model, provider: this.provider, ...this.capabilities(model), known: this.describes(model) }
   }
 
   /** Model names the shipped data lists, plus overrides qualified with this provider. */
