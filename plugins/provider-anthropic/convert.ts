@@ -28,6 +28,9 @@ function blocksOf (m: Message): { role: 'user' | 'assistant', blocks: Block[] } 
   return { role: 'user', blocks: m.content === '' ? [] : [{ type: 'text', text: m.content }] }
 }
 
+/** The smallest `budget_tokens` the Messages API accepts. */
+export const MIN_THINKING_BUDGET = 1024
+
 export function toParams (req: CompletionRequest, maxTokens: number, thinkingBudget: number): CreateParams {
   const system = req.messages.filter(m => m.role === 'system').map(m => m.content).filter(s => s !== '').join('\n\n')
   const messages: MessageParam[] = []
@@ -45,8 +48,9 @@ export function toParams (req: CompletionRequest, maxTokens: number, thinkingBud
     p.tools = req.tools.map(t => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.input_schema } as Anthropic.Messages.Tool.InputSchema }))
   }
   if (thinkingBudget > 0) {
-    // Extended thinking: the budget must stay under max_tokens.
-    p.thinking = { type: 'enabled', budget_tokens: Math.min(thinkingBudget, Math.max(1024, maxTokens - 1)) }
+    // Extended thinking: the budget must stay under max_tokens, and the API refuses one
+    // under 1024 (the options forbid that too; this holds for any caller).
+    p.thinking = { type: 'enabled', budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.min(thinkingBudget, maxTokens - 1)) }
     if (p.max_tokens <= p.thinking.budget_tokens) p.max_tokens = p.thinking.budget_tokens + 1024
   }
   // temperature, top_p and the penalties are not Messages API parameters in the API

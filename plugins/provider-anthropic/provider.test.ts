@@ -151,15 +151,29 @@ t.test('401 becomes a 502 naming anthropic and ANTHROPIC_API_KEY, never the key'
   t.notOk(lines.some(l => l.includes(KEY)))
 })
 
-t.test('529 overloaded and 429 with Retry-After are retried', async t => {
+t.test('529 overloaded is retried', async t => {
   const fake = await startFakeAnthropic(t)
-  fake.enqueue({ status: 529, headers: { 'retry-after': '0' } }, { status: 429, headers: { 'retry-after': '1' } }, { text: 'made it' })
+  fake.enqueue({ status: 529, headers: { 'retry-after': '0' } }, { text: 'made it' })
   const { provider } = make(fake.url)
-  const started = Date.now()
   const chunks = await collect(provider.stream(ask('hi')))
   t.equal(chunks.map(c => c.content).join(''), 'made it')
-  t.equal(fake.messages.length, 3)
-  t.ok(Date.now() - started >= 950, 'waited as asked')
+  t.equal(fake.messages.length, 2)
+})
+
+t.test('a 429 with Retry-After: 1 waits that second, not the default backoff', async t => {
+  // Without Retry-After the first backoff is 500 ms +-25% (375-625 ms): 950 ms or more can
+  // only come from honouring the header, and under 2.5 s rules out sleeping much longer than asked.
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ status: 429, headers: { 'retry-after': '1' } }, { text: 'made it' })
+  const { provider, lines } = make(fake.url)
+  const started = performance.now()
+  const chunks = await collect(provider.stream(ask('hi')))
+  const waited = performance.now() - started
+  t.equal(chunks.map(c => c.content).join(''), 'made it')
+  t.equal(fake.messages.length, 2)
+  t.ok(waited >= 950, `waited ${waited.toFixed(0)} ms, at least the second asked for`)
+  t.ok(waited < 2500, `waited ${waited.toFixed(0)} ms, not much more than asked`)
+  t.ok(lines.some(l => l.includes('"wait_ms":1000')), 'the retry logged the wait the upstream asked for')
 })
 
 t.test('an upstream that hangs gives a 504 within the configured timeout', async t => {
@@ -224,4 +238,25 @@ t.test('settings the Messages API cannot take are left out and noted once in the
   await provider.complete({ ...ask('hi'), temperature: 0.3 })
   t.notOk('temperature' in fake.messages[0].body)
   t.equal(lines.filter(l => l.includes('not supported by the Anthropic Messages API')).length, 1)
+})
+
+t.test('thinking_budget_tokens is 0 (off) or at least 1024; budget_tokens under 1024 is never sent', async t => {
+  const { Workspace, repoPlugin } = await import('../../test/helpers/workspace.ts')
+  const { planPlugins } = await import('../../core/plugin-loader.ts')
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  for (const [budget, ok] of [[0, true], [1, false], [1023, false], [1024, true], [4096, true]] as const) {
+    ws.writePlugins([{ name: 'anthropic', module: repoPlugin('provider-anthropic'), options: { thinking_budget_tokens: budget } }])
+    if (ok) await t.resolves(planPlugins(ws.pluginsFile, '0.0.0'), `${budget} is accepted`)
+    else await t.rejects(planPlugins(ws.pluginsFile, '0.0.0'), /thinking_budget_tokens: .*must be >= 1024/, `${budget} is refused with the minimum`)
+  }
+  const fake = await startFakeAnthropic(t)
+  const { provider } = make(fake.url, { thinking_budget_tokens: 1024 })
+  await provider.complete({ ...ask('hi'), max_tokens: 300 })
+  t.same(fake.messages[0].body.thinking, { type: 'enabled', budget_tokens: 1024 }, 'a small max_tokens does not shrink the budget under 1024')
+  t.ok(fake.messages[0].body.max_tokens > 1024, 'max_tokens is raised above the budget')
+  const { toParams } = await import('./convert.ts')
+  t.same(toParams(ask('hi'), 4096, 1).thinking, { type: 'enabled', budget_tokens: 1024 }, 'a direct caller with a tiny budget still sends 1024')
+  t.same(toParams(ask('hi'), 4096, 2048).thinking, { type: 'enabled', budget_tokens: 2048 })
+  t.equal(toParams(ask('hi'), 4096, 0).thinking, undefined, '0 leaves thinking off')
 })
