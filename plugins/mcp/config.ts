@@ -69,6 +69,8 @@ export interface ServerEntry {
   fingerprint: string
   /** The transport as configured or inferred (shown even when the entry is invalid). */
   transport: string
+  /** `enabled` as written (read even from an invalid entry, so a disabled one never counts against health). */
+  enabled: boolean
   config?: ResolvedServer
   /** Why the entry cannot be used; says which field and how to fix it. */
   error?: string
@@ -107,8 +109,9 @@ function inferTransport (raw: unknown): string {
 /** Validates and resolves one entry. Never throws: a bad entry comes back with `error`. */
 export function resolveServer (name: string, raw: unknown, env: Readonly<Record<string, string | undefined>>, baseDir: string): ServerEntry {
   const transport = inferTransport(raw)
+  const enabled = !(raw !== null && typeof raw === 'object' && (raw as Record<string, unknown>).enabled === false)
   const at = `servers.${name}`
-  const fail = (error: string): ServerEntry => ({ name, transport, fingerprint: resourceKey('mcp-bad', { name, error }), error })
+  const fail = (error: string): ServerEntry => ({ name, transport, enabled, fingerprint: resourceKey('mcp-bad', { name, error }), error })
   if (!new RegExp(SERVER_NAME_PATTERN).test(name)) return fail(`${at}: a server name may use letters, digits, "_", "-" and "." (1-64 characters).`)
   const res = check(ServerConfigSchema, raw, at)
   if (!res.ok) return fail(`${formatErrors(res.errors)}.`)
@@ -119,6 +122,18 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
   if (kind === 'stdio' && c.command === undefined) return fail(`${at}.command is required for transport "stdio".`)
   if (kind !== 'stdio' && c.url === undefined) return fail(`${at}.url is required for transport "${kind}".`)
 
+  if (!c.enabled) {
+    // A disabled entry is never connected, so its ${VAR}s are not resolved: an unset one
+    // is not an error until the entry is enabled (which re-reads the file and resolves).
+    // Its fingerprint covers the entry as written, so the enabling edit replaces it.
+    const config: ResolvedServer = {
+      name, description: c.description, transport: kind, command: c.command, args: c.args, env: {}, headers: {},
+      cwd: c.cwd === undefined ? undefined : path.resolve(baseDir, c.cwd),
+      timeoutMs: Math.round(c.timeout * 1000), callTimeoutMs: c.call_timeout === undefined ? undefined : Math.round(c.call_timeout * 1000),
+      autoReconnect: c.auto_reconnect, enabled: false, autoConnect: c.auto_connect, secrets: [],
+    }
+    return { name, transport: kind, enabled: false, config, fingerprint: resourceKey('mcp-disabled', c) }
+  }
   const secrets: string[] = []
   const missing: string[] = []
   const childEnv = Object.fromEntries(Object.entries(c.env).map(([k, v]) => [k, resolveVars(v, env, secrets, missing)]))
@@ -151,7 +166,7 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
     autoConnect: c.auto_connect,
     secrets: [...new Set(secrets)],
   }
-  return { name, transport: kind, config, fingerprint: resourceKey('mcp-server', config) }
+  return { name, transport: kind, enabled: true, config, fingerprint: resourceKey('mcp-server', config) }
 }
 
 /** Parses the whole file. A missing file is no servers; unreadable or malformed JSON throws ConfigFileError. */

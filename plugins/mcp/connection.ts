@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ServerEntry } from './config.ts'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildTransport, type BuiltTransport, type WireTransport } from './transports.ts'
 import { makeRedactor, redactDeep, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
@@ -45,7 +45,23 @@ async function within<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
   } finally { clearTimeout(timer) }
 }
 
+/**
+ * Whether a failed streamable HTTP connect means "no streamable HTTP endpoint here" (so a
+ * `transport: "http"` server is worth trying over legacy SSE): 404/405 on the POST, or an
+ * answer that is not MCP at all (wrong content type, not JSON-RPC). Anything else (401/403,
+ * 5xx, a refused connection) would fail over SSE just the same and is reported as it is.
+ */
+export function noStreamableEndpoint (err: unknown): boolean {
+  if (err instanceof StreamableHTTPError) return err.code === 404 || err.code === 405 || err.code === -1
+  return err instanceof SyntaxError || (err instanceof Error && /ZodError/.test(err.name))
+}
+
 function message (err: unknown): string {
+  // The SDK's text carries the response body only; the status is what says what to fix.
+  if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) {
+    const hint = err.code === 401 || err.code === 403 ? ' (check the server\'s "headers", e.g. Authorization, in mcp_servers.json)' : ''
+    return `HTTP ${err.code}${hint}: ${err.message}`
+  }
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause
     const extra = cause instanceof Error && !err.message.includes(cause.message) ? ` (${cause.message})` : ''
@@ -90,7 +106,7 @@ export class McpConnection {
   }
 
   get connected (): boolean { return this.status === 'connected' && this.#client !== undefined }
-  get enabled (): boolean { return this.entry.config?.enabled ?? true }
+  get enabled (): boolean { return this.entry.enabled }
 
   #set (status: ServerStatus, error?: string): void {
     this.status = status
@@ -100,7 +116,8 @@ export class McpConnection {
 
   /** Connects (or joins a connect in progress). Never throws: the outcome is in `status`/`error`. */
   async connect (): Promise<void> {
-    if (this.#closed) return
+    // A disabled entry is never connected (the route answers 400 before getting here).
+    if (this.#closed || !this.enabled) return
     this.desired = true
     if (this.connected) return
     if (this.#connecting !== undefined) { await this.#connecting; return }
@@ -131,6 +148,8 @@ export class McpConnection {
         if (epoch !== this.#epoch) return
         failures.push(kinds.length > 1 ? `${kind}: ${message(err)}` : message(err))
         if (err instanceof TimeoutError) break
+        // Fall back to SSE only when there is no streamable endpoint; a 401 stays a 401.
+        if (kind === 'streamable_http' && !noStreamableEndpoint(err)) break
       }
     }
     if (epoch !== this.#epoch) return
@@ -242,7 +261,7 @@ export class McpConnection {
     void client.close().catch(() => undefined)
     this.pid = undefined
     this.#set('error', `connection lost: ${why}`)
-    this.#log.warn(`connection lost: ${why}`)
+    this.#log.warn(this.redact(`connection lost: ${why}`))
     this.#scheduleRetry()
   }
 

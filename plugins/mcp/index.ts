@@ -10,6 +10,7 @@ import { McpManager } from './manager.ts'
 import { createMcpSource } from './source.ts'
 import { mcpRoutes } from './routes.ts'
 import { mcpHealth } from './health.ts'
+import { watchShadowing } from './shadow.ts'
 
 export { options }
 
@@ -34,9 +35,21 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
   manager.setOptions(pluginOptions)
   app.registry.toolSources.add(instance, createMcpSource(instance, manager))
   app.registry.health.add(instance, mcpHealth(manager))
+  const env = app.agentConfig.env
+  const shadowing = watchShadowing(manager, () => app.registry.toolSources.entries(), instance, app.log.child({ plugin: instance }))
   // The watcher on mcp_servers.json and the first connections start only once this generation serves.
-  app.lifecycle.add({ name: `${instance}:servers`, activate: async () => { await manager.activate() }, deactivate: async () => { await manager.deactivate() } })
-  mcpRoutes(app, manager)
+  app.lifecycle.add({
+    name: `${instance}:servers`,
+    activate: async () => {
+      // The pooled manager outlives generations; .env is re-read for each one, so its
+      // ${VAR}s resolve from this generation's environment (only changed servers reconnect).
+      manager.setEnv(env)
+      await manager.activate()
+      shadowing.start()
+    },
+    deactivate: async () => { shadowing.stop(); await manager.deactivate() },
+  })
+  mcpRoutes(app, manager, instance)
 }
 
 export default fp(mcp, { name: 'mcp', fastify: '5.x' })

@@ -31,7 +31,7 @@ export interface ToolView {
 
 export class McpManager {
   readonly file: string
-  readonly #env: ManagerInit['env']
+  #env: ManagerInit['env']
   readonly #log: FastifyBaseLogger
   readonly #clientVersion: string
   readonly #debounceMs: number
@@ -43,6 +43,7 @@ export class McpManager {
   #active = 0
   #views: ToolView[] | undefined
   #closed = false
+  readonly #listeners = new Set<() => void>()
 
   constructor (init: ManagerInit) {
     this.file = init.file
@@ -51,6 +52,19 @@ export class McpManager {
     this.#clientVersion = init.clientVersion
     this.#debounceMs = init.debounceMs
     this.#options = init.options
+  }
+
+  /**
+   * The environment `${VAR}`s resolve from. Each generation brings its own (.env is re-read
+   * for every generation); the next reload re-resolves every entry, and since fingerprints
+   * cover resolved values, only servers whose values changed reconnect.
+   */
+  setEnv (env: ManagerInit['env']): void { this.#env = env }
+
+  /** Called (synchronously, often) whenever a status or a list changes; returns the unsubscribe. */
+  onChange (listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => { this.#listeners.delete(listener) }
   }
 
   /** The newest generation's plugin options win (backoff, default call timeout). */
@@ -64,7 +78,10 @@ export class McpManager {
   get (name: string): McpConnection | undefined { return this.#connections.get(name) }
   names (): string[] { return [...this.#connections.keys()] }
 
-  #changed = (): void => { this.#views = undefined }
+  #changed = (): void => {
+    this.#views = undefined
+    for (const l of this.#listeners) l()
+  }
 
   /** Re-reads mcp_servers.json and applies it. Serialized; never throws. */
   async reload (reason: string): Promise<void> {

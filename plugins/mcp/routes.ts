@@ -6,6 +6,7 @@ import type { McpManager } from './manager.ts'
 import type { McpConnection } from './connection.ts'
 import { McpErrors } from './errors.ts'
 import { renderToolsPrompt } from './prompt.ts'
+import { findShadowed } from './shadow.ts'
 
 const ServerSchema = Type.Object({
   name: Type.String(),
@@ -34,6 +35,7 @@ const ToolSchema = Type.Object({
   server: Type.String(),
   input_schema: Type.Record(Type.String(), Type.Unknown()),
   status: Type.String(),
+  shadowed_by: Type.Optional(Type.String({ description: 'a tool source registered earlier that offers a tool of this name: the chat offers that one, not this' })),
 })
 
 const ResourceSchema = Type.Object({
@@ -58,7 +60,7 @@ function summary (c: McpConnection, manager: McpManager): Record<string, unknown
     active_transport: c.status === 'connected' ? c.wire : undefined,
     status: c.status,
     error: c.error,
-    enabled: cfg?.enabled ?? true,
+    enabled: c.enabled,
     auto_connect: cfg?.autoConnect ?? false,
     auto_reconnect: cfg?.autoReconnect ?? false,
     tools,
@@ -72,7 +74,7 @@ function summary (c: McpConnection, manager: McpManager): Record<string, unknown
   }
 }
 
-export function mcpRoutes (app: FastifyInstance, manager: McpManager): void {
+export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: string): void {
   const find = (name: string, path: string): McpConnection => {
     const c = manager.get(name)
     if (c === undefined) throw new McpErrors.UNKNOWN_SERVER(name, path, manager.names().join(', ') || 'none')
@@ -107,9 +109,11 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager): void {
   }, async (request) => {
     const { server } = request.query as { server?: string }
     if (server !== undefined) find(server, file)
-    const tools = manager.toolViews().filter(v => server === undefined || v.server === server).map(v => ({
+    const views = manager.toolViews()
+    const shadowed = await findShadowed(app.registry.toolSources.entries(), instance, views)
+    const tools = views.filter(v => server === undefined || v.server === server).map(v => ({
       name: v.name, original_name: v.tool.name, description: v.tool.description ?? '', server: v.server,
-      input_schema: v.tool.inputSchema as Record<string, unknown>, status: v.status,
+      input_schema: v.tool.inputSchema as Record<string, unknown>, status: v.status, shadowed_by: shadowed.get(v.name),
     }))
     return { tools, count: tools.length }
   })
@@ -167,7 +171,7 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager): void {
   app.post('/api/mcp/connect', {
     schema: {
       tags: ['mcp'],
-      summary: 'Connect one configured tool server ({server}) or every enabled one ({all: true})',
+      summary: 'Connect one configured tool server ({server}) or every enabled one ({all: true}); a disabled one is 400',
       description: 'A failed connection answers 200 with status "error" and the error text (SPEC.md). Commands come only from mcp_servers.json.',
       body: TargetBody,
       response: { 200: Type.Union([ConnectOne, ConnectAll]) },

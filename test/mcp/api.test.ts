@@ -42,10 +42,13 @@ t.test('connect one, then disconnect it: counts, status, no reconnect', async t 
   const body = await r.json() as ConnectBody
   t.match(body, { status: 'connected', server: 'a' })
   t.ok(body.tools_count >= 5 && body.resources_count > 0)
+  const first = await s.server('a')
+  t.ok(first?.pid !== undefined && first.connected_at !== undefined)
   const again = await (await s.post('/api/mcp/connect', { server: 'a' })).json() as ConnectBody
   t.equal(again.status, 'connected', 'connecting a connected server is a no-op')
-  const pid = (await s.server('a'))?.pid
-  t.equal((await s.server('a'))?.pid, pid)
+  const second = await s.server('a')
+  t.equal(second?.pid, first?.pid, 'the same process')
+  t.equal(second?.connected_at, first?.connected_at, 'not reconnected')
   const d = await s.post('/api/mcp/disconnect', { server: 'a' })
   t.same(await d.json(), { status: 'disconnected', server: 'a' })
   const row = await s.server('a')
@@ -68,8 +71,8 @@ t.test('connect all and disconnect all report per server', async t => {
   t.match(results.broken, { status: 'error', error: /connect failed/ })
   t.notOk('off' in results, 'a disabled server is not connected by all')
   const off = await s.post('/api/mcp/connect', { server: 'off' })
-  t.equal(off.status, 409)
-  t.match(await off.json(), { code: 'AGENT_ERR_MCP_SERVER_DISABLED' })
+  t.equal(off.status, 400, 'DECISIONS.md keeps 409 for "already exists"')
+  t.match(await off.json(), { code: 'AGENT_ERR_MCP_SERVER_DISABLED', error: /"off" is disabled.*set "enabled": true/ })
   const d = await s.post('/api/mcp/disconnect', { all: true })
   t.same(await d.json(), { results: { a: { status: 'disconnected' }, broken: { status: 'disconnected' }, off: { status: 'disconnected' } } })
 })
@@ -122,4 +125,36 @@ t.test('GET /api/health has an mcp section: degraded while a wanted server is in
   await s.waitFor('bad', x => x.status === 'error', 'error')
   const bad = await s.json('/api/health')
   t.match(bad.body, { status: 'degraded', mcp: { status: 'degraded', servers: { bad: { status: 'error', error: /url is required/ } } } })
+})
+
+t.test('a disabled entry with an unset ${VAR}: disconnected, not connected by all, health stays healthy', async t => {
+  const s = await startMcp(t, {
+    a: everything({ auto_connect: false }),
+    off: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${AGENTD_TEST_UNSET_TOKEN}' }, enabled: false },
+  })
+  t.match(await s.server('off'), { status: 'disconnected', enabled: false })
+  t.notOk((await s.server('off'))?.error, 'the unset variable is not an error while the entry is disabled')
+  const health = await s.json('/api/health')
+  t.match(health.body, { status: 'healthy', mcp: { status: 'healthy', servers: { off: { status: 'disconnected' } } } })
+  const all = await (await s.post('/api/mcp/connect', { all: true })).json() as { results: Record<string, unknown> }
+  t.same(Object.keys(all.results), ['a'], 'connect all skips the disabled entry')
+  t.equal((await s.server('off'))?.status, 'disconnected')
+  const one = await s.post('/api/mcp/connect', { server: 'off' })
+  t.equal(one.status, 400)
+  // Enabling it resolves the variable: now it is that server's error, and health says so.
+  s.writeServers({
+    a: everything({ auto_connect: false }),
+    off: { url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer ${AGENTD_TEST_UNSET_TOKEN}' } },
+  })
+  const row = await s.waitFor('off', x => x.status === 'error', 'error once enabled')
+  t.match(row.error, /\$\{AGENTD_TEST_UNSET_TOKEN\} not set/)
+  t.match((await s.json('/api/health')).body, { status: 'degraded' })
+})
+
+t.test('a disabled entry that is invalid shows its error but does not degrade health', async t => {
+  const s = await startMcp(t, { off: { transport: 'sse', enabled: false } })
+  t.match(await s.server('off'), { status: 'error', enabled: false, error: /url is required/ })
+  t.match((await s.json('/api/health')).body, { status: 'healthy', mcp: { status: 'healthy' } })
+  const all = await (await s.post('/api/mcp/connect', { all: true })).json()
+  t.same(all, { results: {} })
 })

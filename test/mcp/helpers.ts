@@ -10,7 +10,7 @@ export const everything = (extra: Record<string, unknown> = {}): Record<string, 
 
 export interface ServerRow {
   name: string, transport: string, active_transport?: string, status: string, error?: string, tools: string[],
-  tools_count: number, resources_count: number, prompts_count: number, pid?: number, connected_at?: string,
+  enabled?: boolean, tools_count: number, resources_count: number, prompts_count: number, pid?: number, connected_at?: string,
   reconnect_attempt?: number, next_retry_at?: string
 }
 
