@@ -137,11 +137,13 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
     return { ...result, model_id: rm.id, time_ms: timeMs }
   }
 
+  let runningTools = 0
   const callTool = async (call: ToolCall): Promise<ToolResult> => {
     if (signal.aborted) throw signal.reason
     // A call to a tool the run does not offer (blocked, disabled, made up) is refused to the model, not used.
     if (tools.definitions.some(d => d.name === call.name)) toolsUsed.add(call.name)
     addTrace({ type: 'action', content: `${call.name}(${JSON.stringify(call.arguments)})`, tool: call.name, arguments: call.arguments })
+    runningTools++
     setStatus('executing')
     const t0 = performance.now()
     try {
@@ -149,7 +151,8 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
       addTrace({ type: 'observation', content: result.content, tool: call.name, is_error: result.isError, time_ms: Math.round((performance.now() - t0) * 100) / 100 })
       return result
     } finally {
-      if (!signal.aborted) setStatus('reasoning')
+      // Parallel calls of one round: still `executing` until the last of them ends.
+      if (--runningTools === 0 && !signal.aborted) setStatus('reasoning')
     }
   }
 

@@ -115,6 +115,7 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
     const pinnedFrom = head.length + session.messages.length
     const maxTokens = app.agentConfig.fromFile('llm_settings.default_max_tokens')
 
+    let runningTools = 0
     const loop = await runToolLoop({
       provider: prep.provider,
       model: prep.model,
@@ -129,8 +130,9 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       hooks: app.hooks,
       toolContext: { conversation_id: prep.session_id, channel: body.channel ?? null, use_memory: prep.use_memory },
       onEvent: (e) => {
-        if (e.type === 'tool_call') task.set('executing')
-        else if (e.type === 'round') task.set('reasoning')
+        // `executing` while any tool of the round runs; `reasoning` as soon as the last one
+        // is in, since the model call that reads the results comes next.
+        if (e.type === 'tool_call') { runningTools++; task.set('executing') } else if (e.type === 'tool_result' && --runningTools === 0) task.set('reasoning')
         return mode.onEvent?.(e)
       },
     })
