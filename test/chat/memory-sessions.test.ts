@@ -113,13 +113,15 @@ t.test('a live reload keeps the in-process sessions', async t => {
 })
 
 t.test('long histories are trimmed to the context window, keeping system prompt, newest turns and tool pairs', async t => {
-  // A 1000-token window: ~750 tokens for the prompt.
+  // A 1000-token window: ~750 tokens for the prompt, less the tool definitions.
   const { s, fake } = await startChat(t, { config: { models: { overrides: { 'gpt-4o-mini': { context_window: 1000, max_output_tokens: 250 } } } } })
-  fake.enqueue({ text: 'first', tool_calls: [{ id: 'k1', name: 'slow_echo', arguments: { text: 'T'.repeat(400), ms: 0 } }] }, { text: 'A'.repeat(400) })
+  // turn-0 has a tool round and is dropped; turn-5 has one and is kept.
+  fake.enqueue({ text: 'first', tool_calls: [{ id: 'k0', name: 'slow_echo', arguments: { text: 'T'.repeat(400), ms: 0 } }] }, { text: 'A'.repeat(400) })
   const sid = (await (await s.post('/api/agent/chat', { message: 'turn-0 ' + 'x'.repeat(400) })).json() as Json).session_id
   for (let i = 1; i <= 6; i++) {
-    fake.enqueue({ text: `answer-${i} ` + 'y'.repeat(400) })
-    const r = await s.post('/api/agent/chat', { message: `turn-${i} ` + 'x'.repeat(400), session_id: sid })
+    if (i === 5) fake.enqueue({ text: 'checking', tool_calls: [{ id: 'k5', name: 'slow_echo', arguments: { text: 'five', ms: 0 } }] })
+    fake.enqueue({ text: `answer-${i} ` + 'y'.repeat(i === 5 ? 10 : 300) })
+    const r = await s.post('/api/agent/chat', { message: `turn-${i} ` + 'x'.repeat(i >= 5 ? 100 : 400), session_id: sid })
     t.equal(r.status, 200)
   }
   const last = fake.completions.at(-1)!.body.messages as Json[]
@@ -129,9 +131,19 @@ t.test('long histories are trimmed to the context window, keeping system prompt,
   t.ok(last.some(m => /^turn-5 /.test(m.content ?? '')), 'the newest turns are kept')
   const chars = last.reduce((n, m) => n + String(m.content ?? '').length + JSON.stringify(m.tool_calls ?? '').length, 0)
   t.ok(chars / 4 < 1000, `the prompt fits the window (${chars} chars)`)
+
+  // Every kept tool result answers a call of the assistant message that opens its run of results.
+  const callIds = (m: Json | undefined): string[] => (m?.tool_calls ?? []).map((c: Json) => c.id)
+  const kept = last.filter(m => m.role === 'tool')
+  t.same(kept.map(m => m.tool_call_id), ['k5'], 'the kept turn\'s tool result is sent, the dropped one\'s is not')
   for (const [i, m] of last.entries()) {
-    if (m.role === 'tool') t.ok(last[i - 1]?.tool_calls !== undefined || last[i - 1]?.role === 'tool', 'a tool result is never first: its call is kept with it')
+    if (m.role !== 'tool') continue
+    let j = i - 1
+    while (last[j]?.role === 'tool') j--
+    t.ok(callIds(last[j]).includes(m.tool_call_id), `tool result ${m.tool_call_id} follows the assistant call that made it`)
   }
+  t.notOk(last.some(m => callIds(m).includes('k0')), 'the dropped turn\'s tool call went with it (no call without its result)')
+  t.ok(last.some(m => callIds(m).includes('k5')), 'the kept turn\'s tool call is sent')
 })
 
 t.test('two concurrent turns on one session are both kept', async t => {
