@@ -59,7 +59,7 @@ export function createTranslationPlugin (loaderFactory: NllbLoaderFactory = real
     app.registry.translators.add(opts.instance, translator)
     const detector = () => app.registry.detectors.first()
     app.registry.health.add(opts.instance, translationHealth(translator, detector, opts.backend))
-    await translationRoutes(app, { translator, detector, maxLength: cfg.settings.maxTextLength })
+    await translationRoutes(app, { translator, detector, maxLength: cfg.settings.maxTextLength, minSourceConfidence: opts.min_source_confidence })
   }, { name: 'translation', fastify: '5.x' })
 }
 

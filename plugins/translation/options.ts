@@ -23,6 +23,13 @@ export const options = Type.Object({
    * about 5 s, well under the 10 s promised (offline.test.ts).
    */
   hub_timeout_seconds: Type.Number({ exclusiveMinimum: 0, maximum: 300, default: 5 }),
+  /**
+   * Percent. Without `sourceLanguage`, a detection less sure than this is not used: the
+   * request gets 422 with the guess, asking for `sourceLanguage` (translating from a
+   * wrong source gives confident nonsense, and a wrong "same as the target" returns the
+   * text untranslated). 0 turns the check off.
+   */
+  min_source_confidence: Type.Number({ minimum: 0, maximum: 100, default: 50 }),
   /** Chat backend: the model id (`provider/model` or a bare name); default: the default chat model. */
   chat_model: Type.Optional(Type.String({ minLength: 1 })),
   /** Chat backend: largest piece per request, in characters. */

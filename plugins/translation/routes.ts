@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
+import { withDetails } from '../../core/errors.ts'
 import { TranslateErrors } from './errors.ts'
 import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbFor, nllbName, suggestion } from './languages.ts'
 
@@ -21,6 +22,7 @@ const TranslateResponse = Type.Object({
   targetLanguage: Type.String(),
   target_language: Type.String(),
   source_language: Type.String({ description: 'NLLB-200 code of the given or detected source.' }),
+  source_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Only when the source was detected: the detection confidence, percent, two decimals.' })),
 })
 
 const LanguagesResponse = Type.Object({
@@ -40,7 +42,11 @@ export interface TranslateDeps {
   /** The detector that finds the source language when none is given. */
   detector: () => Detector | undefined
   maxLength: number
+  /** Percent: a detected source less sure than this is refused (422) instead of used. */
+  minSourceConfidence: number
 }
+
+const percent = (fraction: number): number => Math.round(fraction * 10_000) / 100
 
 export async function translate (deps: TranslateDeps, body: TranslateBody, signal?: AbortSignal): Promise<Static<typeof TranslateResponse>> {
   const { text } = body
@@ -48,6 +54,7 @@ export async function translate (deps: TranslateDeps, body: TranslateBody, signa
   if (text.length > deps.maxLength) throw new TranslateErrors.TEXT_TOO_LONG(text.length, deps.maxLength)
   const target = checkCode('targetLanguage', body.targetLanguage)
   let source: string
+  let sourceConfidence: number | undefined
   if (body.sourceLanguage !== undefined && body.sourceLanguage !== '') {
     source = checkCode('sourceLanguage', body.sourceLanguage)
   } else {
@@ -61,10 +68,29 @@ export async function translate (deps: TranslateDeps, body: TranslateBody, signa
       throw err
     }
     source = nllbFor(detected.language, text)
+    sourceConfidence = percent(detected.confidence)
+    // An unsure guess is not silently used: from a wrong source NLLB writes fluent
+    // nonsense, and a wrong "same as the target" would hand the text back untranslated.
+    if (sourceConfidence < deps.minSourceConfidence) {
+      const guess = `${nllbName(source) ?? source} (${source})`
+      throw withDetails(new TranslateErrors.SOURCE_UNCERTAIN(
+        `The source language could not be detected with confidence: the best guess is ${guess} at ${sourceConfidence}%, under the ${deps.minSourceConfidence}% required ` +
+        '(translation plugin option min_source_confidence). Send "sourceLanguage" with the NLLB-200 code of the text (GET /api/tools/languages lists them); short texts often need it.',
+      ), [{ path: 'body.sourceLanguage', message: `required for this text: detected ${source} with ${sourceConfidence}% confidence` }])
+    }
   }
   // Same language: nothing to translate, and no reason to load a model for it.
   const translated = source === target ? text : await deps.translator.translate({ text, source, target }, signal)
-  return { status: 'success', original: text, translatedText: translated, translated_text: translated, targetLanguage: target, target_language: target, source_language: source }
+  return {
+    status: 'success',
+    original: text,
+    translatedText: translated,
+    translated_text: translated,
+    targetLanguage: target,
+    target_language: target,
+    source_language: source,
+    ...(sourceConfidence === undefined ? {} : { source_confidence: sourceConfidence }),
+  }
 }
 
 export async function translationRoutes (app: FastifyInstance, deps: TranslateDeps): Promise<void> {
