@@ -8,6 +8,7 @@ import { parse as parseDotEnv } from 'dotenv'
 import { RuntimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import { check, formatErrors } from './validate.ts'
 import { Errors, withDetails, type ErrorDetail } from './errors.ts'
+import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -56,6 +57,10 @@ export interface Settings {
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
+  /** Origins whose pages may call the API from a browser (AGENT_CORS_ORIGINS over the loopback default). */
+  corsOrigins: CorsOrigins
+  /** How long /api/health waits for one contributor before reporting it unhealthy. */
+  healthTimeoutMs: number
 }
 
 export function readSettings (env: Env, cwd: string): Settings {
@@ -81,6 +86,8 @@ export function readSettings (env: Env, cwd: string): Settings {
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: int('AGENT_DRAIN_TIMEOUT_MS', env.AGENT_DRAIN_TIMEOUT_MS, 30_000),
     reloadDebounceMs: int('AGENT_RELOAD_DEBOUNCE_MS', env.AGENT_RELOAD_DEBOUNCE_MS, 150),
+    corsOrigins: parseCorsOrigins(env.AGENT_CORS_ORIGINS),
+    healthTimeoutMs: int('AGENT_HEALTH_TIMEOUT_MS', env.AGENT_HEALTH_TIMEOUT_MS, 5000),
   }
 }
 

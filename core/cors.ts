@@ -1,39 +1,57 @@
-// CORS for every path: any origin is reflected with credentials allowed (a local server
-// that browser pages on other ports talk to), and a preflight (OPTIONS) on any path is
-// answered. The API-key check and the rate limit let preflights through (security.ts),
-// since browsers send them without the key.
+// CORS for every generation, with @fastify/cors and an origin allow-list.
 //
-// Why not @fastify/cors: configured the same way it cost ~3 us per request (it copies its
-// options and builds closures for every request, in an onRequest hook), a tenth of a
-// small route's whole cost. Here the dispatcher sets the headers on the raw response
-// before routing (Node merges them into the reply's own), so no hook runs. The headers are
-// the ones @fastify/cors sends, except that a request without an Origin gets none.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+// Why an allow-list: the server changes its own configuration (POST /api/config/update)
+// and runs tools, so reflecting any Origin with credentials would let every web page the
+// user visits drive it. By default only pages served from this machine (http(s) on
+// localhost, 127.0.0.1 or [::1], any port) may read responses, as Ollama's OLLAMA_ORIGINS
+// does; AGENT_CORS_ORIGINS adds origins, and `*` allows any.
+//
+// A preflight (OPTIONS) is answered with 204 on every path, whoever asks: a foreign origin
+// simply gets no Access-Control-Allow-Origin, so the browser refuses to go on.
+import cors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 
-/** Called by the dispatcher for every request, before the generation routes it. */
-export function applyCors (req: IncomingMessage, res: ServerResponse): void {
-  const origin = req.headers.origin
-  // Only browsers send Origin, and only their requests need an answer to it. Headers set
-  // here send Node's writeHead down its slow merging path, so the rest pay nothing.
-  if (origin === undefined) return
-  res.setHeader('access-control-allow-origin', origin)
-  res.setHeader('access-control-allow-credentials', 'true')
-  res.setHeader('vary', 'Origin')
+/** `true` reflects any origin; otherwise the exact origins and patterns allowed. */
+export type CorsOrigins = true | Array<string | RegExp>
+
+/** http(s) pages served from this machine, on any port. */
+export const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
+
+const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i
+
+/**
+ * Reads AGENT_CORS_ORIGINS: comma-separated origins (`https://app.example.com`), `*` in an
+ * origin as a wildcard (`https://*.example.com`, `chrome-extension://*`), or `*` alone for
+ * any origin. The loopback default always stays allowed.
+ */
+export function parseCorsOrigins (spec: string | undefined): CorsOrigins {
+  const entries = (spec ?? '').split(',').map(s => s.trim().replace(/\/+$/, '')).filter(s => s !== '')
+  if (entries.includes('*')) return true
+  const out: Array<string | RegExp> = [LOOPBACK_ORIGIN]
+  for (const e of entries) {
+    if (!ORIGIN_SHAPE.test(e)) {
+      throw new Error(`AGENT_CORS_ORIGINS: "${e}" is not an origin; write scheme://host[:port] (e.g. "https://app.example.com", "https://*.example.com") or "*" for any, separated by commas.`)
+    }
+    if (!e.includes('*')) { out.push(e.toLowerCase()); continue }
+    const pattern = e.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')
+    out.push(new RegExp(`^${pattern}$`, 'i'))
+  }
+  return out
 }
 
-export interface PreflightOptions { methods: string[], maxAgeSeconds: number }
+/** The exact @fastify/cors options every generation registers (the kernel bench's baseline uses them too). */
+export function corsOptions (origins: CorsOrigins): FastifyCorsOptions {
+  return {
+    origin: origins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
+    // An OPTIONS without Origin or Access-Control-Request-Method (curl, a probe) gets the
+    // same 204 instead of a text/plain 400.
+    strictPreflight: false,
+  }
+}
 
-/** OPTIONS on any path: what may follow, for how long (Safari needs the explicit 0 length). */
-export function installPreflight (app: FastifyInstance, opts: PreflightOptions): void {
-  const methods = opts.methods.join(', ')
-  const maxAge = String(opts.maxAgeSeconds)
-  app.options('*', { schema: { hide: true } }, async (request, reply) => {
-    void reply.header('vary', 'Origin, Access-Control-Request-Headers')
-    void reply.header('access-control-allow-methods', methods)
-    const asked = request.headers['access-control-request-headers']
-    if (asked !== undefined) void reply.header('access-control-allow-headers', asked)
-    void reply.header('access-control-max-age', maxAge)
-    await reply.code(204).header('content-length', '0').send()
-  })
+export async function installCors (app: FastifyInstance, origins: CorsOrigins): Promise<void> {
+  await app.register(cors, corsOptions(origins))
 }

@@ -12,8 +12,9 @@ import type { RuntimeConfig } from './config-schema.ts'
 import { Lifecycle } from './lifecycle.ts'
 import { installErrorHandler } from './errors.ts'
 import { installNotFound } from './not-found.ts'
-import { installPreflight } from './cors.ts'
+import { installCors } from './cors.ts'
 import { installSecurity } from './security.ts'
+import type { RateLimitCounters } from './rate-limit-store.ts'
 import { installOpenApi } from './openapi.ts'
 import { coreRoutes } from './routes.ts'
 import { validatorCompiler } from './validator-compiler.ts'
@@ -28,6 +29,8 @@ export interface GenerationInput {
   runtimeConfig: RuntimeConfig
   plugins: PlannedPlugin[]
   pool: ResourcePool
+  /** The process's rate-limit counters, so a reload does not reset them. */
+  rateLimitStore: RateLimitCounters
   logger: FastifyBaseLogger
   kernel: KernelApi
 }
@@ -82,8 +85,9 @@ export class Generation {
 
     const statuses: PluginStatus[] = []
     try {
-      installPreflight(app, { maxAgeSeconds: 600, methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] })
-      await installSecurity(app, settings)
+      // CORS first: its hook answers a preflight before the API-key check and the rate limit run.
+      await installCors(app, settings.corsOrigins)
+      await installSecurity(app, settings, input.rateLimitStore)
       await installOpenApi(app, input.kernel.version)
       await app.register(fastifySSE, { heartbeatInterval: 15_000 })
       await app.register(coreRoutes)

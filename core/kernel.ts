@@ -14,7 +14,7 @@ import { Generation } from './generation.ts'
 import { ResourcePool } from './resources.ts'
 import { createLogger } from './logger.ts'
 import { FileWatcher } from './watch.ts'
-import { applyCors } from './cors.ts'
+import { RateLimitCounters } from './rate-limit-store.ts'
 import type { KernelApi, PluginStatus, ReloadOutcome } from './types.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 
@@ -27,6 +27,8 @@ export interface KernelOptions {
   logger?: Logger
   /** Watch plugins.json and data/config.json for changes (default true). */
   watch?: boolean
+  /** How long a generation's deactivate() may take before a swap goes on without it (default 10 s). */
+  deactivateTimeoutMs?: number
 }
 
 export class Kernel {
@@ -36,6 +38,8 @@ export class Kernel {
   readonly settings: Settings
   readonly log: Logger
   readonly pool = new ResourcePool()
+  /** Rate-limit counters live as long as the process: a reload must not hand out a fresh allowance. */
+  readonly rateLimits = new RateLimitCounters()
   readonly server: http.Server
   #current: Generation | undefined
   #generationCounter = 0
@@ -47,6 +51,7 @@ export class Kernel {
   /** Hash of the watched files' contents the last reload attempt read (ok or not). */
   #lastInputs: string | undefined
   #closing = false
+  readonly #deactivateTimeoutMs: number
   readonly api: KernelApi
 
   constructor (opts: KernelOptions = {}) {
@@ -56,6 +61,7 @@ export class Kernel {
     this.settings = readSettings(this.env, cwd)
     this.log = opts.logger ?? createLogger(this.settings.logLevel)
     ensureDir(this.settings.dataDir)
+    this.#deactivateTimeoutMs = opts.deactivateTimeoutMs ?? 10_000
     this.api = {
       version: VERSION,
       generation: () => this.#current?.number ?? 0,
@@ -82,7 +88,6 @@ export class Kernel {
   get current (): Generation | undefined { return this.#current }
 
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
-    applyCors(req, res)
     const gen = this.#current
     if (gen === undefined) {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))
@@ -128,7 +133,7 @@ export class Kernel {
 
   async #plan (): Promise<{ plugins: PlannedPlugin[], config: RuntimeConfig }> {
     const [plugins, config] = await Promise.all([
-      planPlugins(this.settings.pluginsFile, VERSION),
+      planPlugins(this.settings.pluginsFile, VERSION, (message, plugin) => { this.log.warn({ plugin }, message) }),
       readRuntimeConfig(this.settings.dataDir),
     ])
     return { plugins, config }
@@ -144,6 +149,7 @@ export class Kernel {
       runtimeConfig: config,
       plugins,
       pool: this.pool,
+      rateLimitStore: this.rateLimits,
       logger: this.log,
       kernel: this.api,
     })
@@ -200,6 +206,10 @@ export class Kernel {
       this.#current = next
       this.#failedPlugin = undefined
       this.#lastReload = { at, ok: true, reason, duration_ms: ms(started) }
+      // Background work never runs twice: the old generation's schedulers and watchers
+      // stop (bounded, so a stuck deactivate cannot hold the reload) before the new
+      // generation's start. Requests already go to the new one meanwhile.
+      if (old !== undefined) await this.#deactivate(old)
       await next.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'plugin activate failed') })
       if (old !== undefined) this.#retire(old)
       this.log.info({ generation: next.number, reason, duration_ms: this.#lastReload.duration_ms }, 'generation swapped in')
@@ -211,9 +221,19 @@ export class Kernel {
     return await p
   }
 
+  /** Runs the generation's deactivate(); past the timeout, logs and moves on (the participants keep whatever they still run). */
+  async #deactivate (gen: Generation): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout') }, this.#deactivateTimeoutMs) })
+    const done = gen.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name, generation: gen.number }, 'plugin deactivate failed') })
+    const outcome = await Promise.race([done, timedOut])
+    clearTimeout(timer)
+    if (outcome === 'timeout') this.log.warn({ generation: gen.number, timeout_ms: this.#deactivateTimeoutMs }, 'deactivate did not finish in time; going on without it')
+  }
+
+  /** Drains and closes a generation whose background work has already stopped, in the background. */
   #retire (old: Generation): void {
     const task = (async () => {
-      await old.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name }, 'plugin deactivate failed') })
       const { cut } = await old.drain(this.settings.drainTimeoutMs)
       if (cut > 0) this.log.warn({ generation: old.number, cut }, 'drain timeout: cut requests still open on the old generation')
       await old.close().catch((err: unknown) => { this.log.error({ err }, 'closing old generation failed') })
@@ -244,7 +264,7 @@ export class Kernel {
     await this.#reloadChain
     const gen = this.#current
     if (gen !== undefined) {
-      await gen.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name }, 'plugin deactivate failed') })
+      await this.#deactivate(gen)
       await gen.drain(this.settings.drainTimeoutMs)
       await gen.close().catch((err: unknown) => { this.log.error({ err }, 'closing generation failed') })
     }

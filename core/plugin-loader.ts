@@ -1,4 +1,4 @@
-// Reads plugins.json, validates it and every plugin's options, imports the modules and
+// Reads plugins.json, imports every module it names, validates every plugin's options and
 // orders them by their dependencies. Nothing is registered here: a plan either comes out
 // whole or the call throws a PluginLoadError that names the file, the plugin and the fix.
 import { readFile } from 'node:fs/promises'
@@ -148,8 +148,28 @@ export function orderByDependencies (plugins: PlannedPlugin[]): PlannedPlugin[] 
   return [...out, ...plugins.filter(p => !p.enabled)]
 }
 
-/** Reads, validates and imports everything plugins.json names. Throws PluginLoadError on the first problem. */
-export async function planPlugins (pluginsFile: string, fallbackVersion: string): Promise<PlannedPlugin[]> {
+/**
+ * Keys of `options` that an object schema does not declare. A schema that says nothing
+ * about extra keys would let a misspelt option (`defualt_timezone`) pass silently and its
+ * default apply; the loader refuses it the way `additionalProperties: false` would.
+ * Schemas that are not plain objects (unions, intersections) are left to their own rules.
+ */
+export function undeclaredOptionKeys (schema: TSchema, options: Record<string, unknown>): string[] {
+  const s = schema as { type?: unknown, properties?: Record<string, unknown>, additionalProperties?: unknown, patternProperties?: unknown }
+  if (s.type !== 'object' || s.properties === undefined || s.additionalProperties !== undefined || s.patternProperties !== undefined) return []
+  return Object.keys(options).filter(k => !(k in s.properties!))
+}
+
+/** Called for a problem that does not stop loading (options given to a module that declares none). */
+export type PlanWarning = (message: string, plugin: string) => void
+
+/**
+ * Reads, validates and imports everything plugins.json names, in three passes so nothing
+ * is registered on a partial picture: the file and every module path; then every enabled
+ * module is imported; then every plugin's options are validated. Dependencies are ordered
+ * last. Throws PluginLoadError on the first problem.
+ */
+export async function planPlugins (pluginsFile: string, fallbackVersion: string, warn: PlanWarning = () => undefined): Promise<PlannedPlugin[]> {
   let text: string
   try {
     text = await readFile(pluginsFile, 'utf8')
@@ -165,36 +185,53 @@ export async function planPlugins (pluginsFile: string, fallbackVersion: string)
   }
   const file = check(PluginsFileSchema, raw)
   if (!file.ok) throw new PluginLoadError(`${pluginsFile} does not match its schema: ${formatErrors(file.errors)}`)
+  const entries = file.value.plugins as PluginEntry[]
 
+  // 1. Names and module paths.
   const seen = new Set<string>()
-  const planned: PlannedPlugin[] = []
-  for (const entry of file.value.plugins as PluginEntry[]) {
+  const located: Array<{ entry: PluginEntry, resolved: string, enabled: boolean }> = []
+  for (const entry of entries) {
     if (seen.has(entry.name)) throw new PluginLoadError(`${pluginsFile} names plugin "${entry.name}" twice; names must be unique.`, entry.name)
     seen.add(entry.name)
-    const enabled = entry.enabled !== false
-    let resolved: string
     try {
-      resolved = resolveModule(entry.module, pluginsFile)
+      located.push({ entry, resolved: resolveModule(entry.module, pluginsFile), enabled: entry.enabled !== false })
     } catch (err) {
       throw new PluginLoadError(`Plugin "${entry.name}": cannot find module "${entry.module}": ${(err as Error).message}.`, entry.name, err, entry.module)
     }
-    if (!enabled) {
-      planned.push({ name: entry.name, module: entry.module, resolved, enabled, version: nearestPackageVersion(resolved) ?? fallbackVersion, options: entry.options ?? {}, dependencies: entry.dependencies ?? [] })
-      continue
-    }
-    let mod: PluginModule
+  }
+
+  // 2. Import every enabled module (a disabled one is never imported).
+  const modules = new Map<string, PluginModule>()
+  for (const { entry, resolved, enabled } of located) {
+    if (!enabled) continue
     try {
-      mod = await importModule(resolved)
+      modules.set(entry.name, await importModule(resolved))
     } catch (err) {
       throw new PluginLoadError(`Plugin "${entry.name}": cannot load module "${entry.module}": ${(err as Error).message}`, entry.name, err, entry.module)
     }
-    let options: Record<string, unknown> = entry.options ?? {}
-    if (mod.options !== undefined) {
-      const res = check(mod.options, options, 'options')
-      if (!res.ok) throw new PluginLoadError(`Plugin "${entry.name}" has invalid options: ${formatErrors(res.errors)}`, entry.name, undefined, entry.module)
-      options = res.value as Record<string, unknown>
+  }
+
+  // 3. Validate every plugin's options against its module's schema.
+  const planned: PlannedPlugin[] = []
+  for (const { entry, resolved, enabled } of located) {
+    const given = entry.options ?? {}
+    const mod = modules.get(entry.name)
+    if (mod === undefined) {
+      planned.push({ name: entry.name, module: entry.module, resolved, enabled, version: nearestPackageVersion(resolved) ?? fallbackVersion, options: given, dependencies: entry.dependencies ?? [] })
+      continue
     }
-    const meta = metaOf(mod.default)
+    let options = given
+    if (mod.options !== undefined) {
+      const res = check(mod.options, given, 'options')
+      if (!res.ok) throw new PluginLoadError(`Plugin "${entry.name}" has invalid options: ${formatErrors(res.errors)}`, entry.name, undefined, entry.module)
+      const unknown = undeclaredOptionKeys(mod.options, given)
+      if (unknown.length > 0) {
+        throw new PluginLoadError(`Plugin "${entry.name}" has invalid options: options: unknown key(s): ${unknown.join(', ')}. Remove them or check their spelling against the module's options schema.`, entry.name, undefined, entry.module)
+      }
+      options = res.value as Record<string, unknown>
+    } else if (Object.keys(given).length > 0) {
+      warn(`Plugin "${entry.name}": module "${entry.module}" declares no options schema, so its options (${Object.keys(given).join(', ')}) are passed through unchecked.`, entry.name)
+    }
     planned.push({
       name: entry.name,
       module: entry.module,
@@ -203,14 +240,15 @@ export async function planPlugins (pluginsFile: string, fallbackVersion: string)
       version: mod.version ?? nearestPackageVersion(resolved) ?? fallbackVersion,
       plugin: mod.default,
       options,
-      dependencies: [...new Set([...(entry.dependencies ?? []), ...(meta.dependencies ?? []).filter(d => seen.has(d) || file.value.plugins.some(p => p.name === d))])],
+      dependencies: [...(entry.dependencies ?? [])],
     })
   }
-  // Dependencies named by a module's fp metadata may point at an entry declared later.
+
+  // Dependencies named by a module's fp metadata count when that plugin is in the file
+  // (fp also names framework plugins such as @fastify/sse, which are not entries).
   for (const p of planned) {
     if (p.plugin === undefined) continue
-    const meta = metaOf(p.plugin)
-    for (const d of meta.dependencies ?? []) if (planned.some(q => q.name === d) && !p.dependencies.includes(d)) p.dependencies.push(d)
+    for (const d of metaOf(p.plugin).dependencies ?? []) if (seen.has(d) && !p.dependencies.includes(d)) p.dependencies.push(d)
   }
   return orderByDependencies(planned)
 }

@@ -19,20 +19,20 @@ const DEFAULT_SECTIONS: Record<string, { optIn?: string, value: HealthSection }>
   },
 }
 
-const HEALTH_TIMEOUT_MS = 5000
-
 /**
  * Asks each contributor for its section, all at once; one that fails or does not answer
- * within HEALTH_TIMEOUT_MS reports `unhealthy` with the reason instead.
+ * within `timeoutMs` (AGENT_HEALTH_TIMEOUT_MS, 5 s) reports `unhealthy` with the reason instead.
  */
-async function checkAll (contributors: HealthContributor[], into: Record<string, HealthSection>): Promise<void> {
+async function checkAll (contributors: HealthContributor[], into: Record<string, HealthSection>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout') }, HEALTH_TIMEOUT_MS) })
+  // Aborted at the cap, so a contributor that honours the signal stops its upstream call.
+  const abort = new AbortController()
+  const timeout = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { abort.abort(); resolve('timeout') }, timeoutMs) })
   try {
     await Promise.all(contributors.map(async c => {
       try {
-        const r = await Promise.race([c.check(), timeout])
-        into[c.section] = r === 'timeout' ? { status: 'unhealthy', error: `health of ${c.section} did not answer within ${HEALTH_TIMEOUT_MS} ms` } : r
+        const r = await Promise.race([c.check(abort.signal), timeout])
+        into[c.section] = r === 'timeout' ? { status: 'unhealthy', error: `health of ${c.section} did not answer within ${timeoutMs} ms` } : r
       } catch (err) {
         into[c.section] = { status: 'unhealthy', error: (err as Error).message }
       }
@@ -64,7 +64,7 @@ export async function coreRoutes (app: FastifyInstance): Promise<void> {
     for (const [name, d] of Object.entries(DEFAULT_SECTIONS)) if (d.optIn === undefined || optIns[d.optIn]) sections[name] = d.value
     const asked = app.registry.health.values().filter(c => c.optIn === undefined || optIns[c.optIn])
     // Most polls have no contributor to wait for: no timer, no promises.
-    if (asked.length > 0) await checkAll(asked, sections)
+    if (asked.length > 0) await checkAll(asked, sections, app.agentConfig.settings.healthTimeoutMs)
     let degraded = false
     for (const name in sections) if (UNHEALTHY_STATES.includes(sections[name].status)) degraded = true
     return { status: degraded ? 'degraded' : 'healthy', version: app.kernel.version, api: { status: 'healthy' }, ...sections }

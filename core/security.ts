@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
 import type { Settings } from './config.ts'
 import { Errors, sendError } from './errors.ts'
+import type { RateLimitCounters } from './rate-limit-store.ts'
 
 const OPEN_PATHS = new Set(['/api/health'])
 
@@ -18,7 +19,7 @@ function isPreflight (method: string, headers: Record<string, unknown>): boolean
   return method === 'OPTIONS' && headers['access-control-request-method'] !== undefined
 }
 
-export async function installSecurity (app: FastifyInstance, settings: Settings): Promise<void> {
+export async function installSecurity (app: FastifyInstance, settings: Settings, counters: RateLimitCounters): Promise<void> {
   if (settings.apiKeyRequired && settings.apiKey !== undefined) {
     const expected = settings.apiKey
     app.addHook('onRequest', async (request, reply) => {
@@ -32,6 +33,8 @@ export async function installSecurity (app: FastifyInstance, settings: Settings)
       global: true,
       max: settings.rateLimit.max,
       timeWindow: settings.rateLimit.windowMs,
+      // The kernel's counters, not a store of this generation: a reload keeps the counts.
+      store: counters.storeClass(),
       allowList: (request) => isPreflight(request.method, request.headers),
       errorResponseBuilder: (_request, context) => Object.assign(
         new Errors.RATE_LIMITED(`${context.max} requests per ${settings.rateLimit.spec}`),

@@ -8,6 +8,10 @@ import { Type } from 'typebox'
 import { Errors } from '../../core/errors.ts'
 import { collectTools } from './collect.ts'
 
+// No options; declaring an empty strict schema makes the loader refuse any given in
+// plugins.json instead of passing them through unchecked.
+export const options = Type.Object({}, { additionalProperties: false })
+
 const ToolSchema = Type.Object({
   name: Type.String(), description: Type.String(), server: Type.String(),
   input_schema: Type.Record(Type.String(), Type.Unknown()), status: Type.Optional(Type.String()),

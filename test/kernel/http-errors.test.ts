@@ -60,40 +60,6 @@ export default oops`)
   t.notMatch(JSON.stringify(r.body), /secret|home|stack/)
 })
 
-t.test('CORS preflight is answered on every path', async t => {
-  const s = await startKernel(t, { plugins })
-  const res = await s.get('/api/anything/at/all', { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'POST' } })
-  t.equal(res.status, 204)
-  t.equal(res.headers.get('access-control-allow-origin'), 'http://example.test')
-})
-
-t.test('a preflight says which methods and headers may follow, and for how long', async t => {
-  const s = await startKernel(t, { plugins })
-  const res = await s.get('/api/tools/call', { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' } })
-  t.equal(res.status, 204)
-  t.equal(res.headers.get('content-length'), '0')
-  t.match(res.headers.get('access-control-allow-methods'), /\bPOST\b/)
-  t.equal(res.headers.get('access-control-allow-headers'), 'content-type, x-api-key')
-  t.equal(res.headers.get('access-control-allow-credentials'), 'true')
-  t.equal(res.headers.get('access-control-max-age'), '600')
-  t.match(res.headers.get('vary'), /Origin/)
-})
-
-t.test('a cross-origin request gets its origin reflected; one without Origin gets no CORS headers', async t => {
-  const s = await startKernel(t, { plugins })
-  const cross = await s.get('/api/index', { headers: { origin: 'http://page.test:5173' } })
-  t.equal(cross.status, 200)
-  t.equal(cross.headers.get('access-control-allow-origin'), 'http://page.test:5173')
-  t.equal(cross.headers.get('access-control-allow-credentials'), 'true')
-  t.equal(cross.headers.get('vary'), 'Origin')
-  const plain = await s.get('/api/index')
-  t.equal(plain.headers.get('access-control-allow-origin'), null)
-  t.equal(plain.headers.get('access-control-allow-credentials'), null)
-  const missing = await s.get('/api/nothing-here', { headers: { origin: 'http://page.test:5173' } })
-  t.equal(missing.status, 404)
-  t.equal(missing.headers.get('access-control-allow-origin'), 'http://page.test:5173', 'errors are readable cross-origin too')
-})
-
 t.test('OpenAPI at /docs is generated from the route schemas', async t => {
   const s = await startKernel(t, { plugins })
   const doc = (await s.json('/docs/json')).body

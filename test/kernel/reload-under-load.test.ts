@@ -66,9 +66,12 @@ t.test('a stream started on the old generation completes on it; the old one clos
   t.match(text, /event: done/, 'the stream finished')
   t.notMatch(text, /"generation":2/, 'every chunk came from the old generation')
   await s.kernel.settled()
-  const events = journal().filter(e => e.generation === 1).map(e => e.event)
-  t.ok(events.indexOf('deactivate') < events.indexOf('stream-end'), 'deactivate happens at swap, before the drain')
-  t.ok(events.indexOf('stream-end') < events.indexOf('close'), `onClose ran after the stream ended: ${events.join(', ')}`)
+  const all = journal().map(e => `${e.generation}:${e.event}`)
+  const at = (event: string): number => all.indexOf(event)
+  for (const e of ['1:deactivate', '2:activate', '1:stream-end', '1:close']) t.ok(at(e) >= 0, `${e} happened: ${all.join(', ')}`)
+  t.ok(at('1:deactivate') < at('2:activate'), 'the old generation\'s background work stopped before the new one\'s started')
+  t.ok(at('1:deactivate') < at('1:stream-end'), 'deactivate happens at swap, before the drain')
+  t.ok(at('1:stream-end') < at('1:close'), 'onClose ran after the stream ended')
 })
 
 t.test('a stream longer than the drain timeout is cut and the old generation still closes', async t => {

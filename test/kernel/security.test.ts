@@ -42,6 +42,18 @@ t.test('with AGENT_RATE_LIMIT_ENABLED: the N+1th request in the window gets 429 
   t.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After in seconds')
 })
 
+t.test('rate limit counts survive a reload: limited, reload, still limited', async t => {
+  const s = await startKernel(t, { plugins, env: { AGENT_RATE_LIMIT_ENABLED: 'true', AGENT_RATE_LIMIT: '3/m' } })
+  for (let i = 0; i < 3; i++) t.equal((await s.json('/api/tools')).status, 200)
+  t.equal((await s.json('/api/tools')).status, 429, 'limited')
+  const outcome = await s.kernel.reload('test')
+  t.equal(outcome.ok, true)
+  t.equal(outcome.generation, 2, 'a new generation serves')
+  const after = await s.json('/api/tools')
+  t.equal(after.status, 429, 'still limited: the new generation did not get a fresh allowance')
+  t.equal(after.body.code, 'AGENT_ERR_RATE_LIMITED')
+})
+
 t.test('rate limit off by default', async t => {
   const s = await startKernel(t, { plugins })
   for (let i = 0; i < 120; i++) {
