@@ -1,5 +1,5 @@
 // Tool calls through the tool source: isError passed on, per-call time limit, abort,
-// content conversion, and list_changed refreshing the tool list.
+// content conversion, and list_changed refreshing the tool, resource and prompt lists.
 import t, { type Test } from 'tap'
 import { startMcp, isConnected } from './helpers.ts'
 import { startFixtureServer } from '../fixtures/mcp/server.ts'
@@ -83,4 +83,35 @@ t.test('tools/list_changed refreshes the tool list', async t => {
   while (!(await s.server('fx'))?.tools.includes('late_tool') && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
   t.ok((await s.server('fx'))?.tools.includes('late_tool'))
   t.same(await source.callTool('late_tool', {}), { content: 'late reply', isError: false })
+})
+
+t.test('resources/list_changed refreshes the resource list', async t => {
+  const { fx, s } = await setup(t)
+  t.equal((await s.json('/api/mcp/resources')).body.count, 1)
+  await fx.addResource('fixture://late', 'late')
+  const deadline = Date.now() + 5000
+  let body: { resources: Array<{ uri: string, server: string }>, count: number } = { resources: [], count: 0 }
+  while (Date.now() < deadline) {
+    body = (await s.json('/api/mcp/resources')).body
+    if (body.count === 2) break
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  t.equal(body.count, 2)
+  t.match(body.resources.find(r => r.uri === 'fixture://late'), { name: 'late', server: 'fx', mime_type: 'text/plain' })
+  t.equal((await s.server('fx'))?.resources_count, 2)
+})
+
+t.test('prompts/list_changed refreshes the prompt list', async t => {
+  const { fx, s } = await setup(t)
+  t.equal((await s.json('/api/mcp/prompts')).body.count, 0)
+  await fx.addPrompt('late_prompt', 'say hi')
+  const deadline = Date.now() + 5000
+  let body: { prompts: Array<{ name: string, server: string }>, count: number } = { prompts: [], count: 0 }
+  while (Date.now() < deadline) {
+    body = (await s.json('/api/mcp/prompts')).body
+    if (body.count === 1) break
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  t.match(body, { prompts: [{ name: 'late_prompt', server: 'fx' }], count: 1 })
+  t.equal((await s.server('fx'))?.prompts_count, 1)
 })
