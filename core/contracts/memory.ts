@@ -31,6 +31,21 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+// ---- channels ------------------------------------------------------------------------
+
+/** Longest channel name: every store keys data by it (SQL column, Redis key prefix). */
+export const CHANNEL_MAX_LENGTH = 64
+/** Reserved: a filter value meaning "every channel" on list endpoints; never a channel. */
+export const CHANNEL_ALL = '_all'
+/**
+ * A channel name: 1-64 letters, digits, hyphens or underscores, and not `_all`. The one
+ * rule for every plugin that takes a channel (chat, agent, memory): a name another
+ * plugin accepts but memory refuses would silently lose that request's memory.
+ */
+export const CHANNEL_PATTERN = `^(?!${CHANNEL_ALL}$)[A-Za-z0-9_-]{1,${CHANNEL_MAX_LENGTH}}$`
+const CHANNEL_RE = new RegExp(CHANNEL_PATTERN)
+export const isChannelName = (name: string): boolean => CHANNEL_RE.test(name)
+
 /** A vector with the embedder that made it; its dimension is `vector.length`. */
 export interface EmbeddingRef { vector: number[], embedder: string }
 
@@ -39,6 +54,17 @@ export interface EmbedderUsage { embedder: string, dimensions: number, count: nu
 
 /** Counts of what deleting a channel or a conversation removed from one store. */
 export type DeleteCounts = Record<string, number>
+
+/** A stored vector that another embedder (or another size) made, with the text to embed anew. */
+export interface StaleEmbedding { kind: string, id: string, text: string }
+
+/** Re-embedding support, on every store that keeps vectors (see MemoryServiceImpl.reembed). */
+export interface ReembedSupport {
+  /** Up to `limit` stored vectors not made by `embedder` at `dimensions`, with their source text. */
+  staleEmbeddings: (q: { embedder: string, dimensions: number, limit: number }) => Promise<StaleEmbedding[]>
+  /** Replaces stored vectors; `null` drops one (text the embedder cannot embed). Returns rows changed. */
+  setEmbeddings: (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>) => Promise<number>
+}
 
 export interface Page { offset: number, limit: number }
 export interface PageResult<T> { items: T[], total: number }
@@ -127,11 +153,14 @@ export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'>
 
 export interface Channel { name: string, created_at: string }
 
+/** A conversation as consolidation jobs see it. */
+export interface ConversationInfo { id: string, channel: string, turn_count: number, created_at: string, updated_at: string, consolidated_at: string | null }
+
 /** A similarity search: vectors made by other embedders are ignored. */
 export interface VectorQuery { embedding: EmbeddingRef, channels: string[], limit: number }
 
 /** Turns, conversations, goals, strategies, tool invocations, channels, audit log, and their vectors. */
-export interface RelationalStore {
+export interface RelationalStore extends ReembedSupport {
   readonly backend: string
   health: () => Promise<StoreHealth>
 
@@ -148,6 +177,18 @@ export interface RelationalStore {
   /** Clears every conversation's consolidated marker; returns how many were set. */
   resetConsolidation: () => Promise<number>
 
+  // For recall techniques and consolidation jobs that come as plugins (no store change needed):
+  /**
+   * Keyword search over turn text: full text with the language-neutral `simple`
+   * configuration, matching any of the query's words, best first (`score` = text rank).
+   * Punctuation and operators in `text` are ignored, never interpreted.
+   */
+  searchTurns: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
+  /** Conversations never consolidated, or with turns added since; least recently changed first. `idle_seconds`: only those unchanged for that long. */
+  unconsolidatedConversations: (q: { limit: number, idle_seconds?: number }) => Promise<ConversationInfo[]>
+  /** Sets consolidated_at (now, or `at`) on these conversations; returns how many exist. */
+  markConsolidated: (ids: string[], at?: string) => Promise<number>
+
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
   addStrategy: (s: NewStrategy) => Promise<Strategy>
@@ -161,6 +202,12 @@ export interface RelationalStore {
   channels: () => Promise<Channel[]>
   /** Removes the channel and every row in it; the counts name what went. */
   deleteChannel: (name: string) => Promise<DeleteCounts>
+  /**
+   * Optional: removes the channel from this store and from `graph` in one transaction, when
+   * both live in the same database. Resolves undefined when they do not; the caller then
+   * deletes from each store in turn (after checking that every store is up).
+   */
+  deleteChannelWith?: (name: string, graph: GraphStore) => Promise<{ relational: DeleteCounts, graph: DeleteCounts } | undefined>
   /** Per channel: turns, strategies, goals, conversations. */
   countByChannel: () => Promise<Record<string, Record<string, number>>>
   /** Deletes strategies and goals (the consolidated memories this store holds). */
@@ -232,12 +279,18 @@ export interface Relationship { id: string, source_id: string, target_id: string
 export interface EntityGraph {
   entity: Entity
   facts: Fact[]
+  /**
+   * `direction` is relative to the walk from the root: `outgoing` when the walk followed the
+   * edge from its source to its target (at depth 1: the root is the source), `incoming` when
+   * it went from the target back to the source. `depth`: hops from the root to the edge's
+   * far end (1 = touches the root).
+   */
   relationships: Array<{ type: string, direction: 'outgoing' | 'incoming', confidence: number, depth: number, source: { id: string, name: string, type: string }, target: { id: string, name: string, type: string } }>
   depth: number
 }
 
 /** Entities, facts, relationships and their links; traversal to depth 1-3. */
-export interface GraphStore {
+export interface GraphStore extends ReembedSupport {
   readonly backend: string
   health: () => Promise<StoreHealth>
 
@@ -260,6 +313,17 @@ export interface GraphStore {
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */
   graph: (entityId: string, depth: number) => Promise<EntityGraph | undefined>
+
+  // For consolidation jobs that come as plugins:
+  /** Sets an entity's or a fact's salience (clamped to 0-1); false when there is no such item. */
+  setSalience: (kind: 'entity' | 'fact', id: string, salience: number) => Promise<boolean>
+  /**
+   * Moves an entity or a fact to another channel (promotion to `_global`). When that channel
+   * already holds the same item (entity: name any case + type; fact: claim_hash), the two
+   * merge into the one already there: links, relationships and access counts move over.
+   * Returns the id that remains; undefined for an unknown id.
+   */
+  moveToChannel: (kind: 'entity' | 'fact', id: string, channel: string) => Promise<{ id: string, merged: boolean } | undefined>
 
   deleteChannel: (name: string) => Promise<DeleteCounts>
   /** Per channel: entities, facts. */
@@ -301,9 +365,44 @@ export interface MemoryService {
   recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
 }
 
-/** A recall technique (hybrid, entity-centric, query expansion, HyDE, self-query). */
+/** What a recall technique is asked. */
+export interface RecallInput {
+  query: string
+  /** The active channel. */
+  channel: string
+  /** What to read: the active channel and `_global`. */
+  channels: string[]
+  top_k: number
+  conversation_id?: string
+  /** The query embedded once by the service for every technique; undefined when no embedder works. */
+  embedding?: EmbeddingRef
+  signal?: AbortSignal
+  /**
+   * true (the recall endpoint): let StoreUnavailableError out, the endpoint answers 503.
+   * false (a chat): a part whose store is down is left empty and its role named in `degraded`.
+   */
+  strict: boolean
+}
+
+/** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */
+export type RecallPart = 'relevant_turns' | 'entities' | 'facts' | 'strategies' | 'active_goals'
+export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, unknown>>>> & {
+  /** Store roles (or stages) that could not be asked; only when not strict. */
+  degraded?: string[]
+  /** The technique's own stages, reported in the result's timings_ms. */
+  timings_ms?: Record<string, number>
+}
+
+/**
+ * A recall technique (vector+recency, hybrid keyword, entity-centric, query expansion,
+ * HyDE, self-query), registered under registry.recall by any plugin. The service runs
+ * every registered technique in parallel and merges their candidates per part: the same
+ * `id` from two techniques is kept once with the higher `score`, parts are ordered by
+ * `score` (items without one after those with one, in order) and cut to the part's size.
+ * Techniques read the stores through registry.memory; a store that is down throws
+ * StoreUnavailableError (that part degrades, the chat goes on).
+ */
 export interface RecallTechnique {
   readonly name: string
-  /** Adds candidates to the bundle being built. */
-  run: (input: { query: string, channel: string, top_k: number, signal?: AbortSignal }) => Promise<Record<string, unknown[]>>
+  run: (input: RecallInput) => Promise<RecallCandidates>
 }

@@ -4,11 +4,14 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type {
-  DeleteCounts, EmbedderUsage, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult,
-  Relationship, StoreHealth, VectorQuery,
+  DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult,
+  Relationship, StaleEmbedding, StoreHealth, VectorQuery,
 } from '../../core/contracts/memory.ts'
 import type { SqlHandle } from '../memory-sql/connect.ts'
-import { SqlReady } from '../memory-sql/relational-store.ts'
+import { SqlReady } from '../memory-sql/sql-ready.ts'
+import { staleEmbeddings, setEmbeddings, type VectorSource } from '../memory-sql/reembed.ts'
+import { SQL_CHANNEL_TX, type SqlChannelPart, type SqlTxParticipant } from '../memory-sql/shared-tx.ts'
+import { moveToChannel } from './promote.ts'
 import { guarded } from '../memory-sql/unavailable.ts'
 import { likeContains, nearestRows, vectorValue } from '../memory-sql/vector.ts'
 import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
@@ -33,19 +36,33 @@ const toFact = (r: Row): Fact => ({
   supersedes_id: r.supersedes_id === null ? null : String(r.supersedes_id), flagged_for_review: Boolean(r.flagged_for_review),
 })
 
+/** What each table's vector was made from: the same text the memory service embeds. */
+const SOURCES: VectorSource[] = [
+  { kind: 'entity', table: 'entities', text: "btrim(name || ' ' || COALESCE(description, ''))" },
+  { kind: 'fact', table: 'facts', text: 'claim' },
+]
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export class SqlGraphStore implements GraphStore {
+export class SqlGraphStore implements GraphStore, SqlTxParticipant {
   readonly backend: string
   readonly #r: SqlReady
 
   constructor (h: SqlHandle) {
     this.backend = h.backend
-    this.#r = new SqlReady(h, 'graph', graphMigrations, 'facts')
+    this.#r = new SqlReady(h, 'graph', graphMigrations, ['facts', 'entities'])
   }
 
   async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
-    return await guarded('graph', this.backend, async () => { await this.#r.ready(); return await fn(this.#r.h.db) })
+    return await guarded('graph', this.backend, async () => { await this.#r.ready(); return await fn(this.#r.h.db) }, this.#r.h.breaker)
+  }
+
+  /** Tables converted from real[] to vector at set-up (for the plugin's log). */
+  get upgraded (): string[] { return this.#r.upgraded }
+
+  [SQL_CHANNEL_TX] (h: SqlHandle): SqlChannelPart | undefined {
+    if (h !== this.#r.h) return undefined
+    return { prepare: async () => { await this.init() }, deleteChannel: async (trx, name) => await this.#deleteChannelIn(trx, name) }
   }
 
   async init (): Promise<void> { await this.#run(async () => {}) }
@@ -190,17 +207,20 @@ export class SqlGraphStore implements GraphStore {
     const d = Math.max(1, Math.min(3, Math.trunc(depth)))
     return await this.#run(async db => {
       // Walk edges in both directions; `path` keeps the walk from going round a cycle.
-      const rels = await sql<Row>`WITH RECURSIVE walk (rel_id, node, depth, path) AS (
+      // `forward`: the walk went from the edge's source to its target (direction relative
+      // to the walk, not to the root); an edge reached both ways at its least depth counts forward.
+      const rels = await sql<Row>`WITH RECURSIVE walk (rel_id, node, depth, path, forward) AS (
           SELECT r.id, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END, 1,
-                 ARRAY[${entityId}::uuid, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END]
+                 ARRAY[${entityId}::uuid, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END],
+                 r.source_id = ${entityId}::uuid
           FROM relationships r WHERE r.source_id = ${entityId}::uuid OR r.target_id = ${entityId}::uuid
           UNION ALL
           SELECT r.id, CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, w.depth + 1,
-                 w.path || CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END
+                 w.path || CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, r.source_id = w.node
           FROM walk w JOIN relationships r ON (r.source_id = w.node OR r.target_id = w.node)
           WHERE w.depth < ${d} AND NOT (CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END) = ANY(w.path)
-        ), best AS (SELECT rel_id, min(depth) AS depth FROM walk GROUP BY rel_id)
-        SELECT r.type, r.confidence, b.depth, r.source_id, s.name AS source_name, s.type AS source_type,
+        ), best AS (SELECT DISTINCT ON (rel_id) rel_id, depth, forward FROM walk ORDER BY rel_id, depth, forward DESC)
+        SELECT r.type, r.confidence, b.depth, b.forward, r.source_id, s.name AS source_name, s.type AS source_type,
                r.target_id, tg.name AS target_name, tg.type AS target_type
         FROM best b JOIN relationships r ON r.id = b.rel_id JOIN entities s ON s.id = r.source_id JOIN entities tg ON tg.id = r.target_id
         ORDER BY b.depth, r.type, tg.name`.execute(db)
@@ -211,10 +231,9 @@ export class SqlGraphStore implements GraphStore {
         entity,
         facts: facts.rows.map(toFact),
         relationships: rels.rows.map(r => {
-          const outgoing = String(r.source_id) === entityId
           return {
             type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
-            direction: outgoing ? 'outgoing' as const : 'incoming' as const,
+            direction: r.forward === true || r.forward === 't' ? 'outgoing' as const : 'incoming' as const,
             source: { id: String(r.source_id), name: String(r.source_name), type: String(r.source_type) },
             target: { id: String(r.target_id), name: String(r.target_name), type: String(r.target_type) },
           }
@@ -224,13 +243,35 @@ export class SqlGraphStore implements GraphStore {
     })
   }
 
+  async #deleteChannelIn (trx: Kysely<unknown>, name: string): Promise<DeleteCounts> {
+    const facts = Number((await sql`DELETE FROM facts WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+    const rels = Number((await sql`DELETE FROM relationships WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+    const entities = Number((await sql`DELETE FROM entities WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
+    return { entities, facts, relationships: rels }
+  }
+
   async deleteChannel (name: string): Promise<DeleteCounts> {
-    return await this.#run(async db => await db.transaction().execute(async trx => {
-      const facts = Number((await sql`DELETE FROM facts WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
-      const rels = Number((await sql`DELETE FROM relationships WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
-      const entities = Number((await sql`DELETE FROM entities WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
-      return { entities, facts, relationships: rels }
-    }))
+    return await this.#run(async db => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name)))
+  }
+
+  async setSalience (kind: 'entity' | 'fact', id: string, salience: number): Promise<boolean> {
+    if (!Number.isFinite(salience)) throw new Error(`salience must be a number between 0 and 1, got ${salience}`)
+    if (!UUID.test(id)) return false
+    const v = Math.min(1, Math.max(0, salience))
+    return await this.#run(async db => Number((await sql`UPDATE ${sql.table(kind === 'entity' ? 'entities' : 'facts')} SET salience = ${v} WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
+  }
+
+  async moveToChannel (kind: 'entity' | 'fact', id: string, channel: string): Promise<{ id: string, merged: boolean } | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => await db.transaction().execute(async trx => await moveToChannel(trx, kind, id, channel)))
+  }
+
+  async staleEmbeddings (q: { embedder: string, dimensions: number, limit: number }): Promise<StaleEmbedding[]> {
+    return await this.#run(async db => await staleEmbeddings(db, SOURCES, q))
+  }
+
+  async setEmbeddings (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>): Promise<number> {
+    return await this.#run(async db => await setEmbeddings(db, this.#r, SOURCES, items))
   }
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {

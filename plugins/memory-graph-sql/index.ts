@@ -15,6 +15,7 @@ async function memoryGraphSql (app: FastifyInstance, opts: PluginOptions<SqlOpti
   const store = new SqlGraphStore(handle)
   try {
     await store.init()
+    if (store.upgraded.length > 0) app.log.info({ backend: handle.label, tables: store.upgraded }, 'memory-graph-sql: pgvector is available now: embedding columns converted from real[] to vector')
   } catch (err) {
     app.log.warn({ backend: handle.label, err: (err as Error).message }, 'memory-graph-sql: the database is not reachable yet; it is set up on first use')
   }

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { PGliteDialect } from './pglite-dialect.ts'
 import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
+import { Breaker } from './breaker.ts'
 
 export interface SqlHandle {
   readonly db: Kysely<unknown>
@@ -16,6 +17,8 @@ export interface SqlHandle {
   readonly schema: string
   /** For logs and health: the URI without its password, or the PGlite folder. */
   readonly label: string
+  /** Shared by every store on this database: one outage, one cool-down. */
+  readonly breaker: Breaker
   close: () => Promise<void>
 }
 
@@ -31,7 +34,7 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): P
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
   return {
-    db, backend: 'pglite', schema: target.schema, label: target.dir ?? 'pglite (in memory)',
+    db, backend: 'pglite', schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
     close: async () => { await db.destroy(); await pglite.close() },
   }
 }
@@ -52,7 +55,7 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
   // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
   pool.on('error', err => { log.warn({ err: err.message }, 'memory-sql: an idle PostgreSQL connection failed; it will be replaced') })
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }), plugins: [new NulSafePlugin()] })
-  return { db, backend: 'postgres', schema: target.schema, label: redactUri(target.uri), close: async () => { await db.destroy() } }
+  return { db, backend: 'postgres', schema: target.schema, label: redactUri(target.uri), breaker: new Breaker(target.cooldownMs ?? 5000), close: async () => { await db.destroy() } }
 }
 
 /** Opens a handle outside the pool (tests, benches); the caller closes it. */

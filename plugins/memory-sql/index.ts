@@ -17,6 +17,7 @@ async function memorySql (app: FastifyInstance, opts: PluginOptions<SqlOptions>)
   const store = new SqlRelationalStore(handle)
   try {
     await store.init()
+    if (store.upgraded.length > 0) app.log.info({ backend: handle.label, tables: store.upgraded }, 'memory-sql: pgvector is available now: embedding columns converted from real[] to vector (HNSW indexes are built on first use)')
     const h = await store.health()
     if (h.warning !== undefined) app.log.warn({ backend: handle.label }, `memory-sql: ${h.warning}`)
     else app.log.info({ backend: handle.label }, 'memory-sql: ready')

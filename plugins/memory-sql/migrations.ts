@@ -60,4 +60,12 @@ export const relationalMigrations: Migration[] = [
       await sql`CREATE INDEX IF NOT EXISTS tool_invocations_conv_seq ON tool_invocations (conversation_id, seq)`.execute(db)
     },
   },
+  {
+    version: 4,
+    // Keyword search over turns (RelationalStore.searchTurns) for hybrid recall techniques.
+    name: 'turns: full-text index (simple configuration)',
+    up: async (db) => {
+      await sql`CREATE INDEX IF NOT EXISTS turns_content_fts ON turns USING gin (to_tsvector('simple', content))`.execute(db)
+    },
+  },
 ]

@@ -1,55 +1,34 @@
 // The relational + vector memory store on SQL (PGlite or PostgreSQL): turns,
 // conversations, goals, strategies, tool invocations, channels, audit log.
-// Migrations run on first use and again after a failure, so a database that was down at
-// start is set up as soon as it answers.
+// Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type {
-  Channel, DeleteCounts, EmbedderUsage, Goal, NewGoal, NewStrategy, NewToolInvocation, NewTurn,
-  PageResult, RelationalStore, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
+  Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewStrategy, NewToolInvocation, NewTurn,
+  PageResult, RelationalStore, StaleEmbedding, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
 } from '../../core/contracts/memory.ts'
 import type { SqlHandle } from './connect.ts'
-import { ensureSchema } from './connect.ts'
-import { columnVectorType, detectVector, migrate, type Migration } from './migrate.ts'
 import { relationalMigrations } from './migrations.ts'
 import { guarded } from './unavailable.ts'
-import { ensureVectorIndex, likeContains, nearestRows, vectorValue, type VectorMode } from './vector.ts'
+import { likeContains, nearestRows, vectorValue } from './vector.ts'
 import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from './rows.ts'
+import { SqlReady } from './sql-ready.ts'
+import { staleEmbeddings, setEmbeddings, type VectorSource } from './reembed.ts'
+import { SQL_CHANNEL_TX, type SqlTxParticipant } from './shared-tx.ts'
 
-/** Migrations + vector mode, shared by every SQL store on one handle. */
-export class SqlReady {
-  readonly h: SqlHandle
-  readonly #component: string
-  readonly #migrations: Migration[]
-  readonly #table: string
-  #ready: Promise<void> | undefined
-  mode: VectorMode = 'real[]'
-  warning: string | undefined
-  readonly #indexed = new Set<string>()
+export { SqlReady }
 
-  constructor (h: SqlHandle, component: string, migrations: Migration[], vectorTable: string) {
-    this.h = h; this.#component = component; this.#migrations = migrations; this.#table = vectorTable
-  }
+/** What each table's vector was made from: the same text the memory service embeds. */
+const SOURCES: VectorSource[] = [
+  { kind: 'turn', table: 'turns', text: 'content' },
+  { kind: 'goal', table: 'goals', text: 'description' },
+  { kind: 'strategy', table: 'strategies', text: "description || ' ' || context_pattern" },
+]
 
-  async ready (): Promise<void> {
-    this.#ready ??= (async () => {
-      await ensureSchema(this.h)
-      const v = await detectVector(this.h.db)
-      await migrate(this.h.db, this.#component, this.#migrations, { vectorType: v.type })
-      this.mode = await columnVectorType(this.h.db, this.#table)
-      this.warning = this.mode === 'vector' ? undefined : (v.warning ?? 'The embedding columns were created without pgvector: similarity search uses an exact cosine scan.')
-    })()
-    // A failed setup (database down) is retried by the next call.
-    this.#ready.catch(() => { this.#ready = undefined })
-    await this.#ready
-  }
-
-  async index (table: string, dims: number): Promise<void> {
-    const key = `${table}:${dims}`
-    if (this.#indexed.has(key)) return
-    await ensureVectorIndex(this.h.db, this.mode, table, dims)
-    this.#indexed.add(key)
-  }
+/** Words of a keyword query as a tsquery that matches any of them; letters and digits only, so nothing in it is an operator. */
+export function anyWordQuery (text: string): string | undefined {
+  const words = [...new Set(text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32)
+  return words.length === 0 ? undefined : words.join(' | ')
 }
 
 const toTurn = (r: Row): Turn => ({
@@ -79,13 +58,16 @@ export class SqlRelationalStore implements RelationalStore {
 
   constructor (h: SqlHandle) {
     this.backend = h.backend
-    this.#r = new SqlReady(h, 'relational', relationalMigrations, 'turns')
+    this.#r = new SqlReady(h, 'relational', relationalMigrations, SOURCES.map(x => x.table))
   }
+
+  /** Tables converted from real[] to vector at set-up (for the plugin's log). */
+  get upgraded (): string[] { return this.#r.upgraded }
 
   get #db (): Kysely<unknown> { return this.#r.h.db }
 
   async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
-    return await guarded('relational', this.backend, async () => { await this.#r.ready(); return await fn(this.#db) })
+    return await guarded('relational', this.backend, async () => { await this.#r.ready(); return await fn(this.#db) }, this.#r.h.breaker)
   }
 
   /** Sets up the schema now; throws StoreUnavailableError when the database is down. */
@@ -154,6 +136,36 @@ export class SqlRelationalStore implements RelationalStore {
 
   async resetConsolidation (): Promise<number> {
     return await this.#run(async db => Number((await sql`UPDATE conversations SET consolidated_at = NULL WHERE consolidated_at IS NOT NULL`.execute(db)).numAffectedRows ?? 0))
+  }
+
+  async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
+    const query = anyWordQuery(q.text)
+    if (query === undefined) return []
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${TURN_COLS}, ts_rank(to_tsvector('simple', t.content), q) AS score
+        FROM turns t, to_tsquery('simple', ${query}) q
+        WHERE t.channel = ANY(${q.channels}::text[]) AND to_tsvector('simple', t.content) @@ q
+        ORDER BY score DESC, t.ts DESC LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
+    })
+  }
+
+  async unconsolidatedConversations (q: { limit: number, idle_seconds?: number }): Promise<ConversationInfo[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT id, channel, turn_count, created_at, updated_at, consolidated_at FROM conversations
+        WHERE (consolidated_at IS NULL OR updated_at > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
+        ORDER BY updated_at, id LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({
+        id: String(row.id), channel: String(row.channel), turn_count: num(row.turn_count), created_at: iso(row.created_at),
+        updated_at: iso(row.updated_at), consolidated_at: isoOrNull(row.consolidated_at),
+      }))
+    })
+  }
+
+  async markConsolidated (ids: string[], at?: string): Promise<number> {
+    if (ids.length === 0) return 0
+    return await this.#run(async db => Number((await sql`UPDATE conversations SET consolidated_at = COALESCE(${at ?? null}::timestamptz, now())
+      WHERE id = ANY(${ids}::text[])`.execute(db)).numAffectedRows ?? 0))
   }
 
   async addGoal (g: NewGoal): Promise<Goal> {
@@ -241,18 +253,32 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
+  async #deleteChannelIn (trx: Kysely<unknown>, name: string): Promise<DeleteCounts> {
+    const n = async (q: ReturnType<typeof sql>): Promise<number> => Number((await q.execute(trx)).numAffectedRows ?? 0)
+    const turns = await n(sql`DELETE FROM turns WHERE channel = ${name}`)
+    // A conversation belongs to the channel it started in; its turns in other channels stay.
+    const conversations = await n(sql`DELETE FROM conversations c WHERE c.channel = ${name} AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.conversation_id = c.id)`)
+    const strategies = await n(sql`DELETE FROM strategies WHERE channel = ${name}`)
+    const goals = await n(sql`DELETE FROM goals WHERE channel = ${name}`)
+    const toolInvocations = await n(sql`DELETE FROM tool_invocations WHERE channel = ${name}`)
+    const channel = await n(sql`DELETE FROM memory_channels WHERE name = ${name}`)
+    return { turns, conversations, strategies, goals, tool_invocations: toolInvocations, channels: channel }
+  }
+
   async deleteChannel (name: string): Promise<DeleteCounts> {
-    return await this.#run(async db => await db.transaction().execute(async trx => {
-      const n = async (q: ReturnType<typeof sql>): Promise<number> => Number((await q.execute(trx)).numAffectedRows ?? 0)
-      const turns = await n(sql`DELETE FROM turns WHERE channel = ${name}`)
-      // A conversation belongs to the channel it started in; its turns in other channels stay.
-      const conversations = await n(sql`DELETE FROM conversations c WHERE c.channel = ${name} AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.conversation_id = c.id)`)
-      const strategies = await n(sql`DELETE FROM strategies WHERE channel = ${name}`)
-      const goals = await n(sql`DELETE FROM goals WHERE channel = ${name}`)
-      const toolInvocations = await n(sql`DELETE FROM tool_invocations WHERE channel = ${name}`)
-      const channel = await n(sql`DELETE FROM memory_channels WHERE name = ${name}`)
-      return { turns, conversations, strategies, goals, tool_invocations: toolInvocations, channels: channel }
-    }))
+    return await this.#run(async db => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name)))
+  }
+
+  /** One transaction when the graph store is the SQL one on this same database. */
+  async deleteChannelWith (name: string, graph: GraphStore): Promise<{ relational: DeleteCounts, graph: DeleteCounts } | undefined> {
+    const part = (graph as Partial<SqlTxParticipant>)[SQL_CHANNEL_TX]?.(this.#r.h)
+    if (part === undefined) return undefined
+    // Set up outside the transaction: PGlite has one connection, which the transaction holds.
+    await part.prepare()
+    return await this.#run(async db => await db.transaction().execute(async trx => ({
+      relational: await this.#deleteChannelIn(trx, name),
+      graph: await part.deleteChannel(trx, name),
+    })))
   }
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
@@ -290,6 +316,14 @@ export class SqlRelationalStore implements RelationalStore {
       const r = await sql<Row>`SELECT at, action, target, channel, details FROM memory_audit_log ORDER BY id DESC LIMIT ${limit}`.execute(db)
       return r.rows.map(row => ({ at: iso(row.at), action: String(row.action), target: row.target === null ? null : String(row.target), channel: row.channel === null ? null : String(row.channel), details: obj(row.details) }))
     })
+  }
+
+  async staleEmbeddings (q: { embedder: string, dimensions: number, limit: number }): Promise<StaleEmbedding[]> {
+    return await this.#run(async db => await staleEmbeddings(db, SOURCES, q))
+  }
+
+  async setEmbeddings (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>): Promise<number> {
+    return await this.#run(async db => await setEmbeddings(db, this.#r, SOURCES, items))
   }
 
   async embedderUsage (): Promise<EmbedderUsage[]> {

@@ -13,12 +13,13 @@ export const SqlOptionsSchema = Type.Object({
   pglite_dir: Type.Optional(Type.String({ minLength: 1, description: 'PGlite data folder (default AGENT_DATA_DIR/pglite); "memory" keeps it in RAM' })),
   pool_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   connect_timeout_ms: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
+  circuit_cooldown_ms: Type.Integer({ minimum: 0, maximum: 600_000, default: 5000, description: 'after a connection failure, skip PostgreSQL this long (calls fail at once) so a server that does not answer does not slow every chat; 0: never skip' }),
 })
 export type SqlOptions = Static<typeof SqlOptionsSchema>
 
 export type SqlTarget =
   | { backend: 'pglite', dir: string | null, schema: string }
-  | { backend: 'postgres', uri: string, schema: string, poolSize: number, connectTimeoutMs: number }
+  | { backend: 'postgres', uri: string, schema: string, poolSize: number, connectTimeoutMs: number, cooldownMs?: number }
 
 function uriFromParts (env: Readonly<Record<string, string | undefined>>): string | undefined {
   const { POSTGRES_USER: user, POSTGRES_PASSWORD: password, POSTGRES_DB: db } = env
@@ -38,7 +39,7 @@ export function resolveTarget (app: FastifyInstance, opts: SqlOptions): SqlTarge
   const backend = opts.backend === 'auto' ? (uri === undefined ? 'pglite' : 'postgres') : opts.backend
   if (backend === 'postgres') {
     if (uri === undefined) throw new Error('memory-sql: backend "postgres" needs a connection: set POSTGRES_URI (or POSTGRES_USER/POSTGRES_DB) or the plugin option postgres_uri.')
-    return { backend, uri, schema: opts.schema, poolSize: opts.pool_size, connectTimeoutMs: opts.connect_timeout_ms }
+    return { backend, uri, schema: opts.schema, poolSize: opts.pool_size, connectTimeoutMs: opts.connect_timeout_ms, cooldownMs: opts.circuit_cooldown_ms }
   }
   const dir = opts.pglite_dir === 'memory' ? null : path.resolve(app.agentConfig.settings.dataDir, opts.pglite_dir ?? 'pglite')
   return { backend: 'pglite', dir, schema: opts.schema }

@@ -84,20 +84,28 @@ export async function nearest<R> (mode: VectorMode, alias: string, v: number[], 
   return await run(BY_SCORE)
 }
 
+export interface NearestFrom { table: string, alias: string, cols: RawBuilder<unknown>, where?: RawBuilder<unknown> }
+
+/** The similarity query of nearestRows with a given ORDER BY (exported so a test can EXPLAIN it). */
+export function nearestSql (mode: VectorMode, from: NearestFrom, q: VectorQuery, order: RawBuilder<unknown>): RawBuilder<Row> {
+  const v = q.embedding.vector
+  const a = from.alias
+  const ref = (c: string): RawBuilder<unknown> => sql.ref(`${a}.${c}`)
+  return sql<Row>`SELECT ${from.cols}, ${similarity(mode, a, v)} AS score
+    FROM ${sql.table(from.table)} ${sql.id(a)}
+    WHERE ${ref('embedding_dims')} = ${sql.lit(checkDims(v.length))} AND ${ref('embedder')} = ${q.embedding.embedder}
+      AND ${ref('channel')} = ANY(${q.channels}::text[])${from.where === undefined ? sql`` : sql` AND ${from.where}`}
+    ORDER BY ${order} LIMIT ${q.limit}`
+}
+
 /**
  * The `q.limit` rows of `table` nearest to the query vector, best first, each with its
  * cosine as `score`: only vectors of the same size made by the same embedder, only in the
  * asked channels, and only rows that pass `where` when given. Shared by every SQL store.
  */
-export async function nearestRows (db: Kysely<unknown>, mode: VectorMode, from: { table: string, alias: string, cols: RawBuilder<unknown>, where?: RawBuilder<unknown> }, q: VectorQuery): Promise<Row[]> {
+export async function nearestRows (db: Kysely<unknown>, mode: VectorMode, from: NearestFrom, q: VectorQuery): Promise<Row[]> {
   const v = q.embedding.vector
-  const a = from.alias
-  const ref = (c: string): RawBuilder<unknown> => sql.ref(`${a}.${c}`)
-  return await nearest(mode, a, v, q.limit, async order => (await sql<Row>`SELECT ${from.cols}, ${similarity(mode, a, v)} AS score
-    FROM ${sql.table(from.table)} ${sql.id(a)}
-    WHERE ${ref('embedding_dims')} = ${sql.lit(checkDims(v.length))} AND ${ref('embedder')} = ${q.embedding.embedder}
-      AND ${ref('channel')} = ANY(${q.channels}::text[])${from.where === undefined ? sql`` : sql` AND ${from.where}`}
-    ORDER BY ${order} LIMIT ${q.limit}`.execute(db)).rows)
+  return await nearest(mode, from.alias, v, q.limit, async order => (await nearestSql(mode, from, q, order).execute(db)).rows)
 }
 
 /** One HNSW index per (table, dimension); the partial predicate keeps other sizes out of it. */

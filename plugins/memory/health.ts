@@ -20,7 +20,10 @@ export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
       const e = svc.embedder()
       const embedder = e === undefined
         ? { status: 'not_configured' }
-        : { id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.embedderWarning === undefined ? {} : { warning: svc.embedderWarning }) }
+        : {
+            id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.embedderWarning === undefined ? {} : { warning: svc.embedderWarning }),
+            reembed: svc.reembedder.progress(),
+          }
       const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy')
       const configured = [neo4j, postgres, redis].some(s => s.status !== 'not_configured')
       return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder }

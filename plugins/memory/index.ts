@@ -9,6 +9,7 @@ import type { PluginOptions } from '../../core/types.ts'
 import { MemoryServiceImpl } from './service.ts'
 import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
+import { recordToolCall } from './tool-calls.ts'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -19,7 +20,11 @@ export const options = Type.Object({
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
   audit_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
-  record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call (procedural memory)' }),
+  audit_prune_interval_ms: Type.Integer({ minimum: 1000, maximum: 7 * 86_400_000, default: 86_400_000, description: 'how often audit entries older than audit_retention_days are removed' }),
+  record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
+  auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
+  reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
+  embedder_check_timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'how long the start-up comparison of stored vectors with the active embedder may take before it is logged and left to run on' }),
 })
 type Options = Static<typeof options>
 
@@ -33,30 +38,38 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     workingMemoryTtlSeconds: opts.working_memory_ttl_seconds,
     recencyWeight: opts.recency_weight,
     recencyHalfLifeHours: opts.recency_half_life_hours,
+    reembedBatchSize: opts.reembed_batch_size,
   })
   app.registry.memory.service.add(opts.instance, svc)
+  // The basic recall; other plugins add techniques beside it and the service merges them.
+  app.registry.recall.add(`${opts.instance}:${svc.defaultTechnique.name}`, svc.defaultTechnique)
   app.registry.health.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
 
-  // Every plugin has registered by now: check that stored vectors match the active embedder.
+  // Every plugin has registered by now: check that stored vectors match the active
+  // embedder, and re-embed them in the background when they do not.
+  const checkEmbedder = async (): Promise<void> => {
+    const warning = await svc.checkEmbedder()
+    if (warning === undefined) return
+    app.log.warn(`memory: ${warning}`)
+    const e = svc.embedder()
+    if (opts.auto_reembed && e !== undefined) svc.reembedder.start(e)
+  }
   app.addHook('onReady', async () => {
-    try {
-      const warning = await Promise.race([svc.checkEmbedder(), new Promise<undefined>(resolve => setTimeout(() => { resolve(undefined) }, 3000).unref())])
-      if (warning !== undefined) app.log.warn(`memory: ${warning}`)
-    } catch (err) {
-      app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?)')
-    }
+    const check = checkEmbedder().catch((err: unknown) => {
+      app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
+    })
+    // Start-up does not wait on a slow store; the check goes on in the background.
+    let timer: NodeJS.Timeout | undefined
+    const late = await Promise.race([check.then(() => false), new Promise<boolean>(resolve => { timer = setTimeout(() => { resolve(true) }, opts.embedder_check_timeout_ms); timer.unref() })])
+    clearTimeout(timer)
+    if (late) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
 
   if (opts.record_tool_invocations) {
-    // Procedural memory: every tool call, recorded off the tool's path (never awaited, never failing it).
-    app.hooks.on<{ tool: string, arguments: Record<string, unknown>, result: { content?: unknown, isError?: unknown } }>('tool:after', payload => {
-      const result = typeof payload.result?.content === 'string' ? payload.result.content : JSON.stringify(payload.result ?? null)
-      void svc.recordToolInvocation({
-        conversation_id: null, tool: payload.tool, arguments: payload.arguments ?? {}, result: result.slice(0, 10_000),
-        is_error: payload.result?.isError === true, duration_ms: null,
-      }).catch(() => {})
-    })
+    // Procedural memory: tool calls of chats that use memory, recorded off the tool's path
+    // (never awaited, never failing it).
+    app.hooks.on('tool:after', payload => { recordToolCall(svc, app.log, payload) })
   }
 
   let timer: NodeJS.Timeout | undefined
@@ -66,8 +79,8 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   }
   app.lifecycle.add({
     name: `${opts.instance}:audit-retention`,
-    activate: () => { void prune(); timer = setInterval(() => { void prune() }, 86_400_000); timer.unref() },
-    deactivate: () => { clearInterval(timer) },
+    activate: () => { void prune(); timer = setInterval(() => { void prune() }, opts.audit_prune_interval_ms); timer.unref() },
+    deactivate: async () => { clearInterval(timer); await svc.reembedder.stop() },
   })
 }
 

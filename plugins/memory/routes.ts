@@ -4,12 +4,12 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { StoreUnavailableError } from '../../core/contracts/memory.ts'
-import { CHANNEL_PATTERN } from './channels.ts'
+import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'
 
-const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: 64, description: 'letters, digits, hyphens, underscores' })
-const ChannelFilter = Type.String({ pattern: `(${CHANNEL_PATTERN})|^_all$`, maxLength: 64, default: '_all', description: 'a channel, or _all' })
+const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH, description: `1-${CHANNEL_MAX_LENGTH} letters, digits, hyphens, underscores; not ${CHANNEL_ALL}` })
+const ChannelFilter = Type.String({ pattern: `(${CHANNEL_PATTERN})|^${CHANNEL_ALL}$`, maxLength: CHANNEL_MAX_LENGTH, default: CHANNEL_ALL, description: `a channel, or ${CHANNEL_ALL}` })
 const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
@@ -21,6 +21,12 @@ const ListReply = (key: string): ReturnType<typeof Type.Object> => Type.Object({
   [key]: Type.Array(Obj), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), has_next: Type.Boolean(),
 })
 const Counts = Type.Record(Type.String(), Type.Integer())
+const Reembed = Type.Object({
+  status: Type.String({ description: 'idle, waiting_for_embedder, running, done, error, stopped' }),
+  embedder: Type.Optional(Type.String()), dimensions: Type.Optional(Type.Integer()),
+  total: Type.Integer(), done: Type.Integer(), dropped: Type.Integer(),
+  started_at: Type.Optional(Type.String()), finished_at: Type.Optional(Type.String()), error: Type.Optional(Type.String()),
+})
 
 const STORE_FIX: Record<string, string> = {
   relational: 'check that PostgreSQL is running (POSTGRES_URI) or remove it to use the embedded PGlite',
@@ -42,7 +48,7 @@ async function guard<T> (fn: () => Promise<T>): Promise<T> {
 
 interface ListQuery { page: number, limit: number, channel: string, search?: string }
 const pageOf = (q: ListQuery): { offset: number, limit: number, channel?: string, search?: string } =>
-  ({ offset: (q.page - 1) * q.limit, limit: q.limit, channel: q.channel === '_all' ? undefined : q.channel, search: q.search === '' ? undefined : q.search })
+  ({ offset: (q.page - 1) * q.limit, limit: q.limit, channel: q.channel === CHANNEL_ALL ? undefined : q.channel, search: q.search === '' ? undefined : q.search })
 const envelope = <T>(key: string, q: ListQuery, r: { items: T[], total: number }): Record<string, unknown> =>
   ({ [key]: r.items, total: r.total, page: q.page, limit: q.limit, has_next: q.page * q.limit < r.total })
 
@@ -142,8 +148,22 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
   })
 
   app.get('/api/memory/stats', {
-    schema: { tags, summary: 'Totals and per-channel counts', response: { 200: Type.Object({ totals: Counts, by_channel: Type.Record(Type.String(), Counts) }) } },
+    schema: { tags, summary: 'Totals and per-channel counts, and the re-embed job\'s progress', response: { 200: Type.Object({ totals: Counts, by_channel: Type.Record(Type.String(), Counts), reembed: Reembed }) } },
   }, async () => await guard(async () => await svc.stats()))
+
+  app.post('/api/memory/reembed', {
+    schema: {
+      tags, summary: 'Re-embed stored vectors made by another embedder (background job)',
+      response: { 202: Reembed },
+    },
+  }, async (_request, reply) => {
+    const progress = await guard(async () => {
+      // Counted now so the answer says how much there is to do.
+      const p = svc.startReembed()
+      return p.status === 'waiting_for_embedder' && p.total === 0 ? await svc.reembedder.counted() : p
+    })
+    return await reply.code(202).send(progress)
+  })
 
   app.post('/api/memory/reset', {
     schema: {

@@ -9,13 +9,16 @@ import type { Embedder } from '../../core/contracts/embedder.ts'
 import {
   StoreUnavailableError,
   type EmbeddingRef, type Fact, type GraphStore, type KvStore, type MemoryService, type NewEntity, type NewFact,
-  type NewGoal, type NewStrategy, type NewToolInvocation, type RecallResult, type RelationalStore, type Turn, type TemporalContext,
+  type NewGoal, type NewStrategy, type NewToolInvocation, type RecallCandidates, type RecallInput, type RecallResult,
+  type RecallTechnique, type RelationalStore, type ReembedSupport, type Turn, type TemporalContext,
 } from '../../core/contracts/memory.ts'
 import type { Registry } from '../../core/registry.ts'
 import type { Hooks } from '../../core/hooks.ts'
 import { DEFAULT, GLOBAL, checkChannel, recallChannels } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import { estimateTokens, renderBundle } from './render.ts'
+import { mergeCandidates, partLimits, vectorRecency } from './recall.ts'
+import { Reembedder, type ReembedProgress } from './reembed.ts'
 
 export interface ServiceOptions {
   /** Embedder instance name; undefined: EMBEDDING_PROVIDER's plugin, else embed-hash, else the first. */
@@ -28,6 +31,8 @@ export interface ServiceOptions {
   /** Weight of recency against similarity when ranking turns (0-1). */
   recencyWeight: number
   recencyHalfLifeHours: number
+  /** Rows per batch of the re-embed job. */
+  reembedBatchSize?: number
 }
 
 type Role = 'relational' | 'graph' | 'kv'
@@ -49,11 +54,32 @@ export class MemoryServiceImpl implements MemoryService {
   embedderWarning: string | undefined
   #fallbackWarned = false
 
+  readonly reembedder: Reembedder
+  /** Used when no recall technique is registered (the memory plugin registers this one). */
+  readonly defaultTechnique: RecallTechnique
+
   constructor (registry: () => Registry, hooks: () => Hooks, log: FastifyBaseLogger, opts: ServiceOptions) {
     this.#registry = registry
     this.#hooks = hooks
     this.#log = log
     this.opts = opts
+    this.defaultTechnique = vectorRecency(this)
+    this.reembedder = new Reembedder({
+      embedder: () => this.embedder(),
+      stores: () => {
+        const out: Array<{ role: string, store: ReembedSupport }> = []
+        if (this.relational !== undefined) out.push({ role: 'relational', store: this.relational })
+        if (this.graph !== undefined) out.push({ role: 'graph', store: this.graph })
+        return out
+      },
+      pending: async e => (await this.#mismatched(e)).reduce((n, u) => n + u.count, 0),
+      batchSize: opts.reembedBatchSize ?? 64,
+      log,
+      finished: async p => {
+        await this.relational?.audit({ action: 'memory.reembed', details: { ...p } }).catch(() => {})
+        if (p.status === 'done') await this.checkEmbedder().catch(() => {})
+      },
+    })
   }
 
   // ---- stores and embedder -----------------------------------------------------------
@@ -121,20 +147,33 @@ export class MemoryServiceImpl implements MemoryService {
     })
   }
 
+  async #mismatched (e: Embedder): Promise<Array<{ embedder: string, dimensions: number, count: number }>> {
+    return [
+      ...(await this.relational?.embedderUsage() ?? []),
+      ...(await this.graph?.embedderUsage() ?? []),
+    ].filter(u => u.embedder !== e.id || u.dimensions !== e.dimensions)
+  }
+
   /** Compares the active embedder with the ones that made the stored vectors. */
   async checkEmbedder (): Promise<string | undefined> {
     const e = this.embedder()
     if (e === undefined) return undefined
-    const usage = [
-      ...(await this.relational?.embedderUsage() ?? []),
-      ...(await this.graph?.embedderUsage() ?? []),
-    ].filter(u => u.embedder !== e.id || u.dimensions !== e.dimensions)
+    const usage = await this.#mismatched(e)
     if (usage.length === 0) { this.embedderWarning = undefined; return undefined }
     const seen = [...new Set(usage.map(u => `${u.embedder} (${u.dimensions}d)`))].join(', ')
     const n = usage.reduce((s, u) => s + u.count, 0)
     this.embedderWarning = `The embedder changed: ${n} stored vectors were made by ${seen} but the active embedder is ${e.id} (${e.dimensions}d). ` +
-      'Recall ignores the old vectors. Fix: switch back to the old embedder, or reset memory (POST /api/memory/reset {"delete_memories": true} and delete old conversations) so everything is embedded anew.'
+      'Recall ignores the old vectors until they are re-embedded. Fix: POST /api/memory/reembed (it also runs by itself at start unless the memory option auto_reembed is false; ' +
+      'progress in GET /api/health?include_memory=true under memory.embedder.reembed), or switch back to the old embedder.'
     return this.embedderWarning
+  }
+
+  /** Starts re-embedding stored vectors with the active embedder (background); the progress now. */
+  startReembed (): ReembedProgress {
+    const e = this.embedder()
+    if (e === undefined) throw new MemoryErrors.NOT_CONFIGURED('No embedder is loaded: enable embed-hash, embed-local or embed-openai in plugins.json.')
+    this.need('relational')
+    return this.reembedder.start(e)
   }
 
   // ---- episodic ---------------------------------------------------------------------
@@ -223,6 +262,7 @@ export class MemoryServiceImpl implements MemoryService {
     const old = await graph.fact(oldId)
     if (old === undefined) throw new MemoryErrors.NOT_FOUND(`No fact with id "${oldId}".`)
     const res = await graph.supersedeFact(oldId, await this.#newFact({ ...next, channel: next.channel ?? old.channel }))
+    await this.relational?.audit({ action: 'fact.supersede', target: oldId, channel: res.fact.channel, details: { superseded_by_id: res.fact.id } }).catch(() => {})
     await this.#stored('fact', res.fact)
     return res
   }
@@ -262,6 +302,12 @@ export class MemoryServiceImpl implements MemoryService {
     }
   }
 
+  /** Every registered technique, or the built-in vector+recency one when none is. */
+  #techniques (): RecallTechnique[] {
+    const registered = this.#registry().recall.values()
+    return registered.length > 0 ? registered : [this.defaultTechnique]
+  }
+
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
     const started = performance.now()
@@ -270,46 +316,55 @@ export class MemoryServiceImpl implements MemoryService {
     const channel = checkChannel(query.channel ?? DEFAULT)
     const channels = recallChannels(channel)
     const topK = query.top_k ?? this.opts.topK
-    const timed = async <T>(stage: string, role: Role | undefined, fn: () => Promise<T>, dflt: T): Promise<T> => {
-      const t0 = performance.now()
+    const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
+    if (opts.strict) this.need('relational')
+    let t0 = performance.now()
+    const embedding = await this.embed(query.text, opts.signal)
+    timings.embed = ms(t0)
+
+    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, signal: opts.signal, strict: opts.strict }
+    const ran: string[] = []
+    const results = await Promise.all(this.#techniques().map(async (tech): Promise<RecallCandidates> => {
+      const t1 = performance.now()
       try {
         opts.signal?.throwIfAborted()
-        return await fn()
+        const c = await tech.run(input)
+        ran.push(tech.name)
+        degraded.push(...(c.degraded ?? []))
+        for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique || tech.name === this.defaultTechnique.name ? k : `${tech.name}.${k}`] = v
+        return c
+      } catch (err) {
+        if (opts.strict) throw err
+        if (err instanceof StoreUnavailableError) degraded.push(err.role)
+        else {
+          degraded.push(`technique:${tech.name}`)
+          this.#log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
+        }
+        return {}
+      } finally { timings[`technique:${tech.name}`] = ms(t1) }
+    }))
+    const parts = mergeCandidates(results, partLimits(topK))
+
+    let working: unknown[] = []
+    if (query.conversation_id !== undefined && this.kv !== undefined) {
+      t0 = performance.now()
+      try {
+        working = await this.workingMemory(channel, query.conversation_id)
       } catch (err) {
         if (opts.strict || !(err instanceof StoreUnavailableError)) throw err
-        degraded.push(role ?? stage)
-        return dflt
-      } finally { timings[stage] = Math.round((performance.now() - t0) * 100) / 100 }
+        degraded.push('kv')
+      } finally { timings.working_memory = ms(t0) }
     }
-    if (opts.strict) this.need('relational')
-    const embedding = await timed('embed', undefined, async () => await this.embed(query.text, opts.signal), undefined)
-    const rel = this.relational
-    const graph = this.graph
-
-    const [turns, facts, entities, strategies, goals] = await Promise.all([
-      timed('turns', 'relational', async () => rel === undefined ? [] : await this.#rankTurns(rel, query, channels, topK, embedding), []),
-      timed('facts', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarFacts({ embedding, channels, limit: topK })).filter(f => f.score > 0.05), []),
-      timed('entities', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarEntities({ embedding, channels, limit: Math.min(topK, 5) })).filter(e => e.score > 0.2), []),
-      timed('strategies', 'relational', async () => rel === undefined || embedding === undefined ? [] : (await rel.similarStrategies({ embedding, channels, limit: 3 })).filter(s => s.score > 0.2), []),
-      timed('goals', 'relational', async () => rel === undefined ? [] : await rel.goals({ channels, status: 'active', limit: 5 }), []),
-    ])
-    const working = query.conversation_id === undefined || this.kv === undefined
-      ? []
-      : await timed('working_memory', 'kv', async () => await this.workingMemory(channel, query.conversation_id as string), [])
 
     const bundle = {
-      relevant_turns: turns as unknown as Array<Record<string, unknown>>,
-      entities: entities as unknown as Array<Record<string, unknown>>,
-      facts: facts as unknown as Array<Record<string, unknown>>,
-      strategies: strategies as unknown as Array<Record<string, unknown>>,
-      active_goals: goals as unknown as Array<Record<string, unknown>>,
+      ...parts,
       user_context: { channel, channels, conversation_id: query.conversation_id ?? null, working_memory_turns: working.length },
     }
-    const t0 = performance.now()
+    t0 = performance.now()
     const context = renderBundle(bundle, query.token_budget ?? this.opts.tokenBudget)
-    timings.render = Math.round((performance.now() - t0) * 100) / 100
-    timings.total = Math.round((performance.now() - started) * 100) / 100
-    const result: RecallResult = { ...bundle, context, techniques: [embedding === undefined ? 'recency' : 'vector_recency'], timings_ms: timings }
+    timings.render = ms(t0)
+    timings.total = ms(started)
+    const result: RecallResult = { ...bundle, context, techniques: this.#techniques().map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
     if (degraded.length > 0) result.degraded = [...new Set(degraded)]
     if (this.embedderWarning !== undefined) result.warning = this.embedderWarning
     try {
@@ -319,28 +374,6 @@ export class MemoryServiceImpl implements MemoryService {
       this.#log.warn({ err }, 'memory: a recall:after hook failed')
       return result
     }
-  }
-
-  /**
-   * Similarity blended with recency: score = (1-w)·cosine + w·2^(-age/half-life).
-   * The current conversation's latest turns are left out: they are already in the chat history.
-   */
-  async #rankTurns (rel: RelationalStore, query: { conversation_id?: string }, channels: string[], topK: number, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
-    const exclude = new Set<string>()
-    if (query.conversation_id !== undefined) {
-      for (const t of await rel.conversationTurns(query.conversation_id, this.opts.workingMemoryTurns)) exclude.add(t.id)
-    }
-    const now = Date.now()
-    const w = this.opts.recencyWeight
-    const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (this.opts.recencyHalfLifeHours * 3_600_000))
-    const candidates = embedding === undefined
-      ? (await rel.recentTurns(channels, topK + exclude.size)).map(t => ({ ...t, similarity: null as number | null }))
-      : (await rel.similarTurns({ embedding, channels, limit: topK * 3 + exclude.size })).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
-    return candidates
-      .filter(t => !exclude.has(t.id))
-      .map(t => ({ ...t, score: Math.round(((1 - w) * (t.similarity ?? 0) + w * recency(t.timestamp)) * 10_000) / 10_000 }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, topK)
   }
 
   // ---- channels, stats, reset -----------------------------------------------------------
@@ -384,10 +417,13 @@ export class MemoryServiceImpl implements MemoryService {
     }
     const known = (await rel.channels()).some(c => c.name === name) || (await this.channelCounts())[name] !== undefined
     if (!known) throw new MemoryErrors.NOT_FOUND(`No channel "${name}". GET /api/memory/channels lists them.`)
-    const r = await rel.deleteChannel(name)
+    // One transaction when both SQL stores share a database; otherwise store by store
+    // (every store was checked above, so a failure half-way is a failure mid-call).
+    const both = graph === undefined ? undefined : await rel.deleteChannelWith?.(name, graph)
+    const r = both?.relational ?? await rel.deleteChannel(name)
+    const g = both?.graph ?? (graph === undefined ? {} : await graph.deleteChannel(name))
     // _default is emptied, not removed: memory without a channel still goes there.
     if (name === DEFAULT) await rel.createChannel(DEFAULT)
-    const g = graph === undefined ? {} : await graph.deleteChannel(name)
     const redisKeys = kv === undefined ? 0 : await kv.deletePrefix(`ch:${name}:`)
     const sum = (o: Record<string, number>): number => Object.values(o).reduce((a, b) => a + b, 0)
     const graphOnSql = graph !== undefined && graph.backend === rel.backend
@@ -399,7 +435,7 @@ export class MemoryServiceImpl implements MemoryService {
     return deleted
   }
 
-  async stats (): Promise<{ totals: Record<string, number>, by_channel: Record<string, Record<string, number>> }> {
+  async stats (): Promise<{ totals: Record<string, number>, by_channel: Record<string, Record<string, number>>, reembed: ReembedProgress }> {
     const counts = await this.channelCounts()
     const totals = { entities: 0, facts: 0, strategies: 0, turns: 0 }
     const byChannel: Record<string, Record<string, number>> = {}
@@ -408,7 +444,7 @@ export class MemoryServiceImpl implements MemoryService {
       byChannel[ch] = row
       for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += row[k]
     }
-    return { totals, by_channel: byChannel }
+    return { totals, by_channel: byChannel, reembed: this.reembedder.progress() }
   }
 
   async reset (deleteMemories: boolean): Promise<{ success: true, conversations_reset: number, memories_deleted: number }> {

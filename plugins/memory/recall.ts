@@ -1,0 +1,105 @@
+// Recall as techniques. The basic one (vector similarity blended with recency over the
+// active channel and _global) is a RecallTechnique like any later one (hybrid, entity-
+// centric, HyDE...), registered by the memory plugin; the service runs every registered
+// technique and merges their candidates here.
+import {
+  StoreUnavailableError,
+  type EmbeddingRef, type RecallCandidates, type RecallInput, type RecallPart, type RecallTechnique, type RelationalStore,
+} from '../../core/contracts/memory.ts'
+import type { MemoryServiceImpl } from './service.ts'
+
+export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'strategies', 'active_goals']
+
+/** How many items each part keeps after merging. */
+export const partLimits = (topK: number): Record<RecallPart, number> =>
+  ({ relevant_turns: topK, facts: topK, entities: Math.min(topK, 5), strategies: 3, active_goals: 5 })
+
+/**
+ * Merges candidates per part: one item per `id` (the higher `score` wins), ordered by
+ * score (items without one after, in the order given), cut to the part's limit.
+ */
+export function mergeCandidates (all: RecallCandidates[], limits: Record<RecallPart, number>): Record<RecallPart, Array<Record<string, unknown>>> {
+  const out = {} as Record<RecallPart, Array<Record<string, unknown>>>
+  for (const part of PARTS) {
+    const byId = new Map<string, Record<string, unknown>>()
+    const anon: Array<Record<string, unknown>> = []
+    for (const c of all) {
+      for (const item of c[part] ?? []) {
+        const id = typeof item.id === 'string' ? item.id : undefined
+        if (id === undefined) { anon.push(item); continue }
+        const had = byId.get(id)
+        if (had === undefined || score(item) > score(had)) byId.set(id, item)
+      }
+    }
+    const items = [...byId.values(), ...anon]
+    const scored = items.map((item, i) => ({ item, i })).sort((a, b) => {
+      const sa = typeof a.item.score === 'number' ? a.item.score : undefined
+      const sb = typeof b.item.score === 'number' ? b.item.score : undefined
+      if (sa !== undefined && sb !== undefined && sa !== sb) return sb - sa
+      if (sa !== undefined && sb === undefined) return -1
+      if (sa === undefined && sb !== undefined) return 1
+      return a.i - b.i
+    })
+    out[part] = scored.slice(0, limits[part]).map(x => x.item)
+  }
+  return out
+}
+
+const score = (x: Record<string, unknown>): number => typeof x.score === 'number' ? x.score : -Infinity
+
+/** The basic technique: vector similarity + recency for turns; nearest facts, entities, strategies; active goals. */
+export function vectorRecency (svc: MemoryServiceImpl): RecallTechnique {
+  return {
+    name: 'vector_recency',
+    run: async (input: RecallInput): Promise<RecallCandidates> => {
+      const degraded: string[] = []
+      const timings: Record<string, number> = {}
+      const part = async <T>(stage: string, role: 'relational' | 'graph', fn: () => Promise<T[]>): Promise<T[]> => {
+        const t0 = performance.now()
+        try {
+          input.signal?.throwIfAborted()
+          return await fn()
+        } catch (err) {
+          if (input.strict || !(err instanceof StoreUnavailableError)) throw err
+          degraded.push(role)
+          return []
+        } finally { timings[stage] = Math.round((performance.now() - t0) * 100) / 100 }
+      }
+      const { embedding, channels, top_k: topK } = input
+      const rel = svc.relational
+      const graph = svc.graph
+      const [turns, facts, entities, strategies, goals] = await Promise.all([
+        part('turns', 'relational', async () => rel === undefined ? [] : await rankTurns(svc, rel, input, embedding)),
+        part('facts', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarFacts({ embedding, channels, limit: topK })).filter(f => f.score > 0.05)),
+        part('entities', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarEntities({ embedding, channels, limit: Math.min(topK, 5) })).filter(e => e.score > 0.2)),
+        part('strategies', 'relational', async () => rel === undefined || embedding === undefined ? [] : (await rel.similarStrategies({ embedding, channels, limit: 3 })).filter(s => s.score > 0.2)),
+        part('goals', 'relational', async () => rel === undefined ? [] : await rel.goals({ channels, status: 'active', limit: 5 })),
+      ])
+      const rec = (xs: unknown[]): Array<Record<string, unknown>> => xs as Array<Record<string, unknown>>
+      return { relevant_turns: turns, facts: rec(facts), entities: rec(entities), strategies: rec(strategies), active_goals: rec(goals), degraded, timings_ms: timings }
+    },
+  }
+}
+
+/**
+ * Similarity blended with recency: score = (1-w)·cosine + w·2^(-age/half-life).
+ * The current conversation's latest turns are left out: they are already in the chat history.
+ */
+async function rankTurns (svc: MemoryServiceImpl, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
+  const { recencyWeight: w, recencyHalfLifeHours, workingMemoryTurns } = svc.opts
+  const topK = input.top_k
+  const exclude = new Set<string>()
+  if (input.conversation_id !== undefined) {
+    for (const t of await rel.conversationTurns(input.conversation_id, workingMemoryTurns)) exclude.add(t.id)
+  }
+  const now = Date.now()
+  const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (recencyHalfLifeHours * 3_600_000))
+  const candidates = embedding === undefined
+    ? (await rel.recentTurns(input.channels, topK + exclude.size)).map(t => ({ ...t, similarity: null as number | null }))
+    : (await rel.similarTurns({ embedding, channels: input.channels, limit: topK * 3 + exclude.size })).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
+  return candidates
+    .filter(t => !exclude.has(t.id))
+    .map(t => ({ ...t, score: Math.round(((1 - w) * (t.similarity ?? 0) + w * recency(t.timestamp)) * 10_000) / 10_000 }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, topK)
+}
