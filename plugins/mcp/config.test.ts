@@ -57,3 +57,14 @@ t.test('the example file in this folder is valid', async t => {
   t.same([...c.servers.values()].map(s => s.error), [undefined, undefined])
   t.equal(c.servers.get('remote')?.config?.enabled, false)
 })
+
+t.test('a disabled entry is not resolved: an unset variable is no error until it is enabled', async t => {
+  const raw = { url: 'http://h/mcp', headers: { Authorization: 'Bearer ${NOPE}' } }
+  const off = resolveServer('a', { ...raw, enabled: false }, env, '/b')
+  t.equal(off.error, undefined)
+  t.equal(off.enabled, false)
+  t.same(off.config?.secrets, [])
+  t.match(resolveServer('a', raw, env, '/b'), { enabled: true, error: /\$\{NOPE\} not set/ })
+  t.equal(resolveServer('a', { transport: 'nope', enabled: false }, env, '/b').enabled, false, 'read even from an invalid entry')
+  t.not(resolveServer('a', { ...raw, enabled: false, timeout: 5 }, env, '/b').fingerprint, off.fingerprint, 'an edit of a disabled entry still changes it')
+})

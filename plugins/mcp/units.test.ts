@@ -37,3 +37,12 @@ t.test('redaction replaces secrets (and their URL encoding), not short values', 
   const r = makeRedactor(['s3cr3t/value', 'on'])
   t.equal(r('a s3cr3t/value b s3cr3t%2Fvalue c on'), 'a [redacted] b [redacted] c on')
 })
+
+t.test('http falls back to SSE only when there is no streamable endpoint', async t => {
+  const { noStreamableEndpoint } = await import('./connection.ts')
+  const { StreamableHTTPError } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+  for (const code of [404, 405, -1]) t.ok(noStreamableEndpoint(new StreamableHTTPError(code, 'x')), `HTTP ${code}`)
+  for (const code of [401, 403, 500]) t.notOk(noStreamableEndpoint(new StreamableHTTPError(code, 'x')), `HTTP ${code}`)
+  t.ok(noStreamableEndpoint(new SyntaxError('Unexpected token <')))
+  t.notOk(noStreamableEndpoint(new TypeError('fetch failed')), 'a refused connection fails over SSE the same way')
+})
