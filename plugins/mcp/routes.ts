@@ -5,7 +5,6 @@ import { Type } from 'typebox'
 import type { McpManager } from './manager.ts'
 import type { McpConnection } from './connection.ts'
 import { McpErrors } from './errors.ts'
-import { renderToolsPrompt } from './prompt.ts'
 import { findShadowed } from './shadow.ts'
 
 const ServerSchema = Type.Object({
@@ -214,14 +213,5 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: 
     return { results: Object.fromEntries(all.map(c => [c.name, { status: 'disconnected' }])) }
   })
 
-  app.get('/api/prompts/mcp-tools', {
-    schema: {
-      tags: ['mcp', 'prompts'],
-      summary: 'The tool-server tools prompt added to the system prompt, and how many tools it lists',
-      response: { 200: Type.Object({ mcp_tools_prompt: Type.String(), tools_count: Type.Integer() }) },
-    },
-  }, async () => {
-    const views = manager.toolViews()
-    return { mcp_tools_prompt: renderToolsPrompt(views), tools_count: views.filter(v => v.status === 'available').length }
-  })
+  // GET /api/prompts/mcp-tools is the prompts plugin's (from every tool source's toolsPrompt).
 }

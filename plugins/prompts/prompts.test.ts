@@ -150,3 +150,21 @@ t.test('a duplicate profile id or two defaults are refused with the path', async
   t.throws(() => parsePromptsFile(FILE.replace('name: P2', 'name: P2\n    is_default: true'), 'f.yaml'), /only one profile may have is_default/)
   t.throws(() => parsePromptsFile('global_prompt: [', 'f.yaml'), /not valid YAML/)
 })
+
+t.test('GET /api/prompts/mcp-tools is served without the MCP plugin: the tool sources\' prompt and count', async t => {
+  const s = await start(t)
+  const { status, body } = await s.json('/api/prompts/mcp-tools')
+  t.equal(status, 200)
+  t.match(body.mcp_tools_prompt, /^- calculate: /)
+  t.equal(body.tools_count, 1, 'the one builtin tool enabled in this setup')
+  const composed = (await s.json('/api/prompts/compose')).body.system_prompt as string
+  t.ok(composed.includes(`${TOOLS_HEADING}\n${body.mcp_tools_prompt as string}`), 'the same text the composition puts under the tools heading')
+})
+
+t.test('GET /api/prompts/mcp-tools with no tool source is empty, 0', async t => {
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.write('data/system_prompts.yaml', FILE)
+  const s = await startKernel(t, { ws, plugins: [{ name: 'prompts', module: repoPlugin('prompts') }] })
+  t.same((await s.json('/api/prompts/mcp-tools')).body, { mcp_tools_prompt: '', tools_count: 0 })
+})

@@ -1,4 +1,5 @@
-// /api/prompts/* (all but /api/prompts/mcp-tools, which the MCP plugin serves).
+// /api/prompts/*. The tools prompt (/api/prompts/mcp-tools) is served here too, from every
+// registered tool source, so it exists whichever tool plugins are loaded.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { PromptStore } from './store.ts'
@@ -101,4 +102,26 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
     const { profile_id: id } = request.query as { profile_id?: string }
     return await api.compose({ profile_id: id })
   })
+
+  app.get('/api/prompts/mcp-tools', {
+    schema: {
+      tags: ['prompts'],
+      summary: 'The tool-server tools prompt added to the system prompt, and how many available tools the tool sources offer',
+      description: 'The text is what composition puts under the tools heading: every registered tool source\'s own description of its tools (MCP servers, builtin tools, ...). Empty when no source describes any.',
+      response: { 200: Type.Object({ mcp_tools_prompt: Type.String(), tools_count: Type.Integer() }) },
+    },
+  }, async () => ({ mcp_tools_prompt: api.toolsPrompt(), tools_count: await countAvailableTools(app) }))
+}
+
+/** Available tools over every tool source; a source that fails to list counts none (and is logged). */
+async function countAvailableTools (app: FastifyInstance): Promise<number> {
+  const counts = await Promise.all(app.registry.toolSources.entries().map(async ([name, source]) => {
+    try {
+      return (await source.listTools()).filter(t => t.status === undefined || t.status === 'available').length
+    } catch (err) {
+      app.log.warn({ err, source: name }, 'tool source failed to list its tools; not counted')
+      return 0
+    }
+  }))
+  return counts.reduce((a, b) => a + b, 0)
 }

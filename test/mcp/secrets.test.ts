@@ -16,7 +16,7 @@ async function startLogged (t: Test, servers: Record<string, unknown>) {
   const lines: string[] = []
   const sink = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(l => l !== '')); cb() } })
   const file = ws.write('mcp_servers.json', JSON.stringify({ servers }))
-  ws.writePlugins([{ name: 'mcp', module: repoPlugin('mcp') }])
+  ws.writePlugins([{ name: 'mcp', module: repoPlugin('mcp') }, { name: 'prompts', module: repoPlugin('prompts') }]) // prompts serves /api/prompts/mcp-tools
   const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { MCP_SERVERS_FILE: file, AGENTD_TEST_SECRET: SECRET }), logger: pino({ level: 'debug' }, sink) })
   const { port } = await kernel.start()
   t.teardown(async () => { await kernel.close(); ws.remove() })

@@ -43,7 +43,8 @@ t.test('server-everything over stdio: connects, lists tools and resources, calls
 })
 
 t.test('the tools prompt lists the connected tools', async t => {
-  const s = await startMcp(t, { everything: everything() })
+  // The prompts plugin serves /api/prompts/mcp-tools from the tool sources' prompts.
+  const s = await startMcp(t, { everything: everything() }, { plugins: [{ name: 'mcp', module: repoPlugin('mcp') }, { name: 'prompts', module: repoPlugin('prompts') }] })
   await s.waitFor('everything', isConnected, 'connected')
   const { status, body } = await s.json('/api/prompts/mcp-tools')
   t.equal(status, 200)
