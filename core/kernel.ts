@@ -257,10 +257,12 @@ export class Kernel {
   async close (): Promise<void> {
     if (this.#closing) return
     this.#closing = true
-    await this.#watcher?.close()
+    // Stop accepting first, before anything that awaits: a connection arriving after the
+    // signal is refused, while the requests already in flight go on.
     const listening = this.server.listening
     const closed = listening ? new Promise<void>(resolve => this.server.close(() => { resolve() })) : Promise.resolve()
     this.server.closeIdleConnections()
+    await this.#watcher?.close()
     await this.#reloadChain
     const gen = this.#current
     if (gen !== undefined) {

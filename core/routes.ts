@@ -27,7 +27,7 @@ async function checkAll (contributors: HealthContributor[], into: Record<string,
   let timer: NodeJS.Timeout | undefined
   // Aborted at the cap, so a contributor that honours the signal stops its upstream call.
   const abort = new AbortController()
-  const timeout = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { abort.abort(); resolve('timeout') }, timeoutMs) })
+  const timeout = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout'); abort.abort() }, timeoutMs) })
   try {
     await Promise.all(contributors.map(async c => {
       try {

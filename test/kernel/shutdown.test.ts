@@ -1,36 +1,81 @@
-// `npm start`'s process: SIGTERM stops accepting, lets an in-flight stream finish,
-// closes plugins and exits 0.
+// `npm start`'s process: SIGTERM or SIGINT stops accepting at once, lets an in-flight
+// stream finish, closes the plugins (their onClose hooks run) and exits 0.
 import t from 'tap'
 import { spawn } from 'node:child_process'
+import net from 'node:net'
 import path from 'node:path'
 import { Workspace, REPO, fixturePlugin } from '../helpers/workspace.ts'
 
-t.test('SIGTERM drains an in-flight stream, then exits 0', async t => {
-  const ws = new Workspace()
-  t.teardown(() => { ws.remove() })
-  ws.writePlugins([{ name: 'probe', module: fixturePlugin('probe'), options: { chunks: 6, chunk_ms: 80 } }])
-  const child = spawn(process.execPath, [`--import=${import.meta.resolve('tsx')}`, path.join(REPO, 'core/main.ts')], {
-    cwd: ws.dir,
-    env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'info', AGENT_DATA_DIR: ws.dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const closeLogger = new URL('./fixtures/close-logger', import.meta.url).pathname
+
+/** Resolves with the error code of a fresh TCP connection attempt, or 'connected'. */
+async function tryConnect (port: number): Promise<string> {
+  return await new Promise(resolve => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.destroy(); resolve('connected') })
+    socket.once('error', (err: NodeJS.ErrnoException) => { resolve(err.code ?? err.message) })
   })
-  t.teardown(() => { child.kill('SIGKILL') })
-  let log = ''
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      log += d.toString()
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)
-      if (m !== null) resolve(Number(m[1]))
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  t.test(`${signal}: no new connections while a stream drains; the stream completes, plugins close, exit 0`, async t => {
+    const ws = new Workspace()
+    t.teardown(() => { ws.remove() })
+    ws.writePlugins([
+      { name: 'probe', module: fixturePlugin('probe'), options: { chunks: 20, chunk_ms: 100 } },
+      { name: 'closer', module: closeLogger },
+    ])
+    const child = spawn(process.execPath, [`--import=${import.meta.resolve('tsx')}`, path.join(REPO, 'core/main.ts')], {
+      cwd: ws.dir,
+      env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'info', AGENT_DATA_DIR: ws.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
-    child.once('exit', code => { reject(new Error(`exited ${code}: ${log}`)) })
+    t.teardown(() => { child.kill('SIGKILL') })
+    let log = ''
+    child.stdout.on('data', (d: Buffer) => { log += d.toString() })
+    const exited = new Promise<number | null>(resolve => child.once('exit', code => { resolve(code) }))
+    const waitFor = async (re: RegExp, ms = 30_000): Promise<RegExpExecArray> => {
+      const deadline = Date.now() + ms
+      for (;;) {
+        const m = re.exec(log)
+        if (m !== null) return m
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in the log: ${log}`)
+        await new Promise(resolve => setTimeout(resolve, 20))
+      }
+    }
+    const port = Number((await waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1])
+
+    const res = await fetch(`http://127.0.0.1:${port}/api/probe/stream`, { headers: { accept: 'text/event-stream' } })
+    const reader = res.body!.getReader()
+    let body = new TextDecoder().decode((await reader.read()).value)
+    t.match(body, /event: chunk/, 'the stream is running')
+    let streamDone = false
+    const rest = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        body += new TextDecoder().decode(value)
+      }
+      streamDone = true
+    })()
+
+    child.kill(signal)
+    await waitFor(/shutting down/)
+    let refused = ''
+    for (let i = 0; i < 50 && refused === ''; i++) {
+      const r = await tryConnect(port)
+      if (r !== 'connected') refused = r
+      else await new Promise(resolve => setTimeout(resolve, 20))
+    }
+    t.equal(refused, 'ECONNREFUSED', 'a new connection is refused')
+    t.equal(streamDone, false, 'while the stream in flight is still running')
+
+    await rest
+    t.match(body, /event: done/, 'the stream in flight completed')
+    t.equal(await exited, 0, 'exit code 0')
+    const at = (re: RegExp): number => log.search(re)
+    t.ok(at(/close-logger onClose ran/) > at(/shutting down/), `the plugin's onClose ran at shutdown: ${log}`)
+    t.ok(at(/"msg":"stopped"/) > at(/close-logger onClose ran/), 'before the process stopped')
+    t.match(log, new RegExp(`"signal":"${signal}"`))
   })
-  const res = await fetch(`http://127.0.0.1:${port}/api/probe/stream`, { headers: { accept: 'text/event-stream' } })
-  const exited = new Promise<number | null>(resolve => child.once('exit', code => { resolve(code) }))
-  child.kill('SIGTERM')
-  const body = await res.text()
-  t.match(body, /event: done/, 'the stream in flight completed')
-  t.equal(await exited, 0, 'exit code 0')
-  t.match(log, /shutting down/)
-  t.match(log, /"msg":"stopped"/)
-  await t.rejects(fetch(`http://127.0.0.1:${port}/api/index`), 'no longer accepting')
-})
+}
