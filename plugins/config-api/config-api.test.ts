@@ -3,6 +3,7 @@
 // reaching the provider on the next request without a restart.
 import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 import path from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
@@ -86,25 +87,71 @@ t.test('a value of the wrong type is a 400 with the path; nothing is written', a
   t.equal(empty.status, 400)
 })
 
+// Reads data/config.json in a tight loop on its own thread and reports what it saw. Each
+// version is read through one descriptor, so the content belongs to the inode seen, and
+// the previous descriptor stays open until the next is opened, so its inode number cannot
+// be reused in between: the same inode twice in a row is the same file, which must not
+// have changed.
+const READER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const fs = require('node:fs')
+const { file, per } = workerData
+const problems = []
+let reads = 0, largest = 0, versions = 0, stop = false
+let last = { fd: undefined, ino: undefined, text: undefined }
+parentPort.on('message', () => { stop = true })
+function readOnce () {
+  let fd
+  try { fd = fs.openSync(file, 'r') } catch (err) { if (err.code !== 'ENOENT') problems.push(err.message); return }
+  const ino = fs.fstatSync(fd).ino
+  const text = fs.readFileSync(fd, 'utf8')
+  reads++
+  largest = Math.max(largest, text.length)
+  if (ino === last.ino && text !== last.text) problems.push('inode ' + ino + ' changed content in place')
+  if (ino !== last.ino) versions++
+  if (last.fd !== undefined) fs.closeSync(last.fd)
+  last = { fd, ino, text }
+  let parsed
+  try { parsed = JSON.parse(text) } catch (err) { problems.push('torn read (' + text.length + ' bytes): ' + err.message); return }
+  const counts = new Map()
+  for (const k of Object.keys((parsed.models && parsed.models.overrides) || {})) { const g = k.split('-')[1]; counts.set(g, (counts.get(g) || 0) + 1) }
+  for (const [g, n] of counts) if (n !== per) problems.push('update ' + g + ' half applied: ' + n + ' of ' + per + ' entries')
+}
+function loop () {
+  const until = Date.now() + 50
+  while (Date.now() < until) readOnce()
+  if (!stop) { setImmediate(loop); return }
+  readOnce()
+  if (last.fd !== undefined) fs.closeSync(last.fd)
+  parentPort.postMessage({ problems, reads, largest, versions })
+}
+loop()
+`
+
 t.test('concurrent updates never leave a torn data/config.json and none is lost', async t => {
-  const s = await startKernel(t, { plugins, watch: false })
-  let reading = true
-  let reads = 0
-  const torn: string[] = []
-  const reader = (async () => {
-    while (reading) {
-      try { readConfig(s.ws); reads++ } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'ENOENT') torn.push((err as Error).message) }
-      await new Promise(resolve => setImmediate(resolve))
-    }
-  })()
-  const results = await Promise.all(Array.from({ length: 12 }, async (_, i) =>
-    await s.post('/api/config/update', { models: { overrides: { [`model-${i}`]: { context_window: 1000 + i } } } })))
-  reading = false
-  await reader
-  t.same(results.map(r => r.status), Array(12).fill(200))
-  t.same(torn, [], `no torn read in ${reads} reads`)
+  // Each update adds 1200 overrides, so the file grows past 512 KiB, the most Node writes in
+  // one call: written in place it would take several writes, and the reader would catch it
+  // empty, half-written or changing under one inode. Replaced by rename, every version it
+  // opens is whole and never changes.
+  // Each update rebuilds the generation; a queued request must outlive the retired ones' drain timeout.
+  const s = await startKernel(t, { plugins, watch: false, env: { AGENT_DRAIN_TIMEOUT_MS: '120000' } })
+  const UPDATES = 10
+  const PER = 1200
+  const group = (i: number): Record<string, { context_window: number }> =>
+    Object.fromEntries(Array.from({ length: PER }, (_, j) => [`m-${i}-${j}`, { context_window: 1000 + j }]))
+  const reader = new Worker(READER, { eval: true, workerData: { file: path.join(s.ws.dataDir, 'config.json'), per: PER } })
+  t.teardown(async () => { await reader.terminate() })
+  const results = await Promise.all(Array.from({ length: UPDATES }, async (_, i) =>
+    await s.post('/api/config/update', { models: { overrides: group(i) } })))
+  const report = new Promise<{ problems: string[], reads: number, largest: number, versions: number }>(resolve => reader.once('message', resolve))
+  reader.postMessage('stop')
+  const seen = await report
+  t.same(results.map(r => r.status), Array(UPDATES).fill(200))
+  t.same(seen.problems, [], `no torn, half-applied or in-place version in ${seen.reads} reads of ${seen.versions} versions`)
+  t.ok(seen.largest > 512 * 1024, `the file grew past 512 KiB (${seen.largest} bytes), so an in-place write would have taken several calls`)
+  t.ok(seen.versions > 1, 'the reader saw the file replaced')
   const overrides = readConfig(s.ws).models.overrides
-  t.equal(Object.keys(overrides).length, 12, 'every update is in the file')
+  t.equal(Object.keys(overrides).length, UPDATES * PER, 'every update is in the file')
 })
 
 t.test('no log line ever carries the key', async t => {
