@@ -128,6 +128,20 @@ for (const backend of SQL_BACKENDS) {
       t.equal(await store.graph('00000000-0000-0000-0000-000000000000', 2), undefined)
     })
 
+    t.test('a chain A-B-C-D: C-D is reached at depth 3, not at depth 2; direction follows the walk', async t => {
+      const mk = async (n: string): Promise<string> => (await store.upsertEntity({ name: n, type: 'Node', channel: 'chain' })).entity.id
+      const [a, b, c, d] = [await mk('A'), await mk('B'), await mk('C'), await mk('D')]
+      await store.relate({ source_id: a, target_id: b, type: 'next', channel: 'chain' })
+      await store.relate({ source_id: b, target_id: c, type: 'next', channel: 'chain' })
+      await store.relate({ source_id: c, target_id: d, type: 'next', channel: 'chain' })
+      const edges = async (root: string, depth: number): Promise<string[]> =>
+        (await store.graph(root, depth))?.relationships.map(r => `${r.source.name}-${r.target.name}:${r.depth}:${r.direction}`) ?? []
+      t.same(await edges(a, 2), ['A-B:1:outgoing', 'B-C:2:outgoing'], 'depth 2 stops at C')
+      t.same(await edges(a, 3), ['A-B:1:outgoing', 'B-C:2:outgoing', 'C-D:3:outgoing'], 'depth 3 reaches D')
+      t.same(await edges(d, 3), ['C-D:1:incoming', 'B-C:2:incoming', 'A-B:3:incoming'], 'walking against the edges: incoming all the way')
+      t.same(await edges(b, 2), ['A-B:1:incoming', 'B-C:1:outgoing', 'C-D:2:outgoing'], 'an edge away from the root is labelled by the walk, not by the root')
+    })
+
     t.test('deleting a channel removes its entities, facts and relationships only', async t => {
       const e1 = await store.upsertEntity({ name: 'P', type: 'T', channel: 'dc-a' })
       const e2 = await store.upsertEntity({ name: 'Q', type: 'T', channel: 'dc-a' })
