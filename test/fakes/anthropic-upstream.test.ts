@@ -25,3 +25,12 @@ t.test('errors use Anthropic\'s body and reach the SDK as its typed errors', asy
   t.equal(err.status, 529)
   t.equal(err.error.error.type, 'overloaded_error')
 })
+
+t.test('a wrong key gets 401 authentication_error; with echoKeyIn401 it quotes the key masked', async t => {
+  const fake = await startFakeAnthropic(t, { apiKey: 'sk-ant-right-000000000', echoKeyIn401: true })
+  const client = new Anthropic({ apiKey: 'sk-anWrongKey1234567wxyz', baseURL: fake.url, maxRetries: 0 })
+  const err = await client.models.list().catch((e: unknown) => e) as { status: number, error: { error: { type: string, message: string } } }
+  t.equal(err.status, 401)
+  t.equal(err.error.error.type, 'authentication_error')
+  t.equal(err.error.error.message, 'invalid x-api-key: sk-an***************wxyz')
+})

@@ -7,6 +7,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Socket } from 'node:net'
+import { maskKey } from './openai-upstream.ts'
 
 export interface ScriptedToolUse { id?: string, name: string, input: Record<string, unknown> }
 
@@ -47,6 +48,8 @@ export interface FakeAnthropicOptions {
   fallback?: AnthropicReplyFn
   /** Require this key (x-api-key or Bearer); anything else gets 401 authentication_error. */
   apiKey?: string
+  /** The 401 quotes the key it got, masked ("invalid x-api-key: sk-an*****wxyz"). Default false, as the real API answers "invalid x-api-key". */
+  echoKeyIn401?: boolean
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -71,6 +74,7 @@ export class FakeAnthropic {
   models: string[]
   fallback: AnthropicReplyFn
   apiKey: string | undefined
+  echoKeyIn401: boolean
   url = ''
   #sockets = new Set<Socket>()
 
@@ -81,6 +85,7 @@ export class FakeAnthropic {
       return { text: `echo: ${typeof last === 'string' ? last : JSON.stringify(last)}` }
     })
     this.apiKey = opts.apiKey
+    this.echoKeyIn401 = opts.echoKeyIn401 ?? false
     this.server = http.createServer((req, res) => { void this.#handle(req, res) })
     this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
   }
@@ -117,7 +122,11 @@ export class FakeAnthropic {
     let finished = false
     res.once('close', () => { if (!finished) record.aborted = true })
 
-    if (!this.#authorized(req.headers)) { this.#error(res, { status: 401, message: 'invalid x-api-key' }); finished = true; return }
+    if (!this.#authorized(req.headers)) {
+      const sent = String(req.headers['x-api-key'] ?? (req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''))
+      const message = this.echoKeyIn401 && sent !== '' ? `invalid x-api-key: ${maskKey(sent)}` : 'invalid x-api-key'
+      this.#error(res, { status: 401, message }); finished = true; return
+    }
     if (req.method === 'GET' && path.endsWith('/v1/models')) {
       const data = this.models.map(id => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }))
       this.#json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null })

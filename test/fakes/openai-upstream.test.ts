@@ -22,3 +22,16 @@ t.test('the openai SDK reads a scripted completion and a streamed tool call', as
   const models = await client.models.list()
   t.same(models.data.map(m => m.id), ['gpt-4o-mini', 'gpt-4o'])
 })
+
+t.test('a wrong key gets a 401 that quotes it masked, as the real API does', async t => {
+  const fake = await startFakeOpenAI(t, { apiKey: 'sk-right-key-000000000' })
+  const wrong = 'sk-abWrongKey1234567wxyz'
+  const client = new OpenAI({ apiKey: wrong, baseURL: fake.url, maxRetries: 0 })
+  const err = await client.models.list().catch((e: unknown) => e) as { status: number, message: string }
+  t.equal(err.status, 401)
+  t.match(err.message, 'Incorrect API key provided: sk-ab***************wxyz.')
+  t.notMatch(err.message, wrong)
+  fake.echoKeyIn401 = false
+  const bare = await client.models.list().catch((e: unknown) => e) as { message: string }
+  t.match(bare.message, /Incorrect API key provided\.$/)
+})

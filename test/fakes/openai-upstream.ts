@@ -57,6 +57,17 @@ export interface FakeOpenAIOptions {
   fallback?: ReplyFn
   /** Require this bearer token; other tokens get 401 like the real API. */
   apiKey?: string
+  /**
+   * The 401 quotes the key it got, masked, as the real API does ("Incorrect API key
+   * provided: sk-ab*****wxyz."). Default true; false gives a bare message.
+   */
+  echoKeyIn401?: boolean
+}
+
+/** How the real APIs quote a wrong key in a 401: its first 5 and last 4 characters. */
+export function maskKey (key: string): string {
+  if (key.length < 12) return '***'
+  return `${key.slice(0, 5)}${'*'.repeat(key.length - 9)}${key.slice(-4)}`
 }
 
 const isError = (r: Reply): r is ErrorReply => 'status' in r
@@ -78,6 +89,7 @@ export class FakeOpenAI {
   models: string[]
   fallback: ReplyFn
   apiKey: string | undefined
+  echoKeyIn401: boolean
   /** Length of /v1/embeddings vectors when the request does not say `dimensions`. */
   embeddingDimensions = 1536
   #sockets = new Set<import('node:net').Socket>()
@@ -87,6 +99,7 @@ export class FakeOpenAI {
     this.models = opts.models ?? ['gpt-4o-mini', 'gpt-4o']
     this.fallback = opts.fallback ?? ((req) => ({ text: `echo: ${String(req.body?.messages?.at(-1)?.content ?? '')}` }))
     this.apiKey = opts.apiKey
+    this.echoKeyIn401 = opts.echoKeyIn401 ?? true
     this.server = http.createServer((req, res) => { void this.#handle(req, res) })
     this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
   }
@@ -120,7 +133,11 @@ export class FakeOpenAI {
     const done = (): void => { finished = true }
 
     if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) {
-      this.#error(res, { status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error' }); done(); return
+      const sent = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
+      const message = this.echoKeyIn401 && sent !== ''
+        ? `Incorrect API key provided: ${maskKey(sent)}. You can find your API key at https://platform.openai.com/account/api-keys.`
+        : 'Incorrect API key provided.'
+      this.#error(res, { status: 401, message, type: 'invalid_request_error' }); done(); return
     }
     if (req.method === 'GET' && path.endsWith('/models')) {
       this.#json(res, 200, { object: 'list', data: this.models.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) }); done(); return
