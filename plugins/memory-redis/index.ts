@@ -25,7 +25,7 @@ async function memoryRedis (app: FastifyInstance, opts: PluginOptions<Options>):
   }
   const cfg = { uri, namespace: opts.namespace, maxListLength: opts.max_list_length, connectTimeoutMs: opts.connect_timeout_ms }
   const store = await app.resources.acquire({
-    kind: 'kv:redis', options: cfg, create: () => new RedisKvStore(cfg), dispose: async s => { await s.close() },
+    kind: 'kv:redis', options: cfg, create: () => new RedisKvStore({ ...cfg, log: app.log }), dispose: async s => { await s.close() },
   })
   app.registry.memory.kv.add(opts.instance, store)
 }

@@ -7,7 +7,14 @@ import { StoreUnavailableError, type KvStore, type StoreHealth } from '../../cor
 
 interface Envelope { v: unknown, t?: number }
 
-export interface RedisKvOptions { uri: string, namespace: string, maxListLength: number, connectTimeoutMs: number }
+export interface RedisKvOptions {
+  uri: string
+  namespace: string
+  maxListLength: number
+  connectTimeoutMs: number
+  /** Where a corrupt value (not our JSON) is reported. */
+  log?: { warn: (obj: object, msg: string) => void }
+}
 
 /** Glob characters taken literally by SCAN MATCH. */
 const globEscape = (s: string): string => s.replace(/[*?[\]\\]/g, m => `\\${m}`)
@@ -17,12 +24,14 @@ export class RedisKvStore implements KvStore {
   readonly client: Redis
   readonly #ns: string
   readonly #maxList: number
+  readonly #log: RedisKvOptions['log']
   /** Settles once the first connection attempt ends (ready, error or timeout). */
   readonly #firstAttempt: Promise<void>
 
   constructor (opts: RedisKvOptions) {
     this.#ns = opts.namespace
     this.#maxList = opts.maxListLength
+    this.#log = opts.log
     this.client = new Redis(opts.uri, {
       lazyConnect: false,
       enableOfflineQueue: false,
@@ -47,6 +56,19 @@ export class RedisKvStore implements KvStore {
 
   #k (key: string): string { return this.#ns + key }
 
+  /**
+   * A value someone else wrote under our namespace (or a torn write) is not an outage:
+   * it reads as missing and is reported, instead of failing the call as "store unavailable".
+   */
+  #parse (key: string, raw: string): { ok: true, value: unknown } | { ok: false } {
+    try {
+      return { ok: true, value: JSON.parse(raw) }
+    } catch (err) {
+      this.#log?.warn({ key: this.#k(key), err: (err as Error).message }, 'memory-redis: a stored value is not valid JSON; treated as missing')
+      return { ok: false }
+    }
+  }
+
   async #do<T> (fn: () => Promise<T>): Promise<T> {
     try {
       await this.#firstAttempt
@@ -57,13 +79,16 @@ export class RedisKvStore implements KvStore {
   }
 
   async get<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T | undefined> {
-    return await this.#do(async () => {
-      const raw = await this.client.get(this.#k(key))
-      if (raw === null) return undefined
-      const env = JSON.parse(raw) as Envelope
-      if (opts.slide === true && env.t !== undefined) await this.client.expire(this.#k(key), env.t)
-      return env.v as T
-    })
+    const raw = await this.#do(async () => await this.client.get(this.#k(key)))
+    if (raw === null) return undefined
+    const parsed = this.#parse(key, raw)
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || !('v' in parsed.value)) {
+      if (parsed.ok) this.#log?.warn({ key: this.#k(key) }, 'memory-redis: a stored value is not in agentd\'s format; treated as missing')
+      return undefined
+    }
+    const env = parsed.value as Envelope
+    if (opts.slide === true && typeof env.t === 'number') await this.#do(async () => await this.client.expire(this.#k(key), env.t as number))
+    return env.v as T
   }
 
   async set (key: string, value: unknown, opts: { ttlSeconds?: number } = {}): Promise<void> {
@@ -110,15 +135,21 @@ export class RedisKvStore implements KvStore {
   }
 
   async getList<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T[]> {
-    return await this.#do(async () => {
+    const items = await this.#do(async () => {
       const k = this.#k(key)
       const items = await this.client.lrange(k, 0, -1)
       if (opts.slide === true && items.length > 0) {
         const ttl = await this.client.get(`${k}\u0000ttl`)
         if (ttl !== null) await this.client.multi().expire(k, Number(ttl)).expire(`${k}\u0000ttl`, Number(ttl)).exec()
       }
-      return items.map(i => JSON.parse(i) as T)
+      return items
     })
+    const out: T[] = []
+    for (const i of items) {
+      const p = this.#parse(key, i)
+      if (p.ok) out.push(p.value as T)
+    }
+    return out
   }
 
   async health (): Promise<StoreHealth> {

@@ -99,3 +99,22 @@ t.test('the in-process store hands out copies', async t => {
   const got = await kv.get<{ n: number }>('k')
   t.equal(got?.n, 1)
 })
+
+t.test('Redis: a value that is not valid JSON reads as missing (and is reported), not as "store unavailable"', async t => {
+  const ns = `agentd-test-${randomBytes(6).toString('hex')}:`
+  const warnings: string[] = []
+  const kv = new RedisKvStore({ uri: REDIS_URI, namespace: ns, maxListLength: 50, connectTimeoutMs: 2000, log: { warn: (_o, msg) => { warnings.push(msg) } } })
+  t.teardown(async () => { await kv.deletePrefix(''); await kv.close() })
+  t.equal((await kv.health()).status, 'healthy', 'connected')
+  await kv.client.set(`${ns}bad`, '{not json')
+  await kv.client.set(`${ns}foreign`, '"a plain string"')
+  t.equal(await kv.get('bad'), undefined)
+  t.equal(await kv.get('foreign'), undefined, 'valid JSON but not our envelope')
+  await kv.pushList('list', { ok: 1 })
+  await kv.client.rpush(`${ns}list`, 'garbage{')
+  await kv.pushList('list', { ok: 2 })
+  t.same(await kv.getList('list'), [{ ok: 1 }, { ok: 2 }], 'the corrupt item is skipped')
+  t.equal(warnings.length, 3)
+  t.match(warnings[0], /not valid JSON/)
+  t.equal((await kv.health()).status, 'healthy')
+})
