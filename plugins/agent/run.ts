@@ -51,7 +51,7 @@ export interface RunInput {
   autoFallback: string
   /** Aborted when the client disconnects. */
   clientSignal: AbortSignal
-  /** The chat plugin's active-task tracker (GET /api/agent/status). */
+  /** The process-wide active-task tracker shared with chat (GET /api/agent/status). */
   tracker: TaskTracker
 }
 

@@ -1,10 +1,12 @@
-// GET /api/agent/status during an agent run with two parallel tool calls: `executing`
-// until the last of them ends (not when the first does), then `reasoning` while the
-// model reads the results.
+// GET /api/agent/status for agent runs: with two parallel tool calls `executing` until
+// the last of them ends (not when the first does), then `reasoning` while the model reads
+// the results; the route exists without the chat plugin, and once with both.
 import t from 'tap'
 import { startAgent } from './test-support.ts'
 import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
 import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'
+import { startKernel } from '../../test/helpers/kernel.ts'
+import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
 const statusPlugins = [{ name: 'prompts', module: repoPlugin('prompts') }, { name: 'chat', module: repoPlugin('chat') }]
@@ -43,4 +45,37 @@ t.test('two parallel slow tools: executing until both ended, reasoning during th
   t.ok(duringTools.every(x => x === 'executing'), `executing while either tool runs: ${duringTools.join(',')}`)
   t.ok(duringSecondCall.filter(x => x === 'reasoning').length >= 3, `reasoning during the model call after the tools: ${duringSecondCall.join(',')}`)
   t.notOk(duringSecondCall.includes('executing'))
+})
+
+t.test('agent without the chat plugin: GET /api/agent/status exists and lists the run', async t => {
+  const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { text: 'Tides follow the moon.', firstDelayMs: 600 } } })
+  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  let done = false
+  const run = h.run({ task: 'Explain tides', reasoning_strategy: 'cot' }).finally(() => { done = true })
+  const seen: string[] = []
+  while (!done) {
+    const { status, body } = await h.s.json('/api/agent/status')
+    t.equal(status, 200)
+    const task = body.active_tasks.find((x: { kind: string }) => x.kind === 'agent')
+    if (task !== undefined && !seen.includes(task.status)) seen.push(task.status)
+    await sleep(20)
+  }
+  t.equal((await run).body.status, 'complete')
+  t.ok(seen.includes('reasoning'), `the run was listed: ${seen.join(',')}`)
+  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+})
+
+t.test('agent loaded before chat: one status route, serving both', async t => {
+  const fake = await startFakeOpenAI(t, { models: ['m1'] })
+  fake.fallback = () => ({ text: 'ok' })
+  const s = await startKernel(t, {
+    plugins: [
+      { name: 'fake', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, list_models: 'server', max_retries: 0 } },
+      { name: 'cot', module: repoPlugin('strategy-cot') },
+      { name: 'agent', module: repoPlugin('agent'), options: { default_model: 'fake/m1' } },
+      ...statusPlugins,
+    ],
+  })
+  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.equal((await s.post('/api/agent/chat', { message: 'hi', model: 'fake/m1' })).status, 200, 'chat loaded too')
 })

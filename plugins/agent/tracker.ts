@@ -1,7 +1,9 @@
-// Agent runs show in GET /api/agent/status (owned by the chat plugin) through its
-// process-wide active-task tracker. This adapter is the only place that knows it.
+// Agent runs show in GET /api/agent/status through the process-wide active-task tracker
+// shared with the chat plugin (plugins/chat/status.ts: whichever loads first registers the
+// route). This adapter is the only place that knows it.
 import type { FastifyInstance } from 'fastify'
-import { acquireTaskTracker, type AgentStatus, type TaskTracker } from '../chat/tasks.ts'
+import type { AgentStatus, TaskTracker } from '../chat/tasks.ts'
+import { useTaskTracker } from '../chat/status.ts'
 
 export type { AgentStatus, TaskTracker }
 
@@ -12,7 +14,7 @@ export interface TaskHandle {
 }
 
 export async function acquireTracker (app: FastifyInstance): Promise<TaskTracker> {
-  return await acquireTaskTracker(app)
+  return await useTaskTracker(app)
 }
 
 export function trackTask (tracker: TaskTracker, taskId: string): TaskHandle {

@@ -1,13 +1,14 @@
 // Plugin: chat (SPEC.md "Chat flow (simple mode)"): POST /api/agent/chat, its SSE twin
-// /api/agent/chat/stream, and GET /api/agent/status. Needs the prompts plugin.
+// /api/agent/chat/stream, and GET /api/agent/status (status.ts, shared with the agent
+// plugin). Needs the prompts plugin.
 // Reusable parts for agent mode: tool-loop.ts (runToolLoop), tools.ts (collectToolSet),
-// think.ts (ThinkParser), tasks.ts (acquireTaskTracker).
+// think.ts (ThinkParser), status.ts (useTaskTracker).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '../../core/types.ts'
 import { options, type ChatOptions } from './options.ts'
 import { ChatErrors } from './errors.ts'
-import { acquireTaskTracker } from './tasks.ts'
+import { useTaskTracker } from './status.ts'
 import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessions.ts'
 import { ChatMemory } from './memory.ts'
 import { chatRoutes } from './routes.ts'
@@ -18,10 +19,11 @@ export { runToolLoop, type ToolLoopOptions, type ToolLoopResult, type LoopEvent 
 export { collectToolSet, type ToolSet, type ToolFilter } from './tools.ts'
 export { ThinkParser, splitThinking } from './think.ts'
 export { acquireTaskTracker, TaskTracker, type TaskHandle } from './tasks.ts'
+export { useTaskTracker } from './status.ts'
 
 async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Promise<void> {
   if (!app.hasDecorator('prompts')) throw new ChatErrors.NO_PROMPTS()
-  const tasks = await acquireTaskTracker(app)
+  const tasks = await useTaskTracker(app)
   // In the pool: a reload with the same bounds keeps every session.
   const local = await app.resources.acquire({
     kind: 'chat-sessions',

@@ -1,6 +1,6 @@
-// POST /api/agent/chat, POST /api/agent/chat/stream, GET /api/agent/status.
+// POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: status.ts.)
 import type { FastifyInstance } from 'fastify'
-import { ChatRequestSchema, ChatResponseSchema, StatusResponseSchema, type ChatRequest } from './schema.ts'
+import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import { chatStreamHandler } from './sse.ts'
 
@@ -36,8 +36,4 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
       body: ChatRequestSchema,
     },
   }, chatStreamHandler(deps))
-
-  app.get('/api/agent/status', {
-    schema: { tags: ['agent'], summary: 'Agent status and the tasks running now', response: { 200: StatusResponseSchema } },
-  }, async () => ({ status: deps.tasks.status(), active_tasks: deps.tasks.list() }))
 }

@@ -1,9 +1,10 @@
 // Active-task tracker behind GET /api/agent/status. One tracker per process, held in the
 // resource pool, so a chat stream that started on an old generation is still listed
-// after a reload, and the agent plugin shares it:
+// after a reload, and the agent plugin shares it. Plugins get it through
+// status.ts, which also registers the route:
 //
-//   import { acquireTaskTracker } from '../chat/tasks.ts'
-//   const tasks = await acquireTaskTracker(app)            // in the plugin body
+//   import { useTaskTracker } from '../chat/status.ts'
+//   const tasks = await useTaskTracker(app)                // in the plugin body
 //   const task = tasks.start('agent', 'planning')          // per request
 //   task.set('executing'); ...; task.end()                 // end() in a finally
 import { randomUUID } from 'node:crypto'
