@@ -30,6 +30,57 @@ t.test('a third-party provider plugin loaded by path appears in /api/providers a
   t.equal(answer.body.content, 'Polly: cracker', 'it is callable through model resolution too')
 })
 
+// An out-of-tree provider: plain JavaScript in the user's own folder, importing nothing
+// (no agentd code, no packages); it only uses what the kernel hands it (app.registry, opts).
+const OUT_OF_TREE_PROVIDER = `
+const CAPABILITIES = {
+  supports_tools: false, supports_vision: false, supports_streaming: true, supports_json_mode: false,
+  context_window: 8192, max_output_tokens: null, cost_per_1k_input: null, cost_per_1k_output: null,
+}
+export default async function echoProvider (app, opts) {
+  const id = opts.instance
+  const answer = req => (opts.prefix ?? 'echo') + ': ' + (req.messages.at(-1)?.content ?? '')
+  const usage = text => ({ prompt_tokens: 1, completion_tokens: text.split(' ').length, total_tokens: 1 + text.split(' ').length })
+  const provider = {
+    id,
+    status: () => ({ status: 'configured' }),
+    listModels: async () => [{ name: 'echo-1', provider: id, ...CAPABILITIES }],
+    capabilities: () => ({ ...CAPABILITIES }),
+    knowsModel: model => model === 'echo-1',
+    complete: async req => ({ content: answer(req), finish_reason: 'stop', tool_calls: [], model: req.model, usage: usage(answer(req)) }),
+    stream: async function * (req) {
+      for (const word of answer(req).split(/(?<= )/)) yield { content: word }
+      yield { content: '', finish_reason: 'stop', usage: usage(answer(req)) }
+    },
+    health: async () => ({ status: 'healthy' }),
+  }
+  app.registry.providers.add(id, provider)
+}
+`
+
+t.test('a plain-JS provider plugin with no imports, added to plugins.json by path, is listed and chats after a live reload', async t => {
+  const withChat = [...base, { name: 'prompts', module: repoPlugin('prompts') }, { name: 'chat', module: repoPlugin('chat') }]
+  const s = await startKernel(t, { plugins: withChat })
+  s.ws.write('my-plugins/echo-provider/index.mjs', OUT_OF_TREE_PROVIDER)
+  const reloaded = s.nextReload()
+  s.ws.writePlugins([...withChat, { name: 'echo', module: './my-plugins/echo-provider', options: { prefix: 'Echo' } }])
+  await reloaded
+  t.equal(s.kernel.api.lastReload()?.ok, true, JSON.stringify(s.kernel.api.lastReload()))
+  const listed = (await s.json('/api/providers')).body.providers.find((p: { name: string }) => p.name === 'echo')
+  t.same(listed, { name: 'echo', status: 'configured', models: ['echo-1'] })
+  const models = (await s.json('/api/providers/models?provider=echo')).body.models
+  t.match(models, [{ name: 'echo-1', provider: 'echo', context_window: 8192, known: true }])
+  const chat = await s.post('/api/agent/chat', { message: 'pieces of eight', model: 'echo/echo-1', use_memory: false })
+  t.equal(chat.status, 200)
+  t.match(await chat.json(), { answer: 'Echo: pieces of eight', provider: 'echo', model: 'echo-1' })
+  const bare = await s.post('/api/agent/chat', { message: 'by bare name', model: 'echo-1', use_memory: false })
+  t.match(await bare.json(), { answer: 'Echo: by bare name', provider: 'echo' }, 'its knowsModel routes the bare name')
+  const stream = await (await s.post('/api/agent/chat/stream', { message: 'streamed too', model: 'echo/echo-1', use_memory: false })).text()
+  const chunks = [...stream.matchAll(/^event: chunk\ndata: (.*)$/gm)].map(m => (JSON.parse(m[1]) as { content: string }).content)
+  t.ok(chunks.length >= 3, `streamed in ${chunks.length} chunks`)
+  t.equal(chunks.join(''), 'Echo: streamed too')
+})
+
 t.test('a stream running during a config change finishes on the old settings; the next uses the new', async t => {
   const oldUp = await startFakeOpenAI(t, { fallback: () => ({ text: 'old-server-'.repeat(6), chunkSize: 4, delayMs: 25 }) })
   const newUp = await startFakeOpenAI(t, { fallback: () => ({ text: 'new-server' }) })

@@ -3,18 +3,24 @@
 import fp from 'fastify-plugin'
 import { Type, type Static } from 'typebox'
 import type { FastifyInstance } from 'fastify'
+// Types only: they vanish at run time, so the plugin needs nothing from agentd's code.
 import type { PluginOptions } from '../../../core/types.ts'
-import { DEFAULT_CAPABILITIES, type CompletionResult, type Provider } from '../../../core/contracts/provider.ts'
+import type { CompletionResult, ModelCapabilities, Provider } from '../../../core/contracts/provider.ts'
 
 export const options = Type.Object({ greeting: Type.String({ default: 'Hello' }) }, { additionalProperties: false })
+
+const CAPABILITIES: ModelCapabilities = {
+  supports_tools: false, supports_vision: false, supports_streaming: true, supports_json_mode: false,
+  context_window: 4096, max_output_tokens: null, cost_per_1k_input: null, cost_per_1k_output: null,
+}
 
 async function parrot (app: FastifyInstance, opts: PluginOptions<Static<typeof options>>): Promise<void> {
   const answer = (text: string): string => `${opts.greeting}: ${text}`
   const provider: Provider = {
     id: opts.instance,
     status: () => ({ status: 'configured' }),
-    listModels: async () => [{ name: 'parrot-1', provider: opts.instance, ...DEFAULT_CAPABILITIES }],
-    capabilities: () => ({ ...DEFAULT_CAPABILITIES }),
+    listModels: async () => [{ name: 'parrot-1', provider: opts.instance, ...CAPABILITIES }],
+    capabilities: () => ({ ...CAPABILITIES }),
     knowsModel: (model) => model === 'parrot-1',
     complete: async (req): Promise<CompletionResult> => {
       const content = answer(req.messages.at(-1)?.content ?? '')
