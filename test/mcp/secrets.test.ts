@@ -53,7 +53,8 @@ t.test('env values are redacted from tool results, responses and logs', async t 
 
 t.test('a stdio child\'s stderr is logged with the server name, redacted', async t => {
   const script = `console.error('starting, token=' + process.env.MY_TOKEN); setInterval(() => {}, 1000)`
-  const s = await startLogged(t, { leaky: { command: process.execPath, args: ['-e', script], env: { MY_TOKEN: '${AGENTD_TEST_SECRET}' }, timeout: 1, auto_reconnect: false } })
+  // A connect timeout long enough for a busy machine to start the child and read its stderr.
+  const s = await startLogged(t, { leaky: { command: process.execPath, args: ['-e', script], env: { MY_TOKEN: '${AGENTD_TEST_SECRET}' }, timeout: 4, auto_reconnect: false } })
   const row = await s.waitFor('leaky', 'error')
   t.notMatch(JSON.stringify(row), SECRET)
   const stderr = s.lines.map(l => JSON.parse(l) as Record<string, unknown>).find(l => l.stream === 'stderr')
