@@ -93,6 +93,15 @@ t.test('an upstream error before any token gives start then error', async t => {
   t.match(r.events[1].data, { error: /upstream down|openai/, statusCode: 502 })
 })
 
+t.test('a model the upstream does not know is found after start: start then error 404 on a 200 stream', async t => {
+  const { s, fake } = await startChat(t)
+  fake.enqueue({ status: 404, message: 'The model `no-such-model` does not exist', type: 'invalid_request_error' })
+  const r = await streamChat(s, { message: 'hi', model: 'openai/no-such-model' })
+  t.equal(r.status, 200, 'the stream had started: its HTTP status cannot be a 4xx any more')
+  t.same(r.events.map(e => e.event), ['start', 'error'])
+  t.match(r.events[1].data, { code: 'AGENT_ERR_PROVIDER_MODEL_NOT_FOUND', statusCode: 404, error: /no-such-model/ })
+})
+
 t.test('a client that disconnects mid-stream aborts the upstream call', async t => {
   const { s, fake } = await startChat(t)
   fake.enqueue({ text: 'word '.repeat(200), chunkSize: 5, delayMs: 20 })
