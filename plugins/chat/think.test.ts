@@ -44,23 +44,75 @@ t.test('native reasoning is merged before tag blocks', async t => {
   t.equal(r.answer, 'ok')
 })
 
-t.test('a tag split across two chunks at every position gives the same result', async t => {
-  const texts = [
-    '<think>\nLet me add 2 and 2.\n</think>\n\nThe answer is 4.',
-    'Before <reasoning>why</reasoning> after </thinking> end',
-    'a<b <thinking>x < y</thinking> c<',
-    '<REFLECTION>deep</REFLECTION>done',
-  ]
-  for (const text of texts) {
-    const whole = splitThinking(text)
+// Pinned expectations (not only "same as the whole text"), so a parser that is wrong the
+// same way whole and streamed still fails.
+const CASES: Array<[string, { answer: string, thinking: string }]> = [
+  ['<think>\nLet me add 2 and 2.\n</think>\n\nThe answer is 4.', { answer: 'The answer is 4.', thinking: 'Let me add 2 and 2.' }],
+  ['Before <reasoning>why</reasoning> after</thinking> end', { answer: 'Before after end', thinking: 'why' }],
+  ['a<b <thinking>x < y</thinking> c<', { answer: 'a<b c<', thinking: 'x < y' }],
+  ['<REFLECTION>deep</REFLECTION>done', { answer: 'done', thinking: 'deep' }],
+  ['x <think>a</think> <think>b</think> y', { answer: 'x y', thinking: 'a\n\nb' }],
+  // An unclosed leading <think>: the whole rest is thinking.
+  ['<think>I was cut off mid thou', { answer: '', thinking: 'I was cut off mid thou' }],
+  // Cut inside the closing tag: the partial tag is dropped.
+  ['<think>cut at the close </thi', { answer: '', thinking: 'cut at the close' }],
+  // An unclosed block after an answer.
+  ['<thinking>plan</thinking>Answer <think>more', { answer: 'Answer', thinking: 'plan\n\nmore' }],
+]
+
+t.test('a tag split across two chunks at every position gives the pinned result', async t => {
+  for (const [text, expected] of CASES) {
+    t.same((({ answer, thinking }) => ({ answer, thinking }))(splitThinking(text)), expected, `whole: ${JSON.stringify(text)}`)
     for (let i = 0; i <= text.length; i++) {
       const r = streamed([text.slice(0, i), text.slice(i)])
-      if (r.answer !== whole.answer || r.thinking !== whole.thinking) {
-        t.fail(`split at ${i} of ${JSON.stringify(text)}: ${JSON.stringify(r)} vs ${JSON.stringify(whole)}`)
+      if (r.answer !== expected.answer || r.thinking !== expected.thinking) {
+        t.fail(`split at ${i} of ${JSON.stringify(text)}: ${JSON.stringify({ answer: r.answer, thinking: r.thinking })}, expected ${JSON.stringify(expected)}`)
         return
       }
     }
-    t.pass(`all ${text.length + 1} split positions agree for ${JSON.stringify(text.slice(0, 20))}`)
+    t.pass(`all ${text.length + 1} split positions give ${JSON.stringify(expected)}`)
+  }
+})
+
+/** A provider stream: native reasoning ('native') and content ('text') in arrival order. */
+type Event = ['native' | 'text', string]
+
+function replay (events: Event[]): { answer: string, thinking: string } {
+  const p = new ThinkParser()
+  const pieces: ThinkPiece[] = []
+  for (const [kind, text] of events) pieces.push(...(kind === 'native' ? p.native(text) : p.push(text)))
+  pieces.push(...p.end())
+  const answer = pieces.filter(x => x.kind === 'answer').map(x => x.text).join('')
+  const thinking = pieces.filter(x => x.kind === 'thinking').map(x => x.text).join('')
+  if (answer !== p.answer || thinking !== p.thinking) throw new Error('streamed pieces do not add up to the parser totals')
+  return { answer, thinking }
+}
+
+const NATIVE_CASES: Array<[Event[], { answer: string, thinking: string }]> = [
+  [[['native', 'native first'], ['text', '<think>tagged</think>ok']], { answer: 'ok', thinking: 'native first\n\ntagged' }],
+  [[['native', 'part one '], ['native', 'part two'], ['text', 'Answer <think>aside</think> done']], { answer: 'Answer done', thinking: 'part one part two\n\naside' }],
+  [[['text', '<think>a</think>'], ['native', 'b'], ['text', 'c']], { answer: 'c', thinking: 'a\n\nb' }],
+  // Native reasoning arriving while a possible tag is held back.
+  [[['text', 'Hello <thi'], ['native', 'native'], ['text', 'nk>x</think> world']], { answer: 'Hello world', thinking: 'native\n\nx' }],
+  [[['native', 'why'], ['text', '<think>unclosed to the end']], { answer: '', thinking: 'why\n\nunclosed to the end' }],
+]
+
+t.test('native reasoning interleaved with tags: every event split at every position gives the pinned result', async t => {
+  for (const [events, expected] of NATIVE_CASES) {
+    t.same(replay(events), expected, `unsplit: ${JSON.stringify(events)}`)
+    let runs = 0
+    for (const [e, [kind, text]] of events.entries()) {
+      for (let i = 0; i <= text.length; i++) {
+        const split: Event[] = [...events.slice(0, e), [kind, text.slice(0, i)], [kind, text.slice(i)], ...events.slice(e + 1)]
+        const r = replay(split)
+        runs++
+        if (r.answer !== expected.answer || r.thinking !== expected.thinking) {
+          t.fail(`event ${e} split at ${i}: ${JSON.stringify(r)}, expected ${JSON.stringify(expected)}`)
+          return
+        }
+      }
+    }
+    t.pass(`${runs} splits give ${JSON.stringify(expected)}`)
   }
 })
 
@@ -68,11 +120,11 @@ t.test('one character per chunk, and three-way splits, agree with the whole text
   const text = '<think>plan: A then B</think>\nFirst A.<thinking>now B</thinking> Then B.'
   const whole = splitThinking(text)
   t.same(whole, { answer: 'First A. Then B.', thinking: 'plan: A then B\n\nnow B', has_thinking: true })
-  t.same((({ answer, thinking }) => ({ answer, thinking }))(streamed([...text])), { answer: whole.answer, thinking: whole.thinking })
+  t.same((({ answer, thinking }) => ({ answer, thinking }))(streamed([...text])), { answer: 'First A. Then B.', thinking: 'plan: A then B\n\nnow B' })
   for (let i = 0; i < text.length; i += 3) {
     for (let j = i; j < text.length; j += 5) {
       const r = streamed([text.slice(0, i), text.slice(i, j), text.slice(j)])
-      if (r.answer !== whole.answer || r.thinking !== whole.thinking) { t.fail(`split ${i},${j}`); return }
+      if (r.answer !== 'First A. Then B.' || r.thinking !== 'plan: A then B\n\nnow B') { t.fail(`split ${i},${j}: ${JSON.stringify(r)}`); return }
     }
   }
 })
