@@ -1,6 +1,6 @@
 // Live reload: the SQL handle and kv store live in the resource pool, so a reload keeps
-// them (and their data); changing a backend option switches backends without a restart;
-// a change of embedder is detected and reported with the fix.
+// them (and their data); changing a backend option switches backends without a restart.
+// A change of embedder: reembed.test.ts.
 import t from 'tap'
 import { sql } from 'kysely'
 import { startMemoryKernel, memoryPlugins, postJson } from './memory-kernel.ts'
@@ -41,19 +41,6 @@ t.test('changing the SQL backend option switches backends with a reload', async 
   const rows = await sql<{ content: string }>`SELECT content FROM turns`.execute(check.db)
   t.same(rows.rows.map(r => r.content), ['now in postgres'], 'written to the PostgreSQL schema')
   t.notOk(s.kernel.pool.list().some(r => r.kind === 'sql:pglite'), 'the PGlite handle was released')
-})
-
-t.test('an embedder change is detected at start and reported with the fix', async t => {
-  const s = await startMemoryKernel(t)
-  await s.svc().addTurn({ conversation_id: 'e1', role: 'user', content: 'embedded by the 384d hash', channel: 'em' })
-  s.ws.writePlugins(memoryPlugins({ embedder: { name: 'embed-hash', module: repoPlugin('embed-hash'), options: { dimensions: 256 } } }))
-  await s.nextReload()
-  t.equal(s.kernel.api.lastReload()?.ok, true)
-  const h = (await s.json('/api/health?include_memory=true')).body.memory
-  t.match(h.embedder, { id: 'hash-v1-256', dimensions: 256, warning: /hash-v1 \(384d\).*POST \/api\/memory\/reset/ })
-  const r = await postJson(s, '/api/memory/recall', { query: 'hash', channel: 'em' })
-  t.match(r.body.warning, /embedder changed/)
-  t.same(r.body.relevant_turns, [], 'old vectors are never compared with new ones')
 })
 
 t.test('setting a Redis URI in plugins.json moves the key-value role to Redis with a reload', async t => {
