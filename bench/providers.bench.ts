@@ -1,90 +1,143 @@
-// Provider-layer overhead on a streamed completion. Against the same fake OpenAI-compatible
-// upstream (loopback), in the same run, alternating A/B rounds:
-//   raw:  the `openai` SDK's chat.completions.create({stream: true}) read directly;
-//   ours: provider.stream() of provider-openai-compatible (deadline, retry wrapper,
-//         delta assembly, usage), built the way the plugin builds it.
+// Provider-layer overhead on a streamed completion, for each SDK-backed provider. Against
+// the same fake upstream (loopback), in the same run, alternating A/B rounds:
+//   raw:  the SDK's own streaming call read directly (`openai` chat.completions.create,
+//         `@anthropic-ai/sdk` messages.create, both with stream: true);
+//   ours: provider.stream() of provider-openai-compatible / provider-anthropic (deadline,
+//         retry wrapper, delta assembly, usage), built the way the plugin builds it.
 // Figures: time to first token (median, p90) on short replies, and tokens/s (one delta is
-// one token here) on long replies. Targets: < 2 ms added to first token, >= 0.95 of raw tokens/s.
+// one token here) on long replies. Targets: < 2 ms added to first token, >= 0.95 of raw
+// tokens/s. Each target prints "met" or "NOT met"; any miss makes the exit code 1.
+// Smoke run: BENCH_TTFT_RUNS=20 BENCH_TPS_RUNS=4 BENCH_LONG_TOKENS=200 BENCH_WARMUP=2.
 import OpenAI from 'openai'
+import Anthropic from '@anthropic-ai/sdk'
 import pino from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
 import { FakeOpenAI } from '../test/fakes/openai-upstream.ts'
+import { FakeAnthropic } from '../test/fakes/anthropic-upstream.ts'
 import { ConfigView, readSettings } from '../core/config.ts'
-import { buildProvider } from '../plugins/provider-openai-compatible/index.ts'
+import type { Provider } from '../core/contracts/provider.ts'
+import { buildProvider as buildOpenAICompatible } from '../plugins/provider-openai-compatible/index.ts'
+import { buildProvider as buildAnthropic } from '../plugins/provider-anthropic/index.ts'
 
 const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300)
 const TPS_RUNS = Number(process.env.BENCH_TPS_RUNS ?? 40)
-const LONG_TOKENS = 2000
+const LONG_TOKENS = Number(process.env.BENCH_LONG_TOKENS ?? 2000)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20)
+const TTFT_TARGET_MS = 2
+const TPS_TARGET = 0.95
 
-const fake = await new FakeOpenAI({ models: ['m1'] }).start()
-const env = Object.freeze({ PATH: process.env.PATH })
+const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger
+const KEY = 'sk-bench-0000000000000000'
+const env = Object.freeze({ PATH: process.env.PATH, ANTHROPIC_API_KEY: KEY })
 const config = new ConfigView(env, readSettings(env, process.cwd()), {})
-const provider = buildProvider(config, { instance: 'bench', base_url: fake.url, max_retries: 0, stream_usage: true }, pino({ level: 'silent' }) as unknown as FastifyBaseLogger)
-const raw = new OpenAI({ baseURL: fake.url, apiKey: 'not-needed', maxRetries: 0 })
-
-const shortReply = { text: 'Hello there, how are you today?', chunkSize: 4 }
-const longReply = { text: 'abcd'.repeat(LONG_TOKENS), chunkSize: 4 }
 const messages = [{ role: 'user' as const, content: 'hi' }]
+const shortText = 'Hello there, how are you today?'
 
 interface Run { ttft: number, total: number, tokens: number }
 
-async function viaRaw (): Promise<Run> {
+/** One streamed call; `deltas` yields true for each delta that carries answer text. */
+async function timed (deltas: () => Promise<AsyncIterable<boolean>>): Promise<Run> {
   const t0 = performance.now()
   let ttft = -1
   let tokens = 0
-  const stream = await raw.chat.completions.create({ model: 'm1', messages, stream: true, stream_options: { include_usage: true } })
-  for await (const c of stream) {
-    const content = c.choices[0]?.delta?.content
-    if (content !== undefined && content !== null && content !== '') { if (ttft < 0) ttft = performance.now() - t0; tokens++ }
+  for await (const isText of await deltas()) {
+    if (isText) { if (ttft < 0) ttft = performance.now() - t0; tokens++ }
   }
   return { ttft, total: performance.now() - t0, tokens }
 }
 
-async function viaOurs (): Promise<Run> {
-  const t0 = performance.now()
-  let ttft = -1
-  let tokens = 0
-  for await (const c of provider.stream({ model: 'm1', messages })) {
-    if (c.content !== '') { if (ttft < 0) ttft = performance.now() - t0; tokens++ }
-  }
-  return { ttft, total: performance.now() - t0, tokens }
+async function * ours (provider: Provider, model: string): AsyncIterable<boolean> {
+  for await (const c of provider.stream({ model, messages })) yield c.content !== ''
+}
+
+interface Series {
+  name: string
+  /** Makes the upstream answer every call with `text` in 4-character deltas. */
+  reply: (text: string) => void
+  raw: () => Promise<Run>
+  ours: () => Promise<Run>
 }
 
 const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
+const verdict = (met: boolean): string => met ? 'met' : 'NOT met'
+const misses: string[] = []
 
-async function rounds (reply: object, runs: number): Promise<{ raw: Run[], ours: Run[] }> {
-  fake.fallback = () => ({ ...reply })
-  for (let i = 0; i < 20; i++) { await viaRaw(); await viaOurs() } // warm-up: JIT, keep-alive sockets
+async function rounds (s: Series, text: string, runs: number): Promise<{ raw: Run[], ours: Run[] }> {
+  s.reply(text)
+  for (let i = 0; i < WARMUP; i++) { await s.raw(); await s.ours() } // JIT, keep-alive sockets
   const out = { raw: [] as Run[], ours: [] as Run[] }
   for (let i = 0; i < runs; i++) {
     // Alternate which goes first so drift (GC, timers) hits both alike.
-    if (i % 2 === 0) { out.raw.push(await viaRaw()); out.ours.push(await viaOurs()) } else { out.ours.push(await viaOurs()); out.raw.push(await viaRaw()) }
+    if (i % 2 === 0) { out.raw.push(await s.raw()); out.ours.push(await s.ours()) } else { out.ours.push(await s.ours()); out.raw.push(await s.raw()) }
   }
   return out
 }
 
-const started = performance.now()
-const short = await rounds(shortReply, TTFT_RUNS)
-const rawTtft = short.raw.map(r => r.ttft)
-const oursTtft = short.ours.map(r => r.ttft)
-console.log(`time to first token, ${TTFT_RUNS} short streams each`)
-console.log(`  raw SDK        median ${pct(rawTtft, 0.5).toFixed(3)} ms   p90 ${pct(rawTtft, 0.9).toFixed(3)} ms`)
-console.log(`  our provider   median ${pct(oursTtft, 0.5).toFixed(3)} ms   p90 ${pct(oursTtft, 0.9).toFixed(3)} ms`)
-const added = pct(oursTtft, 0.5) - pct(rawTtft, 0.5)
-console.log(`  added to first token: ${added.toFixed(3)} ms (target < 2 ms) ${added < 2 ? 'OK' : 'MISSED'}`)
+async function measure (s: Series): Promise<void> {
+  console.log(`\n--- ${s.name}`)
+  const short = await rounds(s, shortText, TTFT_RUNS)
+  const rawTtft = short.raw.map(r => r.ttft)
+  const oursTtft = short.ours.map(r => r.ttft)
+  console.log(`time to first token, ${TTFT_RUNS} short streams each`)
+  console.log(`  raw SDK        median ${pct(rawTtft, 0.5).toFixed(3)} ms   p90 ${pct(rawTtft, 0.9).toFixed(3)} ms`)
+  console.log(`  our provider   median ${pct(oursTtft, 0.5).toFixed(3)} ms   p90 ${pct(oursTtft, 0.9).toFixed(3)} ms`)
+  const added = pct(oursTtft, 0.5) - pct(rawTtft, 0.5)
+  const ttftMet = added < TTFT_TARGET_MS
+  console.log(`  ${s.name}: added to first token ${added.toFixed(3)} ms, target < ${TTFT_TARGET_MS} ms: ${verdict(ttftMet)}`)
+  if (!ttftMet) misses.push(`${s.name} first token`)
 
-const long = await rounds(longReply, TPS_RUNS)
-const tps = (runs: Run[]): number => runs.reduce((a, r) => a + r.tokens, 0) / (runs.reduce((a, r) => a + r.total, 0) / 1000)
-if (long.ours.some(r => r.tokens !== LONG_TOKENS) || long.raw.some(r => r.tokens !== LONG_TOKENS)) throw new Error('a long stream lost tokens')
-const rawTps = tps(long.raw)
-const oursTps = tps(long.ours)
-// The machine is shared, so load comes in bursts: compare each adjacent raw/ours pair and
-// take the median of those ratios, which a burst during one pair cannot move.
-const pairRatios = long.raw.map((r, i) => (LONG_TOKENS / long.ours[i].total) / (LONG_TOKENS / r.total))
-console.log(`tokens/s, ${TPS_RUNS} streams of ${LONG_TOKENS} deltas each`)
-console.log(`  raw SDK        ${rawTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.raw.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
-console.log(`  our provider   ${oursTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.ours.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
-const ratio = pct(pairRatios, 0.5)
-console.log(`  ratio ours/raw: ${ratio.toFixed(3)} median of paired runs, ${(oursTps / rawTps).toFixed(3)} over all runs (target >= 0.95) ${ratio >= 0.95 ? 'OK' : 'MISSED'}`)
-console.log(`bench took ${((performance.now() - started) / 1000).toFixed(1)} s`)
-await fake.close()
+  const long = await rounds(s, 'abcd'.repeat(LONG_TOKENS), TPS_RUNS)
+  if (long.ours.some(r => r.tokens !== LONG_TOKENS) || long.raw.some(r => r.tokens !== LONG_TOKENS)) throw new Error(`${s.name}: a long stream lost tokens`)
+  const tps = (runs: Run[]): number => runs.reduce((a, r) => a + r.tokens, 0) / (runs.reduce((a, r) => a + r.total, 0) / 1000)
+  const rawTps = tps(long.raw)
+  const oursTps = tps(long.ours)
+  // The machine is shared, so load comes in bursts: compare each adjacent raw/ours pair and
+  // take the median of those ratios, which a burst during one pair cannot move.
+  const ratio = pct(long.raw.map((r, i) => r.total / long.ours[i].total), 0.5)
+  console.log(`tokens/s, ${TPS_RUNS} streams of ${LONG_TOKENS} deltas each`)
+  console.log(`  raw SDK        ${rawTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.raw.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
+  console.log(`  our provider   ${oursTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.ours.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
+  const tpsMet = ratio >= TPS_TARGET
+  console.log(`  ${s.name}: tokens/s ours/raw ${ratio.toFixed(3)} (median of paired runs; ${(oursTps / rawTps).toFixed(3)} over all runs), target >= ${TPS_TARGET}: ${verdict(tpsMet)}`)
+  if (!tpsMet) misses.push(`${s.name} tokens/s`)
+}
+
+const started = performance.now()
+
+const fakeOpenAI = await new FakeOpenAI({ models: ['m1'] }).start()
+const openaiProvider = buildOpenAICompatible(config, { instance: 'bench', base_url: fakeOpenAI.url, max_retries: 0, stream_usage: true }, silent)
+const openaiRaw = new OpenAI({ baseURL: fakeOpenAI.url, apiKey: 'not-needed', maxRetries: 0 })
+await measure({
+  name: 'openai-compatible',
+  reply: text => { fakeOpenAI.fallback = () => ({ text, chunkSize: 4 }) },
+  raw: async () => await timed(async () => (async function * () {
+    const stream = await openaiRaw.chat.completions.create({ model: 'm1', messages, stream: true, stream_options: { include_usage: true } })
+    for await (const c of stream) { const d = c.choices[0]?.delta?.content; yield d !== undefined && d !== null && d !== '' }
+  })()),
+  ours: async () => await timed(async () => ours(openaiProvider, 'm1')),
+})
+await fakeOpenAI.close()
+
+const fakeAnthropic = await new FakeAnthropic({ apiKey: KEY }).start()
+const anthropicProvider = buildAnthropic(config, {
+  instance: 'anthropic', base_url: fakeAnthropic.url, api_key_env: 'ANTHROPIC_API_KEY', timeout: 120, max_retries: 0, default_max_tokens: 4096, thinking_budget_tokens: 0,
+}, silent)
+const anthropicRaw = new Anthropic({ baseURL: fakeAnthropic.url, apiKey: KEY, maxRetries: 0 })
+await measure({
+  name: 'anthropic',
+  reply: text => { fakeAnthropic.fallback = () => ({ text, chunkSize: 4 }) },
+  raw: async () => await timed(async () => (async function * () {
+    const stream = await anthropicRaw.messages.create({ model: 'claude-haiku-4-5', max_tokens: 4096, messages, stream: true })
+    for await (const e of stream) yield e.type === 'content_block_delta' && e.delta.type === 'text_delta' && e.delta.text !== ''
+  })()),
+  ours: async () => await timed(async () => ours(anthropicProvider, 'claude-haiku-4-5')),
+})
+await fakeAnthropic.close()
+
+console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+if (misses.length > 0) {
+  console.log(`targets NOT met: ${misses.join(', ')}`)
+  process.exitCode = 1
+} else {
+  console.log('all targets met')
+}
