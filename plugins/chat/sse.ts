@@ -39,6 +39,15 @@ export function chatStreamHandler (deps: ChatDeps) {
       if (res.writableNeedDrain) await Promise.race([written, aborted])
       else await written
     }
+    // The per-token path (chunk events, thousands a second across streams): one pre-formatted
+    // write on the socket, and a promise only when the socket asks the loop to wait for
+    // 'drain'. Same wire format as sse.send (`event:` and one `data:` line of JSON, which
+    // never holds a raw newline).
+    const sendChunk = (data: unknown): Promise<void> | undefined => {
+      if (abort.signal.aborted || !sse.isConnected || res.writableEnded) return undefined
+      if (res.write(`event: chunk\ndata: ${JSON.stringify(data)}\n\n`)) return undefined
+      return Promise.race([new Promise<void>(resolve => { res.once('drain', resolve) }), aborted])
+    }
     let heartbeat: NodeJS.Timeout | undefined
     try {
       await send('start', { task_id: prep.task_id, model: prep.model })
@@ -50,7 +59,8 @@ export function chatStreamHandler (deps: ChatDeps) {
         signal: abort.signal,
         onEvent: (e) => {
           const ev = streamEventOf(e)
-          return ev === undefined ? undefined : send(ev.event, ev.data)
+          if (ev === undefined) return undefined
+          return ev.event === 'chunk' ? sendChunk(ev.data) : send(ev.event, ev.data)
         },
       })
       const r = outcome.response
