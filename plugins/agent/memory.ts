@@ -1,16 +1,31 @@
 // Stores a finished run in memory (the task as a user turn, the result as an assistant
 // turn) when a memory service is registered. Never fails the run: errors and a slow
-// store are reported in the trace and the log, and the run's answer stands.
+// store are reported in the trace and the log, and the run's answer stands. The run waits
+// for the store only within its own time limit.
 import type { FastifyInstance } from 'fastify'
 import type { AgentResult } from './run.ts'
+import type { MemoryService } from '../../core/contracts/memory.ts'
 
 const STORE_TIMEOUT_MS = 5000
 
-export type StoreOutcome = 'stored' | 'no_memory' | { error: string }
+/** `background`: still storing when the caller stopped waiting; a failure then reaches only the log. */
+export type StoreOutcome = 'stored' | 'no_memory' | 'background' | { error: string }
 
-export async function storeRun (app: FastifyInstance, input: { conversationId: string, task: string, result: AgentResult, user_id: string | null }): Promise<StoreOutcome> {
+/** Stores the run; waits at most `waitMs` (the run's remaining time) for the outcome. */
+export async function storeRun (app: FastifyInstance, input: { conversationId: string, task: string, result: AgentResult, user_id: string | null }, waitMs: number): Promise<StoreOutcome> {
   const memory = app.registry.memory.service.first()
   if (memory === undefined) return 'no_memory'
+  const work = store(app, memory, input)
+  if (waitMs <= 0) return 'background'
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([work, new Promise<'background'>(resolve => { timer = setTimeout(() => { resolve('background') }, waitMs) })])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function store (app: FastifyInstance, memory: MemoryService, input: { conversationId: string, task: string, result: AgentResult, user_id: string | null }): Promise<Exclude<StoreOutcome, 'no_memory' | 'background'>> {
   const { result } = input
   const base = { kind: 'agent_task', task_id: result.task_id, strategy: result.strategy, ...(input.user_id === null ? {} : { user_id: input.user_id }) }
   let timer: NodeJS.Timeout | undefined

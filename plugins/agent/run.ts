@@ -14,7 +14,7 @@ import { toErrorBody, type ErrorBody } from '../../core/errors.ts'
 import { AgentErrors, isRunStop } from './errors.ts'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import { resolveRoles, type ConcreteRole, type RoleModels } from './models.ts'
-import { gatherTools } from './tools.ts'
+import { gatherTools, type RunTools } from './tools.ts'
 import { makePlan } from './planner.ts'
 import { chooseStrategy } from './auto.ts'
 import { stepMessages } from './messages.ts'
@@ -78,21 +78,32 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
   const taskId = uuid.slice(0, 8)
   const log = app.log.child({ task_id: taskId })
 
+  // timeout_seconds covers everything from here, tool listing included.
+  const controller = new AbortController()
+  const signal = controller.signal
+  const timer = setTimeout(() => { controller.abort(new AgentErrors.TIMEOUT(cfg.timeout_seconds)) }, cfg.timeout_seconds * 1000)
+  const remainingMs = (): number => cfg.timeout_seconds * 1000 - (performance.now() - started)
+
   // Everything that can be the caller's mistake is checked before the run starts.
-  const roles: RoleModels = resolveRoles(app, cfg)
-  if (app.registry.strategies.size === 0) throw new AgentErrors.NO_STRATEGIES()
-  const tools = await gatherTools(app, cfg, uuid)
+  let roles: RoleModels
+  try {
+    roles = resolveRoles(app, cfg)
+    if (app.registry.strategies.size === 0) throw new AgentErrors.NO_STRATEGIES()
+  } catch (err) {
+    clearTimeout(timer)
+    throw err
+  }
 
   const tracker = trackTask(input.tracker, taskId)
   const state: { status: AgentStatus } = { status: 'idle' }
   const setStatus = (s: AgentStatus): void => { state.status = s; tracker.set(s) }
 
-  const controller = new AbortController()
-  const signal = controller.signal
-  const timer = setTimeout(() => { controller.abort(new AgentErrors.TIMEOUT(cfg.timeout_seconds)) }, cfg.timeout_seconds * 1000)
   const onClientAbort = (): void => { controller.abort(new AgentErrors.CANCELLED()) }
   if (input.clientSignal.aborted) onClientAbort()
   else input.clientSignal.addEventListener('abort', onClientAbort, { once: true })
+
+  // Listed inside the run (below), so a slow tool source counts against the time limit.
+  let tools: RunTools = { definitions: [], call: async (call) => ({ content: `Tool "${call.name}" is not available.`, isError: true }) }
 
   let iterations = 0
   let tokens = 0
@@ -165,6 +176,7 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
 
   try {
     setStatus('planning')
+    tools = await raceAbort(gatherTools(app, cfg, uuid), signal)
     const planned = await makePlan(task, cfg.enable_planning, {
       complete: completeFor(undefined),
       jsonMode: roles.reasoning.capabilities.supports_json_mode,
@@ -266,8 +278,18 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
     ...(error === undefined ? {} : { error: toErrorBody(error) }),
   }
   if (cfg.enable_memory && status !== 'cancelled') {
-    const stored = await storeRun(app, { conversationId: uuid, task, result, user_id: cfg.user_id })
-    if (stored !== 'no_memory') addTrace({ type: 'memory', content: stored === 'stored' ? 'stored the task and its result in memory' : `memory storage failed (the run is unaffected): ${stored.error}` })
+    // Waited for only within the run's time limit; past it the store finishes in the background.
+    const stored = await storeRun(app, { conversationId: uuid, task, result, user_id: cfg.user_id }, remainingMs())
+    if (stored !== 'no_memory') {
+      addTrace({
+        type: 'memory',
+        content: stored === 'stored'
+          ? 'stored the task and its result in memory'
+          : stored === 'background'
+            ? 'storing the task and its result in memory in the background (the time limit leaves no time to wait for it)'
+            : `memory storage failed (the run is unaffected): ${stored.error}`,
+      })
+    }
   }
   tracker.end(status)
   result.total_time_ms = Math.round((performance.now() - started) * 100) / 100

@@ -1,0 +1,46 @@
+// timeout_seconds covers the whole run: the tool listing before planning counts, and the
+// memory store after the run is waited for only within the time that is left.
+import t from 'tap'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startAgent } from './test-support.ts'
+import { memoryJournal, releaseStores, storeGate } from '../../test/chat/fixtures/test-memory/index.ts'
+
+const chatFixture = (name: string): string => path.join(path.dirname(fileURLToPath(import.meta.url)), '../../test/chat/fixtures', name)
+
+t.test('a slow tool listing counts toward timeout_seconds', async t => {
+  const h = await startAgent(t, {
+    tools: false,
+    agent: { enable_planning: false, timeout_seconds: 1 },
+    replies: { cot: { text: 'Answered.' } },
+    extraPlugins: [{ name: 'test-tools', module: chatFixture('test-tools'), options: { list_delay_ms: 3000 } }],
+  })
+  const started = Date.now()
+  const { status, body } = await h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
+  const took = Date.now() - started
+  t.equal(status, 200)
+  t.equal(body.status, 'failed')
+  t.equal(body.error.code, 'AGENT_ERR_AGENT_TIMEOUT')
+  t.ok(took < 2500, `answered at the time limit, not after the 3 s listing (${took} ms)`)
+  t.equal(h.fake.completions.length, 0, 'no model call was started after the time ran out')
+})
+
+t.test('a store slower than the remaining time does not hold the answer past timeout_seconds', async t => {
+  memoryJournal().length = 0
+  storeGate()
+  const h = await startAgent(t, {
+    agent: { enable_planning: false, timeout_seconds: 1 },
+    replies: { cot: { text: 'Answered quickly.' } },
+    extraPlugins: [{ name: 'test-memory', module: chatFixture('test-memory'), options: { gate_stores: true } }],
+  })
+  t.teardown(releaseStores)
+  const started = Date.now()
+  const { body } = await h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
+  const took = Date.now() - started
+  t.equal(body.status, 'complete')
+  t.equal(body.answer, 'Answered quickly.')
+  t.ok(took < 2500, `answered within the time limit while the store was blocked (${took} ms; the store bound is 5 s)`)
+  t.ok(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /background/.test(e.content)), 'the trace says the store continues in the background')
+  t.equal(memoryJournal().filter(c => c.op === 'storeTurn').length, 1, 'the store had started')
+  releaseStores()
+})
