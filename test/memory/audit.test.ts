@@ -1,0 +1,39 @@
+// The memory audit log: pruning runs on its interval and removes entries past the
+// retention; memory writes worth auditing (deletes, resets, fact supersession) are there.
+import t from 'tap'
+import { sql } from 'kysely'
+import { startMemoryKernel, del } from './memory-kernel.ts'
+import { PG_URI, uniqueSchema } from './sql-targets.ts'
+import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { until } from '../chat/helpers.ts'
+
+t.test('pruning is scheduled and removes entries older than the retention', async t => {
+  // PostgreSQL so the test can age entries through a connection of its own.
+  const schema = uniqueSchema()
+  const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
+  t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db); await h.close() })
+  const s = await startMemoryKernel(t, { sql: { postgres_uri: PG_URI, schema }, memory: { audit_prune_interval_ms: 1000, audit_retention_days: 30 } })
+  const rel = s.svc().relational
+  await rel?.audit({ action: 'test.old' })
+  await rel?.audit({ action: 'test.month' })
+  await rel?.audit({ action: 'test.new' })
+  await sql`UPDATE memory_audit_log SET at = now() - interval '31 days' WHERE action = 'test.old'`.execute(h.db)
+  await sql`UPDATE memory_audit_log SET at = now() - interval '29 days' WHERE action = 'test.month'`.execute(h.db)
+  await until('the scheduled prune to remove the old entry', async () => !(await rel?.auditLog(100) ?? []).some(e => e.action === 'test.old'), 10_000)
+  t.same((await rel?.auditLog(100) ?? []).map(e => e.action).filter(a => a.startsWith('test.')), ['test.new', 'test.month'], 'younger entries stay')
+})
+
+t.test('deletes, resets and fact supersession are audited', async t => {
+  const s = await startMemoryKernel(t)
+  const svc = s.svc()
+  const old = await svc.addFact({ claim: 'Bob lives in Paris', channel: 'au' })
+  const next = await svc.supersedeFact(old.fact.id, { claim: 'Bob lives in Rome' })
+  await svc.addTurn({ conversation_id: 'au-c', role: 'user', content: 'x', channel: 'au' })
+  t.equal((await del(s, '/api/memory/conversations/au-c')).status, 200)
+  t.equal((await del(s, '/api/memory/channels/au')).status, 200)
+  t.equal((await s.post('/api/memory/reset', {})).status, 200)
+  const log = await svc.relational?.auditLog(20) ?? []
+  t.same(log.map(e => e.action).slice(0, 4), ['memory.reset', 'channel.delete', 'conversation.delete', 'fact.supersede'])
+  t.match(log[3], { target: old.fact.id, channel: 'au', details: { superseded_by_id: next.fact.id } })
+  t.match(log[1], { target: 'au', details: { facts: 2 } }, 'both facts, the superseded one too')
+})
