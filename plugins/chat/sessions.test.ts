@@ -1,5 +1,6 @@
 import t from 'tap'
-import { LocalSessionStore, newSession } from './sessions.ts'
+import pino from 'pino'
+import { FallbackSessionStore, LocalSessionStore, newSession, type Session, type SessionStore } from './sessions.ts'
 
 t.test('the in-process store evicts the least recently used past its size bound', async t => {
   const store = new LocalSessionStore({ ttlSeconds: 60, maxSessions: 2 })
@@ -30,4 +31,69 @@ t.test('stored sessions are copies: changing a returned session changes nothing 
   t.same(got?.messages, [])
   got!.messages.push({ role: 'user', content: 'also not saved' })
   t.same((await store.get('a'))?.messages, [])
+})
+
+/** A primary store that can be taken down, like a Redis outage. */
+class FlakyStore implements SessionStore {
+  readonly backend = 'flaky'
+  readonly data = new Map<string, Session>()
+  down = false
+  saves = 0
+  async get (id: string): Promise<Session | undefined> {
+    if (this.down) throw new Error('connection refused')
+    return structuredClone(this.data.get(id))
+  }
+
+  async save (session: Session): Promise<void> {
+    if (this.down) throw new Error('connection refused')
+    this.saves++
+    this.data.set(session.id, structuredClone(session))
+  }
+}
+
+const silent = pino({ level: 'silent' })
+const at = (iso: string, content: string, id = 's1'): Session => ({ id, messages: [{ role: 'user', content }], created_at: '2024-01-01T00:00:00.000Z', updated_at: iso })
+
+function stores (): { primary: FlakyStore, local: LocalSessionStore, store: FallbackSessionStore } {
+  const primary = new FlakyStore()
+  const local = new LocalSessionStore({ ttlSeconds: 60, maxSessions: 10 })
+  return { primary, local, store: new FallbackSessionStore(primary, local, silent) }
+}
+
+t.test('fallback: turns saved during a primary outage win over the stale primary copy once it is back, and are written back', async t => {
+  const { primary, store } = stores()
+  await store.save(at('2024-01-01T10:00:00.000Z', 'before the outage'))
+  primary.down = true
+  await store.save(at('2024-01-01T10:05:00.000Z', 'during the outage'))
+  t.same((await store.get('s1'))?.messages, [{ role: 'user', content: 'during the outage' }], 'served from the fallback while down')
+  primary.down = false
+  t.same((await store.get('s1'))?.messages, [{ role: 'user', content: 'during the outage' }], 'the newer in-process copy, not the stale primary one')
+  t.equal(primary.data.get('s1')?.messages[0].content, 'during the outage', 'written back to the primary')
+})
+
+t.test('fallback: a primary copy newer than the in-process one wins and is not rewritten', async t => {
+  const { primary, local, store } = stores()
+  await local.save(at('2024-01-01T10:00:00.000Z', 'old outage copy'))
+  await primary.save(at('2024-01-01T11:00:00.000Z', 'newer in primary'))
+  const savesBefore = primary.saves
+  t.equal((await store.get('s1'))?.messages[0].content, 'newer in primary')
+  t.equal(primary.saves, savesBefore, 'no write-back')
+})
+
+t.test('fallback: only one side has the session', async t => {
+  const { primary, local, store } = stores()
+  await primary.save(at('2024-01-01T10:00:00.000Z', 'primary only', 'p'))
+  await local.save(at('2024-01-01T10:00:00.000Z', 'local only', 'l'))
+  t.equal((await store.get('p'))?.messages[0].content, 'primary only')
+  t.equal((await store.get('l'))?.messages[0].content, 'local only')
+  t.equal(primary.data.get('l')?.messages[0].content, 'local only', 'a session only in process is written back too')
+  t.equal(await store.get('none'), undefined)
+})
+
+t.test('fallback: a failing write-back still serves the newer copy', async t => {
+  const { primary, local, store } = stores()
+  await primary.save(at('2024-01-01T10:00:00.000Z', 'stale'))
+  await local.save(at('2024-01-01T10:05:00.000Z', 'fresh'))
+  primary.save = async () => { throw new Error('READONLY replica') }
+  t.equal((await store.get('s1'))?.messages[0].content, 'fresh')
 })

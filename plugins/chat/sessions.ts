@@ -77,7 +77,18 @@ export class KvSessionStore implements SessionStore {
   }
 }
 
-/** Uses `primary`; when it fails, logs and serves from `fallback` so the chat goes on. */
+/** The later of two copies of a session by `updated_at` (`a` on a tie or an unreadable date). */
+function newer (a: Session, b: Session): Session {
+  const ta = Date.parse(a.updated_at)
+  const tb = Date.parse(b.updated_at)
+  return Number.isFinite(tb) && (!Number.isFinite(ta) || tb > ta) ? b : a
+}
+
+/**
+ * Uses `primary`; when it fails, logs and serves from `fallback` so the chat goes on.
+ * Turns saved to the fallback during an outage are newer than the primary's copy once it
+ * is back: a read keeps the newer copy (by `updated_at`) and writes it back to the primary.
+ */
 export class FallbackSessionStore implements SessionStore {
   readonly #primary: SessionStore
   readonly #fallback: SessionStore
@@ -89,12 +100,23 @@ export class FallbackSessionStore implements SessionStore {
   get backend (): string { return this.#primary.backend }
 
   async get (id: string): Promise<Session | undefined> {
+    let primary: Session | undefined
     try {
-      return await this.#primary.get(id) ?? await this.#fallback.get(id)
+      primary = await this.#primary.get(id)
     } catch (err) {
       this.#log.warn({ err, backend: this.#primary.backend }, 'session store read failed; using the in-process store')
       return await this.#fallback.get(id)
     }
+    const local = await this.#fallback.get(id)
+    if (local === undefined) return primary
+    if (primary !== undefined && newer(primary, local) === primary) return primary
+    // Saved in process while the primary was down: bring the primary up to date.
+    try {
+      await this.#primary.save(local)
+    } catch (err) {
+      this.#log.warn({ err, backend: this.#primary.backend }, 'session store write-back failed; serving the in-process copy')
+    }
+    return local
   }
 
   async save (session: Session): Promise<void> {
