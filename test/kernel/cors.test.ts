@@ -79,3 +79,12 @@ t.test('a malformed AGENT_CORS_ORIGINS refuses to start, saying how to write it'
   t.teardown(() => { ws.remove() })
   t.throws(() => new Kernel({ cwd: ws.dir, env: testEnv(ws, { AGENT_CORS_ORIGINS: 'app.example.com' }), watch: false }), /AGENT_CORS_ORIGINS: "app\.example\.com" is not an origin; write scheme:\/\/host/)
 })
+
+t.test('an SSE stream carries the CORS headers too (EventSource from an allowed page)', async t => {
+  const probe = new URL('../fixtures/plugins/probe', import.meta.url).pathname
+  const s = await startKernel(t, { plugins: [{ name: 'probe', module: probe, options: { chunks: 2, chunk_ms: 10 } }] })
+  const res = await s.get('/api/probe/stream', { headers: { accept: 'text/event-stream', origin: 'http://localhost:5173' } })
+  t.match(res.headers.get('content-type'), /text\/event-stream/)
+  t.equal(res.headers.get('access-control-allow-origin'), 'http://localhost:5173')
+  t.match(await res.text(), /event: done/)
+})

@@ -33,7 +33,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     t.teardown(() => { child.kill('SIGKILL') })
     let log = ''
     child.stdout.on('data', (d: Buffer) => { log += d.toString() })
-    const exited = new Promise<number | null>(resolve => child.once('exit', code => { resolve(code) }))
+    // 'close', not 'exit': the last log lines are read only once stdout has closed.
+    const exited = new Promise<number | null>(resolve => child.once('close', code => { resolve(code) }))
     const waitFor = async (re: RegExp, ms = 30_000): Promise<RegExpExecArray> => {
       const deadline = Date.now() + ms
       for (;;) {
