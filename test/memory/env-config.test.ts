@@ -66,6 +66,8 @@ t.test('POSTGRES_URI and REDIS_URI switch both roles to the real servers', async
   t.same((await s.svc().workingMemory('env', 'env')).map(x => x.content), ['stored through the environment'])
   t.notMatch(JSON.stringify(h), SECRET, 'no password in health')
   t.notMatch(s.logs(), SECRET, 'no password in the log')
+  t.match(s.logs(), /memory-sql: pgvector is not installed on this PostgreSQL server.*restart or reload agentd/, 'the real[] fallback is warned about in the log, with advice that works')
+  t.match(h.memory.postgres, { warning: /pgvector is not installed/ })
 })
 
 t.test('POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB / POSTGRES_HOST / POSTGRES_PORT select PostgreSQL too', async t => {
