@@ -22,7 +22,11 @@ t.test('memory API on the embedded defaults', async t => {
     const again = await postJson(s, '/api/memory/channels', { name: 'work-1' })
     t.equal(again.status, 409)
     t.equal(again.body.code, 'AGENT_ERR_MEMORY_CHANNEL_EXISTS')
-    for (const bad of ['../etc', 'has space', 'x'.repeat(300), '', 'semi;colon', "quote'", 'ünï']) {
+    t.equal((await postJson(s, '/api/memory/channels', { name: 'c'.repeat(64) })).status, 201, '64 characters is the limit')
+    const all = await postJson(s, '/api/memory/channels', { name: '_all' })
+    t.equal(all.status, 400, '_all is reserved (it means every channel in list filters)')
+    t.equal((await svc.storeTurn({ conversation_id: 'x', role: 'user', content: 'y', channel: '_all' })).stored, false, 'and memory never stores under it')
+    for (const bad of ['../etc', 'has space', 'x'.repeat(300), 'x'.repeat(65), '', 'semi;colon', "quote'", 'ünï']) {
       const r = await postJson(s, '/api/memory/channels', { name: bad })
       t.equal(r.status, 400, `"${bad.slice(0, 20)}" -> 400`)
       t.equal(r.body.statusCode, 400)
