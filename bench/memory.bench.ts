@@ -4,14 +4,20 @@
 //   postgres:     the real PostgreSQL 15 here, no pgvector, so the real[] exact-cosine fallback,
 // all in one run. "Size N" means N/2 turns + N/2 facts. Rows are bulk-loaded between
 // sizes; the timed part is (a) inserts through the store API (one turn or fact per call,
-// with its vector) and (b) recall = nearest 30 turns + nearest 10 facts in parallel,
-// through the store API, for a query embedded by embed-hash. Ratios are against
-// pglite+hnsw measured in the same run. Target (issue 6): p95 recall < 50 ms at 100k on
-// PGlite with HNSW.
+// with its vector), (b) store recall = nearest 30 turns + nearest 10 facts in parallel,
+// through the store API, for a query embedded by embed-hash, (c) service recall = the
+// memory service's whole recall (embedding the query, every part: turns ranked with
+// recency, facts, entities, strategies, goals, and rendering to prompt text), and, at the
+// largest size, (d) small channel = nearest 30 turns of a 20-turn channel inside the big
+// table (the HNSW iterative scan comes back short, so the exact re-run path is what is
+// timed). Ratios are against pglite+hnsw measured in the same run. Target (issue 6): p95
+// recall < 50 ms at 100k on PGlite with HNSW; checked for (b), (c) and (d) at the largest
+// size run, "met"/"NOT met", and the exit code is 1 on a miss.
 // Takes about 4-6 minutes on 2 cores, most of it building the HNSW indexes over 100k
 // vectors inside PGlite (WASM) and the exact scans at 100k; BENCH_MEMORY_SIZES=1000,10000
 // runs in under a minute.
-// Env: BENCH_MEMORY_SIZES (default 1000,10000,100000), BENCH_MEMORY_QUERIES (default 40),
+// Env: BENCH_MEMORY_SIZES (default 1000,10000,100000; BENCH_MEMORY_SIZES=1000 is a smoke
+// run of every series in about a minute), BENCH_MEMORY_QUERIES (default 40),
 // BENCH_MEMORY_BACKENDS (default pglite,postgres), TEST_POSTGRES_URI.
 import { randomUUID, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
@@ -20,6 +26,10 @@ import { SqlRelationalStore } from '../plugins/memory-sql/relational-store.ts'
 import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
 import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
 import { ensureVectorIndex } from '../plugins/memory-sql/vector.ts'
+import pino from 'pino'
+import { Registry } from '../core/registry.ts'
+import { Hooks } from '../core/hooks.ts'
+import { MemoryServiceImpl } from '../plugins/memory/service.ts'
 
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const QUERIES = Number(process.env.BENCH_MEMORY_QUERIES ?? 40)
@@ -38,6 +48,55 @@ const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b)
 const fmt = (x: number): string => x < 10 ? x.toFixed(2) : x.toFixed(1)
 
 interface Target { name: string, h: SqlHandle, rel: SqlRelationalStore, graph: SqlGraphStore, exact: boolean, cleanup: () => Promise<void> }
+
+/** The memory service over a target's stores, with embed-hash, as the memory plugin builds it. */
+function serviceFor (tg: Target): MemoryServiceImpl {
+  const reg = new Registry()
+  reg.memory.relational.add('memory-sql', tg.rel)
+  reg.memory.graph.add('memory-graph-sql', tg.graph)
+  reg.embedders.add('embed-hash', E)
+  const hooks = new Hooks()
+  return new MemoryServiceImpl(() => reg, () => hooks, pino({ level: 'silent' }), {
+    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+  })
+}
+
+async function timeQueries (queries: number, warmup: number, one: (text: string) => Promise<unknown>): Promise<{ p50: number, p95: number }> {
+  const times: number[] = []
+  for (let i = 0; i < queries + warmup; i++) {
+    const text = sentence()
+    const t0 = performance.now()
+    await one(text)
+    if (i >= warmup) times.push(performance.now() - t0)
+  }
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95) }
+}
+
+/** (c): the service's whole recall, query embedding and rendering included. */
+async function serviceLatency (tg: Target, queries: number, warmup: number): Promise<{ p50: number, p95: number }> {
+  const svc = serviceFor(tg)
+  return await timeQueries(queries, warmup, async text => {
+    const r = await svc.recallBundle({ text, channel: 'bench', top_k: 10 }, { strict: true })
+    if (r.relevant_turns.length === 0) throw new Error('service recall found nothing: the bench is not measuring a real recall')
+  })
+}
+
+/** (d): a 20-turn channel inside the big table, asked for 30: HNSW comes back short, the exact re-run answers. */
+async function smallChannelLatency (tg: Target, queries: number, warmup: number): Promise<{ p50: number, p95: number }> {
+  const have = await tg.rel.recentTurns(['bench-small'], 1)
+  if (have.length === 0) {
+    for (let i = 0; i < 20; i++) {
+      const text = sentence()
+      const [v] = await E.embed([text])
+      await tg.rel.addTurn({ conversation_id: 'bench-small', role: 'user', content: text, channel: 'bench-small', embedding: { vector: v, embedder: E.id } })
+    }
+  }
+  return await timeQueries(queries, warmup, async text => {
+    const [v] = await E.embed([text])
+    const rows = await tg.rel.similarTurns({ embedding: { vector: v, embedder: E.id }, channels: ['bench-small', '_global'], limit: 30 })
+    if (rows.length !== 20) throw new Error(`small channel: ${rows.length} turns instead of its 20`)
+  })
+}
 
 async function bulkLoad (db: Kysely<unknown>, mode: 'vector' | 'real[]', turns: number, facts: number, startAt: number): Promise<void> {
   const lit = (v: number[]): string => mode === 'vector' ? `[${v.join(',')}]` : `{${v.join(',')}}`
@@ -119,6 +178,8 @@ async function recallLatency (tg: Target, queries: number, warmup: number): Prom
 }
 
 const results: Array<{ size: number, target: string, insert_per_s: number, p50: number, p95: number }> = []
+const extra: Array<{ size: number, target: string, series: string, p50: number, p95: number }> = []
+const MAX = Math.max(...SIZES)
 const started = performance.now()
 for (const b of BACKENDS) {
   const targets = await open(b)
@@ -137,6 +198,18 @@ for (const b of BACKENDS) {
       loaded += tg.exact && tg.h.backend === 'pglite' ? 0 : INSERTS
       results.push({ size, target: tg.name, insert_per_s: ins, ...r })
       console.error(`[${tg.name}] size ${size}: recall p50 ${fmt(r.p50)} ms p95 ${fmt(r.p95)} ms, inserts ${Number.isNaN(ins) ? '-' : ins.toFixed(0)}/s`)
+      // The service and small-channel series on the default path of each backend (not the forced exact scan of PGlite).
+      if (tg.exact && tg.h.backend === 'pglite') continue
+      const sq = size >= 100_000 && tg.exact ? 10 : QUERIES
+      const sr = await serviceLatency(tg, sq, 3)
+      extra.push({ size, target: tg.name, series: 'service recall', ...sr })
+      console.error(`[${tg.name}] size ${size}: service recall p50 ${fmt(sr.p50)} ms p95 ${fmt(sr.p95)} ms`)
+      if (size === MAX) {
+        const sc = await smallChannelLatency(tg, sq, 3)
+        loaded += 20
+        extra.push({ size, target: tg.name, series: 'small channel', ...sc })
+        console.error(`[${tg.name}] size ${size}: small channel p50 ${fmt(sc.p50)} ms p95 ${fmt(sc.p95)} ms`)
+      }
     }
   }
   for (const tg of targets) await tg.cleanup()
@@ -149,6 +222,21 @@ for (const r of results) {
   const ratio = base === undefined ? '' : `${(r.p95 / base.p95).toFixed(1)}x`
   console.log(`${String(r.size).padEnd(8)} ${r.target.padEnd(15)} ${fmt(r.p50).padStart(13)}  ${fmt(r.p95).padStart(13)}  ${ratio.padStart(11)}  ${Number.isNaN(r.insert_per_s) ? '(same db)' : r.insert_per_s.toFixed(0).padStart(9)}`)
 }
-const top = results.find(r => r.target === 'pglite+hnsw' && r.size === Math.max(...SIZES))
-if (top !== undefined) console.log(`\nTarget: p95 recall < 50 ms at ${top.size} on PGlite+HNSW: ${fmt(top.p95)} ms -> ${top.p95 < 50 ? 'met' : 'NOT met'} (Mem0 reports p95 search 200 ms on its own service)`)
+console.log('\nThe memory service\'s whole recall (embed + all parts + render), and a 20-turn channel in the big table (30 nearest)')
+console.log('size     target          series          p50 ms   p95 ms')
+for (const r of extra) console.log(`${String(r.size).padEnd(8)} ${r.target.padEnd(15)} ${r.series.padEnd(15)} ${fmt(r.p50).padStart(7)}  ${fmt(r.p95).padStart(7)}`)
+
+// The target, on PGlite with HNSW at the largest size run (100k in a full run).
+const checks = [
+  { series: 'store recall', p95: results.find(r => r.target === 'pglite+hnsw' && r.size === MAX)?.p95 },
+  ...extra.filter(r => r.target === 'pglite+hnsw' && r.size === MAX).map(r => ({ series: r.series, p95: r.p95 as number | undefined })),
+].filter((c): c is { series: string, p95: number } => c.p95 !== undefined)
+if (checks.length > 0) {
+  console.log(`\nTarget: p95 recall < 50 ms at ${MAX} on PGlite+HNSW${MAX < 100_000 ? ' (a smoke run: the target is set for 100000)' : ''} (Mem0 reports p95 search 200 ms on its own service)`)
+  for (const c of checks) {
+    const met = c.p95 < 50
+    console.log(`  ${c.series.padEnd(15)} p95 ${fmt(c.p95)} ms -> ${met ? 'met' : 'NOT met'}`)
+    if (!met) process.exitCode = 1
+  }
+}
 console.log(`total run time ${((performance.now() - started) / 1000).toFixed(0)} s`)
