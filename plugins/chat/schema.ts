@@ -1,5 +1,6 @@
 // Request and response schemas of the chat endpoints (they become the OpenAPI at /docs).
 import { Type, type Static } from 'typebox'
+import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '../../core/contracts/memory.ts'
 
 const ToolNames = Type.Array(Type.String({ minLength: 1 }), { maxItems: 500 })
 
@@ -10,7 +11,8 @@ export const ChatRequestSchema = Type.Object({
   profile_id: Type.Optional(Type.String({ minLength: 1, description: 'Prompt profile; default: the default profile.' })),
   temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, description: 'Default 0.7 (llm_settings.default_temperature).' })),
   use_memory: Type.Optional(Type.Boolean({ description: 'Recall and store memory; default preferences.enable_memory_by_default (true).' })),
-  channel: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 100, description: 'Memory channel for recall and storage.' })),
+  // The memory contract's own rule: a name memory would refuse is a 400 here, not turns silently lost.
+  channel: Type.Optional(Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH, description: `Memory channel for recall and storage: 1-${CHANNEL_MAX_LENGTH} letters, digits, hyphens, underscores; not _all.` })),
   additional_context: Type.Optional(Type.String({ description: 'Appended to the system prompt after the profile sections.' })),
   system_override: Type.Optional(Type.String({ description: 'Replaces the whole composed system prompt.' })),
   allowed_tools: Type.Optional(ToolNames),

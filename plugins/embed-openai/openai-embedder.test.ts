@@ -40,6 +40,17 @@ t.test('a wrong key fails with the upstream reason and status error', async t =>
   t.notMatch(e.status().error, /wrong/, 'the key is never echoed')
 })
 
+t.test('a wrong real-length key quoted masked by the upstream never reaches the error or status', async t => {
+  const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123'
+  const fake = await startFakeOpenAI(t, { apiKey: 'sk-right' })
+  const e = new OpenAIEmbedder({ ...base, apiKey: key, baseURL: fake.url })
+  const err = await e.embed(['x']).then(() => undefined, (x: unknown) => x as Error)
+  t.match(err?.message, /Incorrect API key provided: \[redacted\]/)
+  for (const text of [err?.message ?? '', e.status().error ?? '', JSON.stringify(err)]) {
+    t.notMatch(text, /sk-pr|0123|\*\*\*/, 'neither the key nor its masked form')
+  }
+})
+
 t.test('no key: a clear error without a network call', async t => {
   const e = new OpenAIEmbedder({ ...base, apiKey: undefined, baseURL: undefined })
   await t.rejects(e.embed(['x']), /OPENAI_API_KEY/)

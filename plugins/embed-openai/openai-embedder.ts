@@ -1,6 +1,7 @@
 // Embeddings from an OpenAI-compatible /v1/embeddings endpoint through the official SDK.
 import OpenAI from 'openai'
 import { normalize, type Embedder } from '../../core/contracts/embedder.ts'
+import { scrub } from '../providers-api/kit/secrets.ts'
 
 export interface OpenAIEmbedderOptions {
   model: string
@@ -45,9 +46,11 @@ export class OpenAIEmbedder implements Embedder {
           model: this.#opts.model, input, ...(this.#opts.sendDimensions ? { dimensions: this.#opts.dimensions } : {}),
         }, { signal })
       } catch (err) {
-        const msg = `The embeddings endpoint failed for model "${this.#opts.model}": ${(err as Error).message}`
+        // The upstream may quote the key it got (masked): scrubbed before it reaches health or a log.
+        // No `cause`: the SDK error carries the unscrubbed text.
+        const msg = `The embeddings endpoint failed for model "${this.#opts.model}": ${scrub((err as Error).message, [this.#opts.apiKey])}`
         this.#state = { status: 'error', error: msg }
-        throw new Error(msg, { cause: err })
+        throw new Error(msg)
       }
       const rows = [...res.data].sort((a, b) => a.index - b.index).map(d => d.embedding)
       for (const r of rows) {
