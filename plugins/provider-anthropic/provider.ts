@@ -54,13 +54,15 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   }
   const maxTokens = (req: CompletionRequest): number => req.max_tokens ?? Math.min(cfg.defaultMaxTokens, catalogue.capabilities(req.model).max_output_tokens ?? cfg.defaultMaxTokens)
 
-  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
-    ensureConfigured()
-    noteUnsupported(req)
+  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamChunk> => {
     const c: UpstreamContext = { ...ctx, model: req.model }
-    const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
-    const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
-    yield * relayStream(upstream, new EventAssembler(req), deadline, c)
+    return relayStream(async () => {
+      ensureConfigured()
+      noteUnsupported(req)
+      const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
+      const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
+      return { upstream, deadline }
+    }, new EventAssembler(req), c)
   }
 
   return {

@@ -2,8 +2,8 @@
 // thinking_delta -> thinking (signature_delta and redacted_thinking blocks kept for the
 // last chunk), input_json_delta
 // pieces assembled per content block into whole tool calls with parsed arguments, handed
-// over on the last chunk with the finish reason and usage. A plain class, so the
-// provider's generator is the only async layer over the SDK's stream.
+// over on the last chunk with the finish reason and usage. A plain class, so the kit's
+// relay (kit/relay.ts) is the only async layer over the SDK's stream.
 import type Anthropic from '@anthropic-ai/sdk'
 import type { CompletionRequest, StreamChunk } from '../../core/contracts/provider.ts'
 import { finishReason, usageOf } from './convert.ts'

@@ -67,13 +67,15 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     return value.data.map(m => m.id)
   }
 
-  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamChunk> {
-    ensureConfigured()
+  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamChunk> => {
     const c: UpstreamContext = { ...ctx, model: req.model }
-    const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
-    if (cfg.streamUsage) params.stream_options = { include_usage: true }
-    const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
-    yield * relayStream(upstream, new ChunkAssembler(req), deadline, c)
+    return relayStream(async () => {
+      ensureConfigured()
+      const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
+      if (cfg.streamUsage) params.stream_options = { include_usage: true }
+      const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
+      return { upstream, deadline }
+    }, new ChunkAssembler(req), c)
   }
 
   return {

@@ -2,7 +2,7 @@
 // passed on as they come; tool-call deltas (split across many chunks, keyed by `index`)
 // are assembled and handed over whole, with parsed arguments, on the final chunk, which
 // also carries the finish reason and the usage (estimated and marked when not reported).
-// A plain class rather than a generator: the provider's own generator is the only async
+// A plain class rather than a generator: the kit's relay (kit/relay.ts) is the only async
 // layer between the SDK's stream and the consumer (see bench/providers.bench.ts).
 import type OpenAI from 'openai'
 import type { CompletionRequest, StreamChunk } from '../../core/contracts/provider.ts'
