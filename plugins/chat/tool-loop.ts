@@ -135,11 +135,14 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     }
     if (opts.hooks !== undefined) request = (await opts.hooks.run('provider:before', { provider: opts.provider.id, request })).request
     const parser = new ThinkParser()
-    const relay = async (pieces: ThinkPiece[]): Promise<void> => {
-      for (const p of pieces) {
+    // Per token: no promise unless the consumer returned one (a socket waiting for 'drain').
+    const relay = (pieces: ThinkPiece[], from = 0): Promise<void> | undefined => {
+      for (let i = from; i < pieces.length; i++) {
+        const p = pieces[i]
         const pending = emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
-        if (pending !== undefined) await pending
+        if (pending !== undefined) return pending.then(() => relay(pieces, i + 1))
       }
+      return undefined
     }
     let toolCalls: ToolCall[] = []
     let finish: FinishReason | null = null
@@ -159,7 +162,10 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
         if (chunk.thinking_redacted !== undefined) redacted = [...redacted, ...chunk.thinking_redacted]
         if (chunk.content !== '') {
           const pieces = parser.push(chunk.content)
-          if (pieces.length > 0) await relay(pieces)
+          if (pieces.length > 0) {
+            const pending = relay(pieces)
+            if (pending !== undefined) await pending
+          }
         }
         if (chunk.tool_calls !== undefined && chunk.tool_calls.length > 0) toolCalls = [...toolCalls, ...chunk.tool_calls]
         if (chunk.finish_reason !== undefined && chunk.finish_reason !== null) finish = chunk.finish_reason
