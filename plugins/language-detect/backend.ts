@@ -14,4 +14,6 @@ export interface RawGuess {
 export interface DetectionBackend {
   guess: (text: string) => RawGuess | Promise<RawGuess>
   dispose?: () => void | Promise<void>
+  /** Thread ids of the worker threads doing the work, for backends that use them. */
+  threads?: () => number[]
 }

@@ -25,10 +25,17 @@ export async function detectWith (backend: DetectionBackend, text: string): Prom
   return { language: restricted.language, confidence, raw: guess.language }
 }
 
-export function createDetector (id: string, model: LazyModel<DetectionBackend>): Detector {
+/** The detector this plugin registers: the core contract plus where detection runs. */
+export interface LanguageDetector extends Detector {
+  /** Thread ids of the worker threads that detect; empty when detection runs in the request thread (or nothing is loaded yet). */
+  threads: () => number[]
+}
+
+export function createDetector (id: string, model: LazyModel<DetectionBackend>): LanguageDetector {
   return {
     id,
     status: () => model.status(),
+    threads: () => model.current?.threads?.() ?? [],
     detect: async (text) => await detectWith(await model.get(), text),
   }
 }

@@ -1,7 +1,8 @@
 // Plugin: Level I language detection. Registers a detector (one of the twenty languages
 // of SPEC.md, ISO 639-1, calibrated confidence) and owns GET/POST
-// /api/tools/language-detect-20. The backend (cld3 by default) lives in the resource
-// pool, so a live reload keeps it loaded.
+// /api/tools/language-detect-20. The backend (cld3 by default, in worker threads: see
+// cld3-pool.ts) lives in the resource pool, so a live reload keeps it loaded and its
+// worker threads running; the last release (server close) terminates them.
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -9,23 +10,23 @@ import type { PluginOptions } from '../../core/types.ts'
 import type { DetectionBackend } from './backend.ts'
 import { loadClassifier } from './classifier-backend.ts'
 import { loadCld3 } from './cld3-backend.ts'
-import { loadCld3Pool } from './cld3-pool.ts'
+import { loadCld3Pool, poolSize } from './cld3-pool.ts'
 import { createDetector } from './detector.ts'
 import { resolveModelDir, type HubSource } from './hf-loader.ts'
-import { LazyModel, type ModelLoader } from './lazy-model.ts'
+import { LazyModel, type LogSink, type ModelLoader } from './lazy-model.ts'
 import { options, type LanguageDetectOptions } from './options.ts'
 import { detectRoutes } from './routes.ts'
 
 export { options }
 
 export interface DetectLoaders {
-  /** cld3 in the request thread (workers 0) or in a pool of worker threads. */
-  cld3: (workers: number) => ModelLoader<DetectionBackend>
+  /** cld3 in the request thread (workers 0) or in a pool of that many worker threads. */
+  cld3: (workers: number, log: LogSink) => ModelLoader<DetectionBackend>
   classifier: (src: HubSource) => ModelLoader<DetectionBackend>
 }
 
 const REAL_LOADERS: DetectLoaders = {
-  cld3: (workers) => async () => workers > 0 ? await loadCld3Pool(workers) : await loadCld3(),
+  cld3: (workers, log) => async () => workers > 0 ? await loadCld3Pool(workers, { log }) : await loadCld3(),
   classifier: (src) => async (onProgress) => await loadClassifier(src, onProgress),
 }
 
@@ -36,10 +37,12 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
     let model: string
     let load: ModelLoader<DetectionBackend>
     let poolOptions: Record<string, unknown>
+    // Resolved before it keys the pool: `auto` and the number it stands for share one instance.
+    const workers = opts.backend === 'cld3' ? poolSize(opts.workers) : 0
     if (opts.backend === 'cld3') {
       model = 'cld3'
-      load = loaders.cld3(opts.workers)
-      poolOptions = { backend: 'cld3', workers: opts.workers }
+      load = loaders.cld3(workers, app.log)
+      poolOptions = { backend: 'cld3', workers }
     } else {
       const src: HubSource = {
         model: opts.classifier_model,
@@ -68,11 +71,19 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
             ? 'cld3 ships inside the cld3-asm package: reinstall it (npm install cld3-asm).'
             : 'Set LANGUAGE_DETECT_MODEL_DIR (or the plugin option classifier_dir) to a folder with the model files, allow access to the Hugging Face hub (HF_TOKEN for gated models), or use the plugin option backend: "cld3", which needs no download.'),
       }),
-      dispose: async (m) => { await m.dispose() },
+      // A load still running (worker threads starting) is awaited: it ends them itself on
+      // seeing the dispose, and no thread may outlive the server. Only cld3's: a
+      // classifier download could hold close up for minutes.
+      dispose: async (m) => { await m.dispose(); if (opts.backend === 'cld3') await m.settled() },
     })
-    // cld3 ships in the package and loads in milliseconds: ready from the start. The
-    // classifier downloads, so it waits for the first detection.
-    if (opts.backend === 'cld3') await holder.get()
+    // cld3 ships in the package: in the request thread it loads in milliseconds, so it is
+    // ready before the server listens. Worker threads take 50-250 ms to start (each loads
+    // cld3's WebAssembly), so they start now without holding up the server's start; a
+    // detection that comes first waits for them (a failed start is logged, answers 503
+    // and is retried by the next detection). The classifier downloads, so it waits for
+    // the first detection.
+    if (opts.backend === 'cld3' && workers === 0) await holder.get()
+    else if (opts.backend === 'cld3') void holder.get().catch(() => undefined)
     const detector = createDetector(opts.instance, holder)
     app.registry.detectors.add(opts.instance, detector)
     await detectRoutes(app, detector)

@@ -56,6 +56,9 @@ export class LazyModel<T> {
 
   get loaded (): boolean { return this.#value !== undefined }
 
+  /** The loaded model, or undefined while none is (never starts a load). */
+  get current (): T | undefined { return this.#value }
+
   status (): ModelStatus {
     if (this.#value !== undefined) return { status: 'healthy', model: this.model }
     if (this.#loading !== undefined) return { status: 'loading', model: this.model, progress: Math.round(this.#progress * 10) / 10 }

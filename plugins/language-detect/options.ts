@@ -8,11 +8,12 @@ export const options = Type.Object({
    */
   backend: Type.Union([Type.Literal('cld3'), Type.Literal('classifier')], { default: 'cld3' }),
   /**
-   * cld3 only: run detection in this many worker threads, leaving the request thread to
-   * HTTP (worth it with spare cores: throughput then scales past one thread). 0: detect
-   * in the request's thread.
+   * cld3 only: how many worker threads run detection. `auto` (the default): one fewer
+   * than the machine's cores, at least 1 and at most 4 (1 on a 2-core machine). 0:
+   * detect in the request's thread. Off the event loop by default so that a burst of
+   * detections never holds up chat streams and other requests served by the same loop.
    */
-  workers: Type.Integer({ minimum: 0, maximum: 32, default: 0 }),
+  workers: Type.Union([Type.Literal('auto'), Type.Integer({ minimum: 0, maximum: 32 })], { default: 'auto' }),
   /**
    * Hugging Face model id of the classifier (ONNX weights for transformers.js, labels are
    * ISO 639-1 codes): the ONNX export of papluca/xlm-roberta-base-language-detection by
