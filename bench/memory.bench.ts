@@ -9,10 +9,11 @@
 // memory service's whole recall (embedding the query, every part: turns ranked with
 // recency, facts, entities, strategies, goals, and rendering to prompt text), and, at the
 // largest size, (d) small channel = nearest 30 turns of a 20-turn channel inside the big
-// table (the HNSW iterative scan comes back short, so the exact re-run path is what is
-// timed). Ratios are against pglite+hnsw measured in the same run. Target (issue 6): p95
-// recall < 50 ms at 100k on PGlite with HNSW; checked for (b), (c) and (d) at the largest
-// size run, "met"/"NOT met", and the exit code is 1 on a miss.
+// table (few rows: planned as an exact scan of the channel's rows, no HNSW walk; see
+// EXACT_SCAN_MAX_ROWS in plugins/memory-sql/vector.ts). Ratios are against pglite+hnsw
+// measured in the same run. Target (issue 6): p95 recall < 50 ms at 100k on PGlite with
+// HNSW; checked for (b), (c) and (d) at the largest size run, "met"/"NOT met", and the
+// exit code is 1 on a miss.
 // Takes about 4-6 minutes on 2 cores, most of it building the HNSW indexes over 100k
 // vectors inside PGlite (WASM) and the exact scans at 100k; BENCH_MEMORY_SIZES=1000,10000
 // runs in under a minute.
@@ -81,7 +82,7 @@ async function serviceLatency (tg: Target, queries: number, warmup: number): Pro
   })
 }
 
-/** (d): a 20-turn channel inside the big table, asked for 30: HNSW comes back short, the exact re-run answers. */
+/** (d): a 20-turn channel inside the big table, asked for 30: few rows, so an exact scan of them answers. */
 async function smallChannelLatency (tg: Target, queries: number, warmup: number): Promise<{ p50: number, p95: number }> {
   const have = await tg.rel.recentTurns(['bench-small'], 1)
   if (have.length === 0) {
