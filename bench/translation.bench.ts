@@ -3,7 +3,8 @@
 //
 // The headline, one mode only:
 //   HTTP   POST /api/tools/language-detect-20 on agentd (plugin language-detect with its
-//          default options: cld3 in the request thread), driven by autocannon with
+//          default options: cld3 in worker threads, `workers: "auto"` = the machine's
+//          cores - 1, 1 to 4; 1 on a 2-core machine), driven by autocannon with
 //          BENCH_CONNECTIONS (8) keep-alive connections from this process;
 //   direct detectWith(), the function the route calls (cld3 + restriction to the twenty +
 //          confidence), one call after another in a process of its own.
@@ -12,15 +13,18 @@
 // direct, ...) so drift on the machine hits both sides alike; the verdict uses medians.
 // Exit code 1 when the target is missed.
 //
-// The server and the direct loop each get a process (one core each at most, as both
-// run one thread of detection); the load generator runs in this process and needs CPU
-// too. The output says how many cores each side kept busy, and says so when the load
-// generator and the server had to share the machine's cores.
+// The server and the direct loop each get a process; the load generator runs in this
+// process and needs CPU too. The server's event loop and its detection worker(s) are
+// threads of one process, so it can keep more than one core busy. The output says how
+// many cores each side kept busy, and says so when the load generator and the server
+// had to share the machine's cores.
 //
 // After the headline, informative modes (not the target, BENCH_EXTRA=0 skips them): a
-// bare Fastify route calling the same detector (the floor Node's HTTP stack sets), the
-// plugin option `workers` (cld3 in worker threads), one connection with one request at a
-// time (sub-millisecond latency), and raw cld3-asm without restriction or confidence.
+// bare Fastify route calling the same detector in its thread (the floor Node's HTTP
+// stack sets), agentd with `workers: 0` (cld3 in the event-loop thread, as before the
+// default moved to worker threads), one connection with one request at a time on the
+// default server (latency, with the hop to the worker), and raw cld3-asm without
+// restriction or confidence.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
@@ -35,8 +39,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8)
 const EXTRA = process.env.BENCH_EXTRA !== '0'
-/** Worker threads for the informative pooled configuration (plugin option `workers`). */
-const WORKERS = Number(process.env.BENCH_DETECT_WORKERS ?? 1)
 const TARGET = 0.8
 
 interface Measure { rate: number, p99_ms: number, cpu_cores: number }
@@ -88,11 +90,12 @@ function reportCpu (): void {
   process.on('message', (m) => { if (m === 'cpu') process.send?.({ cpu_ms: cpuMs(process.cpuUsage()) }) })
 }
 
-async function serve (workers: number): Promise<void> {
+/** agentd with the plugin's default options, or with these. */
+async function serve (options?: Record<string, unknown>): Promise<void> {
   const { Kernel } = await import('../core/kernel.ts')
   const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-'))
   writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
-    { name: 'language-detect', module: path.join(REPO, 'plugins/language-detect'), options: { workers } },
+    { name: 'language-detect', module: path.join(REPO, 'plugins/language-detect'), ...(options === undefined ? {} : { options }) },
   ] }))
   const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data') }, watch: false })
   const addr = await kernel.start()
@@ -196,6 +199,7 @@ const f3 = (x: number): string => x.toFixed(3)
 
 async function headline (all: string[]): Promise<boolean> {
   const cores = availableParallelism()
+  const { poolSize } = await import('../plugins/language-detect/cld3-pool.ts')
   const server = await child<{ port: number }>('serve', true)
   try {
     await http(server, all, CONNECTIONS) // warm-up: JIT and cld3 on the server
@@ -215,6 +219,7 @@ async function headline (all: string[]): Promise<boolean> {
     const met = ratio >= TARGET
     console.log(`language detection, ${all.length} UDHR snippets of ~100 chars in 20 languages; machine: ${cores} cores, load average ${loadavg().map(f2).join(' ')}`)
     console.log(`headline: ${ROUNDS} interleaved (ABBA) rounds of ${DURATION} s, medians`)
+    console.log(`  (agentd's default options: cld3 in ${poolSize('auto')} worker thread(s), workers: "auto")`)
     console.log(`  HTTP   POST /api/tools/language-detect-20 (agentd, default options), autocannon ${CONNECTIONS} connections: ${f0(h.rate)} snippets/s, p99 ${f2(h.p99)} ms (autocannon, 1 ms resolution, includes queueing behind ${CONNECTIONS} connections)`)
     console.log(`  direct detectWith() in one thread:                               ${f0(d.rate)} snippets/s, p99 ${f3(d.p99)} ms per call`)
     console.log(`  per round, HTTP: ${viaHttp.map(x => f0(x.rate)).join(' ')}; direct: ${direct.map(x => f0(x.rate)).join(' ')} snippets/s`)
@@ -240,21 +245,21 @@ async function headline (all: string[]): Promise<boolean> {
 
 async function extras (all: string[]): Promise<void> {
   const server = await child<{ port: number }>('serve', true)
-  const pooled = await child<{ port: number }>('serve-workers', true)
+  const inThread = await child<{ port: number }>('serve-in-thread', true)
   const bare = await child<{ port: number }>('serve-bare', true)
   try {
-    for (const p of [server, pooled, bare]) await http(p, all, CONNECTIONS) // warm-up
+    for (const p of [server, inThread, bare]) await http(p, all, CONNECTIONS) // warm-up
     const b = await http(bare, all, CONNECTIONS)
-    const w = await http(pooled, all, CONNECTIONS)
+    const w = await http(inThread, all, CONNECTIONS)
     const s = await sequential(server.info.port, all)
     const c = (await child<Measure>('direct-cld3', false)).info
     console.log(`informative (one ${DURATION} s run each, not the target):`)
     console.log(`  bare Fastify route calling the same detector, ${CONNECTIONS} conn.: ${f0(b.rate)} snippets/s, p99 ${f2(b.p99_ms)} ms (the floor Node's HTTP stack sets; server ${f2(b.cpu_cores)} cores, load generator ${f2(b.loadgen_cores)})`)
-    console.log(`  agentd with workers: ${WORKERS} (cld3 in worker threads), ${CONNECTIONS} conn.: ${f0(w.rate)} snippets/s, p99 ${f2(w.p99_ms)} ms (server ${f2(w.cpu_cores)} cores, load generator ${f2(w.loadgen_cores)})`)
-    console.log(`  agentd, one keep-alive connection, one request at a time: ${f0(s.rate)} snippets/s, p99 ${f3(s.p99_ms)} ms`)
+    console.log(`  agentd with workers: 0 (cld3 in the event-loop thread, not the default), ${CONNECTIONS} conn.: ${f0(w.rate)} snippets/s, p99 ${f2(w.p99_ms)} ms (server ${f2(w.cpu_cores)} cores, load generator ${f2(w.loadgen_cores)})`)
+    console.log(`  agentd (default options), one keep-alive connection, one request at a time: ${f0(s.rate)} snippets/s, p99 ${f3(s.p99_ms)} ms`)
     console.log(`  raw cld3-asm findLanguage (no restriction, no confidence), one thread: ${f0(c.rate)} snippets/s, p99 ${f3(c.p99_ms)} ms`)
   } finally {
-    for (const p of [server, pooled, bare]) p.proc.kill('SIGTERM')
+    for (const p of [server, inThread, bare]) p.proc.kill('SIGTERM')
   }
 }
 
@@ -266,8 +271,8 @@ async function main (): Promise<void> {
 }
 
 const mode = process.argv[2]
-if (mode === 'serve') await serve(0)
-else if (mode === 'serve-workers') await serve(WORKERS)
+if (mode === 'serve') await serve()
+else if (mode === 'serve-in-thread') await serve({ workers: 0 })
 else if (mode === 'serve-bare') await serveBare()
 else if (mode === 'direct-detector') await direct('detector')
 else if (mode === 'direct-cld3') await direct('cld3')
