@@ -76,14 +76,11 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
       // classifier download could hold close up for minutes.
       dispose: async (m) => { await m.dispose(); if (opts.backend === 'cld3') await m.settled() },
     })
-    // cld3 ships in the package: in the request thread it loads in milliseconds, so it is
-    // ready before the server listens. Worker threads take 50-250 ms to start (each loads
-    // cld3's WebAssembly), so they start now without holding up the server's start; a
-    // detection that comes first waits for them (a failed start is logged, answers 503
-    // and is retried by the next detection). The classifier downloads, so it waits for
-    // the first detection.
-    if (opts.backend === 'cld3' && workers === 0) await holder.get()
-    else if (opts.backend === 'cld3') void holder.get().catch(() => undefined)
+    // cld3 ships in the package and loads fast (milliseconds in this thread, 50-250 ms
+    // for worker threads, each loading cld3's WebAssembly): ready, and healthy, before the
+    // server listens. Only on the first activation: a live reload finds it in the pool.
+    // The classifier downloads, so it waits for the first detection.
+    if (opts.backend === 'cld3') await holder.get()
     const detector = createDetector(opts.instance, holder)
     app.registry.detectors.add(opts.instance, detector)
     await detectRoutes(app, detector)

@@ -15,15 +15,6 @@ const detector = (s: Started): LanguageDetector => s.kernel.current!.app.registr
 const workerPorts = (): number => process.getActiveResourcesInfo().filter(r => r === 'MessagePort').length
 const FR = 'Tous les êtres humains naissent libres et égaux en dignité et en droits.'
 
-/** Polls (CPU is shared: generous deadline) until the condition holds. */
-async function until (cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`)
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-}
-
 async function detect (s: Started, text: string): Promise<{ status: number, body: Record<string, unknown> }> {
   const res = await s.post('/api/tools/language-detect-20', { text })
   return { status: res.status, body: await res.json() as Record<string, unknown> }
@@ -31,6 +22,7 @@ async function detect (s: Started, text: string): Promise<{ status: number, body
 
 t.test('default options: detection runs in worker threads ("auto": 1 to 4 of them)', async t => {
   const s = await startKernel(t, { plugins: [plugin()] })
+  t.same(detector(s).status(), { status: 'healthy', model: 'cld3' }, 'the workers are up before the server listens')
   const { status, body } = await detect(s, FR)
   t.equal(status, 200)
   t.equal(body.detected_language, 'fr')
@@ -67,7 +59,6 @@ t.test('a crashing worker: that request gets a 503 saying what happened, the nex
   const s = await startKernel(t, {
     plugins: [{ name: 'language-detect', module: new URL('./test-fixtures/crashing-detect.ts', import.meta.url).pathname, options: { workers: 1 } }],
   })
-  await until(() => detector(s).threads().length === 1)
   const before = detector(s).threads()
   const crashed = await detect(s, `${FR} CRASH-ALWAYS`)
   t.equal(crashed.status, 503)
@@ -95,7 +86,7 @@ t.test('a live reload keeps the worker threads; close ends them', async t => {
   t.equal(workerPorts(), ports, 'no worker handle left open')
 })
 
-t.test('close right after start (workers still starting) leaves no thread behind', async t => {
+t.test('close right after start leaves no thread behind', async t => {
   const ports = workerPorts()
   const s = await startKernel(t, { plugins: [plugin({ workers: 1 })] })
   await s.kernel.close()
