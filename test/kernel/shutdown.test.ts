@@ -74,9 +74,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     await rest
     t.match(body, /event: done/, 'the stream in flight completed')
     t.equal(await exited, 0, 'exit code 0')
-    const at = (re: RegExp): number => log.search(re)
-    t.ok(at(/close-logger onClose ran/) > at(/shutting down/), `the plugin's onClose ran at shutdown: ${log}`)
-    t.ok(at(/"msg":"stopped"/) > at(/close-logger onClose ran/), 'before the process stopped')
+    // Order by each line's own timestamp: the kernel's and a generation's loggers buffer
+    // their writes apart, so lines can reach stdout out of order.
+    const lines = log.split('\n').filter(l => l.startsWith('{')).map(l => JSON.parse(l) as { time: number, msg: string })
+    const at = (msg: RegExp): number => lines.find(l => msg.test(l.msg))?.time ?? NaN
+    t.ok(at(/close-logger onClose ran/) >= at(/shutting down/), `the plugin's onClose ran at shutdown: ${log}`)
+    t.ok(at(/^stopped$/) >= at(/close-logger onClose ran/), 'before the process stopped')
     t.match(log, new RegExp(`"signal":"${signal}"`))
   })
 }
