@@ -49,7 +49,7 @@ export async function collectToolSet (sources: Array<[string, ToolSource]>, filt
     definitions: entries.map(e => ({ name: e.info.name, description: e.info.description, input_schema: e.info.input_schema })),
     infos: entries.map(e => e.info),
     prompt: () => entries.map(e => `- ${e.info.name}: ${e.info.description}`).join('\n'),
-    call: async (call, opts) => await callWithLimits(byName.get(call.name), call, opts, [...byName.keys()]),
+    call: async (call, opts) => await callWithLimits(byName.get(call.name), call, opts, () => [...byName.keys()]),
   }
 }
 
@@ -67,17 +67,30 @@ async function raceAbort<T> (p: Promise<T>, signal: AbortSignal): Promise<T> {
   }
 }
 
-async function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: string[]): Promise<ToolResult> {
+async function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: () => string[]): Promise<ToolResult> {
   if (entry === undefined) {
-    return { content: `Tool "${call.name}" is not available. Available tools: ${available.join(', ') || 'none'}.`, isError: true }
+    return { content: `Tool "${call.name}" is not available. Available tools: ${available().join(', ') || 'none'}.`, isError: true }
   }
-  const timeout = AbortSignal.timeout(opts.timeoutMs)
-  const signal = opts.signal === undefined ? timeout : AbortSignal.any([opts.signal, timeout])
+  // One controller for the time limit and the caller's abort, its timer cleared as soon as
+  // the call settles (AbortSignal.timeout would keep a timer alive for the whole limit, a
+  // pile of them under a steady stream of calls).
+  const outer = opts.signal
+  // Read anew each time (a function, so the check before the call does not narrow it).
+  const callerAborted = (): boolean => outer?.aborted === true
+  if (callerAborted()) throw outer?.reason
+  const limit = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => { timedOut = true; limit.abort(new DOMException(`timed out after ${opts.timeoutMs} ms`, 'TimeoutError')) }, opts.timeoutMs)
+  const onOuterAbort = (): void => { limit.abort(outer?.reason) }
+  outer?.addEventListener('abort', onOuterAbort, { once: true })
   try {
-    return await raceAbort(entry.source.callTool(call.name, call.arguments, { signal, timeoutMs: opts.timeoutMs }), signal)
+    return await raceAbort(entry.source.callTool(call.name, call.arguments, { signal: limit.signal, timeoutMs: opts.timeoutMs }), limit.signal)
   } catch (err) {
-    if (opts.signal?.aborted === true) throw err
-    if (timeout.aborted) return { content: `Tool "${call.name}" timed out after ${opts.timeoutMs} ms.`, isError: true }
+    if (callerAborted()) throw err
+    if (timedOut) return { content: `Tool "${call.name}" timed out after ${opts.timeoutMs} ms.`, isError: true }
     return { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
+  } finally {
+    clearTimeout(timer)
+    outer?.removeEventListener('abort', onOuterAbort)
   }
 }
