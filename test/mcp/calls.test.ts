@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap'
 import { startMcp, isConnected } from './helpers.ts'
 import { startFixtureServer } from '../fixtures/mcp/server.ts'
+import { pollUntil } from '../helpers/poll.ts'
 
 async function setup (t: Test, extra: Record<string, unknown> = {}) {
   const fx = await startFixtureServer('streamable_http')
@@ -22,9 +23,7 @@ t.test('a call over its time limit is cancelled and reported as a tool error', a
   const started = Date.now()
   const r = await source.callTool('slow', { ms: 5000 }, { timeoutMs: 300 })
   t.ok(Date.now() - started < 2000, 'gave up in time')
-  const deadline = Date.now() + 3000
-  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
-  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
+  t.equal(await pollUntil(() => fx.cancelled(), n => n > 0, 3000), 1, 'the server was told to cancel the call')
   t.equal(r.isError, true)
   t.match(r.content, /did not finish within 0.3 s/)
   // The connection is still good afterwards.
@@ -43,9 +42,7 @@ t.test('the server entry call_timeout also bounds a caller that brings a longer 
   const r = await source.callTool('slow', { ms: 5000 }, { timeoutMs: 30_000 })
   t.ok(Date.now() - started < 2000, 'gave up at the entry\'s limit')
   t.match(r, { isError: true, content: /within 0.3 s/ })
-  const deadline = Date.now() + 3000
-  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
-  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
+  t.equal(await pollUntil(() => fx.cancelled(), n => n > 0, 3000), 1, 'the server was told to cancel the call')
   // A caller's shorter limit still wins.
   t.match(await source.callTool('slow', { ms: 5000 }, { timeoutMs: 100 }), { isError: true, content: /within 0.1 s/ })
 })
@@ -57,9 +54,7 @@ t.test('an aborted call throws the abort reason, does not wait, and cancels on t
   setTimeout(() => { ac.abort(new Error('chat aborted')) }, 100)
   await t.rejects(source.callTool('slow', { ms: 5000 }, { signal: ac.signal }), /chat aborted/)
   t.ok(Date.now() - started < 2000)
-  const deadline = Date.now() + 3000
-  while (fx.cancelled() === 0 && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
-  t.equal(fx.cancelled(), 1, 'the server was told to cancel the call')
+  t.equal(await pollUntil(() => fx.cancelled(), n => n > 0, 3000), 1, 'the server was told to cancel the call')
   t.same(await source.callTool('add', { a: 2, b: 2 }), { content: '4', isError: false })
 })
 
@@ -79,9 +74,8 @@ t.test('an unknown tool name is a tool error that lists the tools', async t => {
 t.test('tools/list_changed refreshes the tool list', async t => {
   const { fx, s, source } = await setup(t)
   await fx.addTool('late_tool', 'late reply')
-  const deadline = Date.now() + 5000
-  while (!(await s.server('fx'))?.tools.includes('late_tool') && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 50))
-  t.ok((await s.server('fx'))?.tools.includes('late_tool'))
+  const row = await pollUntil(async () => await s.server('fx'), r => r?.tools.includes('late_tool') === true)
+  t.ok(row?.tools.includes('late_tool'))
   t.same(await source.callTool('late_tool', {}), { content: 'late reply', isError: false })
 })
 
@@ -89,13 +83,7 @@ t.test('resources/list_changed refreshes the resource list', async t => {
   const { fx, s } = await setup(t)
   t.equal((await s.json('/api/mcp/resources')).body.count, 1)
   await fx.addResource('fixture://late', 'late')
-  const deadline = Date.now() + 5000
-  let body: { resources: Array<{ uri: string, server: string }>, count: number } = { resources: [], count: 0 }
-  while (Date.now() < deadline) {
-    body = (await s.json('/api/mcp/resources')).body
-    if (body.count === 2) break
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
+  const body = await pollUntil(async () => (await s.json('/api/mcp/resources')).body as { resources: Array<{ uri: string, server: string }>, count: number }, b => b.count === 2)
   t.equal(body.count, 2)
   t.match(body.resources.find(r => r.uri === 'fixture://late'), { name: 'late', server: 'fx', mime_type: 'text/plain' })
   t.equal((await s.server('fx'))?.resources_count, 2)
@@ -105,13 +93,7 @@ t.test('prompts/list_changed refreshes the prompt list', async t => {
   const { fx, s } = await setup(t)
   t.equal((await s.json('/api/mcp/prompts')).body.count, 0)
   await fx.addPrompt('late_prompt', 'say hi')
-  const deadline = Date.now() + 5000
-  let body: { prompts: Array<{ name: string, server: string }>, count: number } = { prompts: [], count: 0 }
-  while (Date.now() < deadline) {
-    body = (await s.json('/api/mcp/prompts')).body
-    if (body.count === 1) break
-    await new Promise(resolve => setTimeout(resolve, 50))
-  }
+  const body = await pollUntil(async () => (await s.json('/api/mcp/prompts')).body as { prompts: Array<{ name: string, server: string }>, count: number }, b => b.count === 1)
   t.match(body, { prompts: [{ name: 'late_prompt', server: 'fx' }], count: 1 })
   t.equal((await s.server('fx'))?.prompts_count, 1)
 })
