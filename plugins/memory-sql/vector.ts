@@ -102,14 +102,16 @@ export async function nearest<R> (mode: VectorMode, alias: string, v: number[], 
 export const EXACT_SCAN_MAX_ROWS = 2000
 
 /**
- * Counting a big channel up to the threshold is not free (1-7 ms on PGlite, the heap is
- * read for visibility), more than its HNSW search, so a "many rows" verdict is kept this
- * long per database, table and channel set; channels seldom shrink, and a stale verdict
- * only costs speed (HNSW falls back to exact when short). "Few rows" is never kept: a
- * small channel grows, and counting it is cheap (~0.3 ms).
+ * The verdict is kept per database, table and channel set, so a recall (four vector tables)
+ * does not count before every search. Counting a big channel up to the threshold costs
+ * 1-7 ms on PGlite (the heap is read for visibility), more than its HNSW search: "many
+ * rows" is kept a minute (channels seldom shrink; HNSW falls back to exact when short).
+ * "Few rows" is kept briefly, since small channels grow: a stale one only means an exact
+ * scan of a little over the threshold (about 7 ms). Either way a stale verdict costs
+ * speed, never results.
  */
-const MANY_ROWS_KEPT_MS = 60_000
-const manyRows = new WeakMap<Kysely<unknown>, Map<string, number>>()
+const KEPT_MS = { many: 60_000, few: 10_000 }
+const verdicts = new WeakMap<Kysely<unknown>, Map<string, { few: boolean, until: number }>>()
 
 /**
  * Filtered-search planning: true when the asked channels of `table` hold at most `max`
@@ -117,18 +119,19 @@ const manyRows = new WeakMap<Kysely<unknown>, Map<string, number>>()
  * costs no more than a small one. Only a speed choice: both plans give the same top-k.
  */
 export async function fewRows (db: Kysely<unknown>, table: string, channels: string[], max = EXACT_SCAN_MAX_ROWS): Promise<boolean> {
-  const key = `${table}\0${max}\0${[...channels].sort().join('\0')}`
-  let kept = manyRows.get(db)
-  if (kept === undefined) { kept = new Map(); manyRows.set(db, kept) }
-  const until = kept.get(key)
-  if (until !== undefined && until > Date.now()) return false
+  const key = `${table}\0${max}\0${channels.length === 1 ? channels[0] : [...channels].sort().join('\0')}`
+  let kept = verdicts.get(db)
+  if (kept === undefined) { kept = new Map(); verdicts.set(db, kept) }
+  const now = Date.now()
+  const known = kept.get(key)
+  if (known !== undefined && known.until > now) return known.few
   const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${sql.table(table)}
     WHERE channel = ANY(${channels}::text[]) LIMIT ${max + 1}) s`.execute(db)
-  if (Number(r.rows[0]?.n ?? 0) <= max) { kept.delete(key); return true }
-  // Bounded: one entry per big channel set searched; clearing only means counting again.
+  const few = Number(r.rows[0]?.n ?? 0) <= max
+  // Bounded: one entry per channel set searched; clearing only means counting again.
   if (kept.size >= 1000) kept.clear()
-  kept.set(key, Date.now() + MANY_ROWS_KEPT_MS)
-  return false
+  kept.set(key, { few, until: now + (few ? KEPT_MS.few : KEPT_MS.many) })
+  return few
 }
 
 export interface NearestFrom { table: string, alias: string, cols: RawBuilder<unknown>, where?: RawBuilder<unknown> }
