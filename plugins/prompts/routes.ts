@@ -6,6 +6,7 @@ import type { PromptStore } from './store.ts'
 import type { PromptsApi } from './api.ts'
 import { SECTION_TYPES } from './schema.ts'
 import { PromptErrors } from './errors.ts'
+import { collectToolSet } from '../chat/tools.ts'
 
 const SectionOut = Type.Object({
   id: Type.String(), name: Type.String(), type: Type.Union(SECTION_TYPES.map(s => Type.Literal(s))),
@@ -113,15 +114,11 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
   }, async () => ({ mcp_tools_prompt: api.toolsPrompt(), tools_count: await countAvailableTools(app) }))
 }
 
-/** Available tools over every tool source; a source that fails to list counts none (and is logged). */
+/**
+ * The tools a chat would offer: the chat's own tool set (every source, first source wins a
+ * name clash), so a tool two sources offer counts once. A source that fails to list counts none.
+ */
 async function countAvailableTools (app: FastifyInstance): Promise<number> {
-  const counts = await Promise.all(app.registry.toolSources.entries().map(async ([name, source]) => {
-    try {
-      return (await source.listTools()).filter(t => t.status === undefined || t.status === 'available').length
-    } catch (err) {
-      app.log.warn({ err, source: name }, 'tool source failed to list its tools; not counted')
-      return 0
-    }
-  }))
-  return counts.reduce((a, b) => a + b, 0)
+  const set = await collectToolSet(app.registry.toolSources.entries(), {}, (source, err) => { app.log.warn({ err, source }, 'tool source failed to list its tools; not counted') })
+  return set.definitions.length
 }

@@ -18,7 +18,7 @@ t.test('a tool shadowed by the builtin source is marked and warned about once', 
   const sink = new Writable({ write (chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l !== '') lines.push(JSON.parse(l)); cb() } })
   const file = ws.write('mcp_servers.json', JSON.stringify({ servers: { fx: { url: fx.url, timeout: 5 } } }))
   // Registration order is plugins.json order: the builtin source comes first and wins clashes.
-  ws.writePlugins([{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }, { name: 'mcp', module: repoPlugin('mcp') }])
+  ws.writePlugins([{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }, { name: 'mcp', module: repoPlugin('mcp') }, { name: 'prompts', module: repoPlugin('prompts') }])
   const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { MCP_SERVERS_FILE: file }), logger: pino({ level: 'info' }, sink) })
   const { port } = await kernel.start()
   t.teardown(async () => { await kernel.close(); ws.remove() })
@@ -49,6 +49,8 @@ t.test('a tool shadowed by the builtin source is marked and warned about once', 
   const set = await collectToolSet(kernel.current!.app.registry.toolSources.entries(), {})
   const r = await set.call({ id: 'c1', name: 'calculate', arguments: { expression: '2+3' } }, { timeoutMs: 5000 })
   t.match(r, { isError: false, content: /"result":5/ }, 'the builtin answers, not the tool server')
+  const count = (await (await fetch(`${url}/api/prompts/mcp-tools`)).json() as { tools_count: number }).tools_count
+  t.equal(count, set.definitions.length, 'tools_count counts the shadowed name once, as the chat offers it')
 
   // Another list change does not repeat the warning.
   await fx.addTool('another', 'x')
