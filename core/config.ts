@@ -108,7 +108,10 @@ export async function readRuntimeConfig (dataDir: string): Promise<RuntimeConfig
   try {
     raw = JSON.parse(text)
   } catch (err) {
-    throw new Errors.CONFIG_INVALID(`${file} is not valid JSON (${(err as Error).message}); fix or delete it.`)
+    // V8's JSON errors quote the text near the fault, which may be part of a key: this
+    // message reaches the reload log, GET /api/plugins and a refused config update.
+    const why = (err as Error).message.replace(/(Unexpected token '.', )(?:\.\.\.)?".*"(?:\.\.\.)?(?= is not valid JSON)/s, '$1the text there (not quoted: it may hold a secret)')
+    throw new Errors.CONFIG_INVALID(`${file} is not valid JSON (${why}); fix or delete it.`)
   }
   const res = check(RuntimeConfigSchema, raw)
   if (!res.ok) throw withDetails(new Errors.CONFIG_INVALID(`${file} is invalid: ${formatErrors(res.errors)}.`), res.errors)
@@ -201,9 +204,7 @@ export async function updateRuntimeConfig (dataDir: string, patch: Record<string
     // Merging onto a file we cannot read would drop every setting in it (keys included):
     // refuse, write nothing, and say which file and what is wrong with it.
     const current = await readRuntimeConfig(dataDir).catch((err: Error & { details?: ErrorDetail[] }) => {
-      // V8's JSON errors quote the text near the fault, which may be part of a key.
-      const msg = err.message.replace(/(Unexpected token '.', )(?:\.\.\.)?".*"(?:\.\.\.)?(?= is not valid JSON)/s, '$1the text there (not quoted: it may hold a secret)')
-      const why = msg.endsWith('.') ? msg : `${msg}.`
+      const why = err.message.endsWith('.') ? err.message : `${err.message}.`
       const e = new Errors.CONFLICT(`${why} The update was not applied and nothing was written; retry once the file is fixed.`)
       throw err.details === undefined ? e : withDetails(e, err.details)
     })
