@@ -80,3 +80,6 @@ export interface Translator {
   translate: (req: TranslateRequest, signal?: AbortSignal) => Promise<string>
   status: () => ModelStatus
 }
+
+/** A detection confidence (0-1) as the API shows it: percent, two decimals. One rule for every endpoint. */
+export const confidencePercent = (fraction: number): number => Math.round(fraction * 10_000) / 100

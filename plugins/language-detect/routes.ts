@@ -1,7 +1,7 @@
 // GET and POST /api/tools/language-detect-20 (DECISIONS.md: the two shown shapes merged).
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector } from '../../core/contracts/language.ts'
+import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES, type Detector } from '../../core/contracts/language.ts'
 import { DetectErrors } from './errors.ts'
 import { ModelUnavailableError } from './lazy-model.ts'
 
@@ -38,7 +38,7 @@ export async function runDetection (detector: Detector, text: string): Promise<D
     detected_language: d.language,
     language: d.language,
     language_name: DETECTION_LANGUAGES[d.language],
-    confidence: Math.round(d.confidence * 10_000) / 100,
+    confidence: confidencePercent(d.confidence),
   }
 }
 

@@ -1,7 +1,7 @@
 // POST /api/tools/translate and GET /api/tools/languages (DECISIONS.md shapes).
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
+import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
 import { withDetails } from '../../core/errors.ts'
 import { TranslateErrors } from './errors.ts'
@@ -46,7 +46,6 @@ export interface TranslateDeps {
   minSourceConfidence: number
 }
 
-const percent = (fraction: number): number => Math.round(fraction * 10_000) / 100
 
 export async function translate (deps: TranslateDeps, body: TranslateBody, signal?: AbortSignal): Promise<Static<typeof TranslateResponse>> {
   const { text } = body
@@ -68,7 +67,7 @@ export async function translate (deps: TranslateDeps, body: TranslateBody, signa
       throw err
     }
     source = nllbFor(detected.language, text)
-    sourceConfidence = percent(detected.confidence)
+    sourceConfidence = confidencePercent(detected.confidence)
     // An unsure guess is not silently used: from a wrong source NLLB writes fluent
     // nonsense, and a wrong "same as the target" would hand the text back untranslated.
     if (sourceConfidence < deps.minSourceConfidence) {
