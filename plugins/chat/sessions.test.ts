@@ -61,7 +61,7 @@ function stores (): { primary: FlakyStore, local: LocalSessionStore, store: Fall
 }
 
 t.test('fallback: turns saved during a primary outage win over the stale primary copy once it is back, and are written back', async t => {
-  const { primary, store } = stores()
+  const { primary, local, store } = stores()
   await store.save(at('2024-01-01T10:00:00.000Z', 'before the outage'))
   primary.down = true
   await store.save(at('2024-01-01T10:05:00.000Z', 'during the outage'))
@@ -69,6 +69,7 @@ t.test('fallback: turns saved during a primary outage win over the stale primary
   primary.down = false
   t.same((await store.get('s1'))?.messages, [{ role: 'user', content: 'during the outage' }], 'the newer in-process copy, not the stale primary one')
   t.equal(primary.data.get('s1')?.messages[0].content, 'during the outage', 'written back to the primary')
+  t.equal(await local.get('s1'), undefined, 'and the in-process copy dropped')
 })
 
 t.test('fallback: a primary copy newer than the in-process one wins and is not rewritten', async t => {
@@ -78,6 +79,7 @@ t.test('fallback: a primary copy newer than the in-process one wins and is not r
   const savesBefore = primary.saves
   t.equal((await store.get('s1'))?.messages[0].content, 'newer in primary')
   t.equal(primary.saves, savesBefore, 'no write-back')
+  t.equal(await local.get('s1'), undefined, 'the stale in-process copy is dropped')
 })
 
 t.test('fallback: only one side has the session', async t => {
@@ -96,4 +98,5 @@ t.test('fallback: a failing write-back still serves the newer copy', async t => 
   await local.save(at('2024-01-01T10:05:00.000Z', 'fresh'))
   primary.save = async () => { throw new Error('READONLY replica') }
   t.equal((await store.get('s1'))?.messages[0].content, 'fresh')
+  t.equal((await local.get('s1'))?.messages[0].content, 'fresh', 'kept in process until the primary takes it')
 })

@@ -49,6 +49,9 @@ export class LocalSessionStore implements SessionStore {
     return structuredClone(item.session)
   }
 
+  /** Forgets a session (the fallback's copy, once the primary holds it again). */
+  delete (id: string): void { this.#items.delete(id) }
+
   async save (session: Session): Promise<void> {
     this.#items.delete(session.id)
     this.#items.set(session.id, { session: structuredClone(session), expires: Date.now() + this.#ttlMs })
@@ -91,9 +94,9 @@ function newer (a: Session, b: Session): Session {
  */
 export class FallbackSessionStore implements SessionStore {
   readonly #primary: SessionStore
-  readonly #fallback: SessionStore
+  readonly #fallback: LocalSessionStore
   readonly #log: FastifyBaseLogger
-  constructor (primary: SessionStore, fallback: SessionStore, log: FastifyBaseLogger) {
+  constructor (primary: SessionStore, fallback: LocalSessionStore, log: FastifyBaseLogger) {
     this.#primary = primary; this.#fallback = fallback; this.#log = log
   }
 
@@ -109,10 +112,13 @@ export class FallbackSessionStore implements SessionStore {
     }
     const local = await this.#fallback.get(id)
     if (local === undefined) return primary
-    if (primary !== undefined && newer(primary, local) === primary) return primary
+    // The in-process copy is dropped once the primary has the newest one, so later reads
+    // of this session are a map miss again, not a second copy of its history.
+    if (primary !== undefined && newer(primary, local) === primary) { this.#fallback.delete(id); return primary }
     // Saved in process while the primary was down: bring the primary up to date.
     try {
       await this.#primary.save(local)
+      this.#fallback.delete(id)
     } catch (err) {
       this.#log.warn({ err, backend: this.#primary.backend }, 'session store write-back failed; serving the in-process copy')
     }
