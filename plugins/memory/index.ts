@@ -41,8 +41,6 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     reembedBatchSize: opts.reembed_batch_size,
   })
   app.registry.memory.service.add(opts.instance, svc)
-  // The basic recall; other plugins add techniques beside it and the service merges them.
-  app.registry.recall.add(`${opts.instance}:${svc.defaultTechnique.name}`, svc.defaultTechnique)
   app.registry.health.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
 

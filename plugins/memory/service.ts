@@ -302,10 +302,12 @@ export class MemoryServiceImpl implements MemoryService {
     }
   }
 
-  /** Every registered technique, or the built-in vector+recency one when none is. */
+  /**
+   * The service's own vector+recency technique, then those other plugins registered. Not
+   * registered itself: two memory instances would each run the other's copy too.
+   */
   #techniques (): RecallTechnique[] {
-    const registered = this.#registry().recall.values()
-    return registered.length > 0 ? registered : [this.defaultTechnique]
+    return [this.defaultTechnique, ...this.#registry().recall.values()]
   }
 
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
@@ -324,14 +326,15 @@ export class MemoryServiceImpl implements MemoryService {
 
     const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, signal: opts.signal, strict: opts.strict }
     const ran: string[] = []
-    const results = await Promise.all(this.#techniques().map(async (tech): Promise<RecallCandidates> => {
+    const techniques = this.#techniques()
+    const results = await Promise.all(techniques.map(async (tech): Promise<RecallCandidates> => {
       const t1 = performance.now()
       try {
         opts.signal?.throwIfAborted()
         const c = await tech.run(input)
         ran.push(tech.name)
         degraded.push(...(c.degraded ?? []))
-        for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique || tech.name === this.defaultTechnique.name ? k : `${tech.name}.${k}`] = v
+        for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique ? k : `${tech.name}.${k}`] = v
         return c
       } catch (err) {
         if (opts.strict) throw err
@@ -364,7 +367,7 @@ export class MemoryServiceImpl implements MemoryService {
     const context = renderBundle(bundle, query.token_budget ?? this.opts.tokenBudget)
     timings.render = ms(t0)
     timings.total = ms(started)
-    const result: RecallResult = { ...bundle, context, techniques: this.#techniques().map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
+    const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
     if (degraded.length > 0) result.degraded = [...new Set(degraded)]
     if (this.embedderWarning !== undefined) result.warning = this.embedderWarning
     try {
