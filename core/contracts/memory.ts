@@ -58,10 +58,16 @@ export type DeleteCounts = Record<string, number>
 /** A stored vector that another embedder (or another size) made, with the text to embed anew. */
 export interface StaleEmbedding { kind: string, id: string, text: string }
 
+export interface StaleQuery { embedder: string, dimensions: number, limit: number, after?: Record<string, string> }
+
 /** Re-embedding support, on every store that keeps vectors (see MemoryServiceImpl.reembed). */
 export interface ReembedSupport {
-  /** Up to `limit` stored vectors not made by `embedder` at `dimensions`, with their source text. */
-  staleEmbeddings: (q: { embedder: string, dimensions: number, limit: number }) => Promise<StaleEmbedding[]>
+  /**
+   * Up to `limit` stored vectors not made by `embedder` at `dimensions`, with their source
+   * text, in a stable order per kind. `after` (kind -> the last id a caller got) resumes past
+   * them, so a job walking the table does each row once instead of rescanning from the start.
+   */
+  staleEmbeddings: (q: StaleQuery) => Promise<StaleEmbedding[]>
   /** Replaces stored vectors; `null` drops one (text the embedder cannot embed). Returns rows changed. */
   setEmbeddings: (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>) => Promise<number>
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type {
   DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult,
-  Relationship, StaleEmbedding, StoreHealth, VectorQuery,
+  Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery,
 } from '../../core/contracts/memory.ts'
 import type { SqlHandle } from '../memory-sql/connect.ts'
 import { SqlReady } from '../memory-sql/sql-ready.ts'
@@ -266,7 +266,7 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
     return await this.#run(async db => await db.transaction().execute(async trx => await moveToChannel(trx, kind, id, channel)))
   }
 
-  async staleEmbeddings (q: { embedder: string, dimensions: number, limit: number }): Promise<StaleEmbedding[]> {
+  async staleEmbeddings (q: StaleQuery): Promise<StaleEmbedding[]> {
     return await this.#run(async db => await staleEmbeddings(db, SOURCES, q))
   }
 

@@ -61,6 +61,12 @@ for (const backend of SQL_BACKENDS) {
       t.same(stale.map(want).sort(), ['goal:goal text', 'strategy:strategy pattern', 'turn:turn text'])
       t.equal((await store.staleEmbeddings({ embedder: 'new-e', dimensions: 4, limit: 1 })).length, 1, 'limit holds')
       const all = await store.staleEmbeddings({ embedder: 'new-e', dimensions: 4, limit: 1000 })
+      // Resuming: past the first batch's last id per kind, the rest, each row once.
+      const first = await store.staleEmbeddings({ embedder: 'new-e', dimensions: 4, limit: 2 })
+      const after: Record<string, string> = {}
+      for (const x of first) after[x.kind] = x.id
+      const rest = await store.staleEmbeddings({ embedder: 'new-e', dimensions: 4, limit: 1000, after })
+      t.same([...first, ...rest].map(want).sort(), all.map(want).sort(), 'first batch + resumed batch = all, none twice')
       const n = await store.setEmbeddings(all.map(x => ({ kind: x.kind, id: x.id, embedding: x.text === 'goal text' ? null : { vector: axis(4, 2), embedder: 'new-e' } })))
       t.equal(n, all.length)
       t.same(await store.staleEmbeddings({ embedder: 'new-e', dimensions: 4, limit: 10 }), [])

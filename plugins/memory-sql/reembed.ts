@@ -2,7 +2,7 @@
 // another size) made, and write new ones. Each store lists its tables and the SQL
 // expression of the text its vectors were made from (what the memory service embeds).
 import { sql, type Kysely } from 'kysely'
-import type { EmbeddingRef, StaleEmbedding } from '../../core/contracts/memory.ts'
+import type { EmbeddingRef, StaleEmbedding, StaleQuery } from '../../core/contracts/memory.ts'
 import type { SqlReady } from './sql-ready.ts'
 import { vectorValue } from './vector.ts'
 
@@ -10,12 +10,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export interface VectorSource { kind: string, table: string, text: string }
 
-export async function staleEmbeddings (db: Kysely<unknown>, sources: VectorSource[], q: { embedder: string, dimensions: number, limit: number }): Promise<StaleEmbedding[]> {
+export async function staleEmbeddings (db: Kysely<unknown>, sources: VectorSource[], q: StaleQuery): Promise<StaleEmbedding[]> {
   const out: StaleEmbedding[] = []
   for (const s of sources) {
     if (out.length >= q.limit) break
+    // Resuming by primary key walks each row once over the whole job (from the start every
+    // batch would step over all the rows already done again).
+    const after = q.after?.[s.kind]
     const r = await sql<{ id: string, text: string }>`SELECT id::text AS id, ${sql.raw(s.text)} AS text FROM ${sql.table(s.table)}
       WHERE embedder IS NOT NULL AND (embedder <> ${q.embedder} OR embedding_dims <> ${q.dimensions}::int)
+        ${after === undefined || !UUID.test(after) ? sql`` : sql`AND id > ${after}::uuid`}
       ORDER BY id LIMIT ${q.limit - out.length}`.execute(db)
     for (const row of r.rows) out.push({ kind: s.kind, id: row.id, text: row.text ?? '' })
   }

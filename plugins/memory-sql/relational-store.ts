@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type {
   Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewStrategy, NewToolInvocation, NewTurn,
-  PageResult, RelationalStore, StaleEmbedding, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
+  PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
 } from '../../core/contracts/memory.ts'
 import type { SqlHandle } from './connect.ts'
 import { relationalMigrations } from './migrations.ts'
@@ -318,7 +318,7 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
-  async staleEmbeddings (q: { embedder: string, dimensions: number, limit: number }): Promise<StaleEmbedding[]> {
+  async staleEmbeddings (q: StaleQuery): Promise<StaleEmbedding[]> {
     return await this.#run(async db => await staleEmbeddings(db, SOURCES, q))
   }
 

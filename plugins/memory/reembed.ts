@@ -75,14 +75,13 @@ export class Reembedder {
       this.#p.status = 'running'
       log.info({ embedder: e.id, vectors: this.#p.total }, 'memory: re-embedding stored vectors with the active embedder')
       for (const { role, store } of this.#d.stores()) {
-        const seen = new Set<string>()
+        // The last id done per kind: each batch resumes past it, so a row is read once.
+        const after: Record<string, string> = {}
         for (;;) {
           if (this.#stop) { this.#p.status = 'stopped'; return }
-          const batch = await store.staleEmbeddings({ embedder: e.id, dimensions: e.dimensions, limit: this.#d.batchSize })
+          const batch = await store.staleEmbeddings({ embedder: e.id, dimensions: e.dimensions, limit: this.#d.batchSize, after })
           if (batch.length === 0) break
-          const fresh = batch.filter(b => !seen.has(`${b.kind}:${b.id}`))
-          if (fresh.length === 0) throw new Error(`the ${role} store kept returning the same rows after they were re-embedded`)
-          for (const b of batch) seen.add(`${b.kind}:${b.id}`)
+          for (const b of batch) after[b.kind] = b.id
           const texts = batch.map(b => b.text.trim())
           const toEmbed = texts.filter(t => t !== '')
           const vectors = toEmbed.length === 0 ? [] : await e.embed(toEmbed)
@@ -92,7 +91,8 @@ export class Reembedder {
             const v = vectors[k++]
             return { kind: b.kind, id: b.id, embedding: v === undefined || v.every(x => x === 0) ? null : { vector: v, embedder: e.id } }
           })
-          await store.setEmbeddings(items)
+          // Rows changed is the progress: none means the store gave rows it cannot update.
+          if (await store.setEmbeddings(items) === 0) throw new Error(`the ${role} store could not update the rows it returned as stale`)
           this.#p.done += items.filter(x => x.embedding !== null).length
           this.#p.dropped += items.filter(x => x.embedding === null).length
         }
