@@ -36,6 +36,7 @@ t.test('an unclosed leading <think> makes the whole rest thinking', async t => {
 
 t.test('a stray closing tag is dropped from the answer', async t => {
   t.same(splitThinking('Answer</think> here'), { answer: 'Answer here', thinking: '', has_thinking: false })
+  t.same(splitThinking('Answer </think> here'), { answer: 'Answer here', thinking: '', has_thinking: false }, 'its surrounding whitespace collapses to one run')
 })
 
 t.test('native reasoning is merged before tag blocks', async t => {
@@ -51,6 +52,8 @@ const CASES: Array<[string, { answer: string, thinking: string }]> = [
   ['Before <reasoning>why</reasoning> after</thinking> end', { answer: 'Before after end', thinking: 'why' }],
   ['a<b <thinking>x < y</thinking> c<', { answer: 'a<b c<', thinking: 'x < y' }],
   ['<REFLECTION>deep</REFLECTION>done', { answer: 'done', thinking: 'deep' }],
+  // A stray closing tag between spaces: one space stays.
+  ['Answer </think> here', { answer: 'Answer here', thinking: '' }],
   ['x <think>a</think> <think>b</think> y', { answer: 'x y', thinking: 'a\n\nb' }],
   // An unclosed leading <think>: the whole rest is thinking.
   ['<think>I was cut off mid thou', { answer: '', thinking: 'I was cut off mid thou' }],

@@ -115,7 +115,14 @@ export class ThinkParser {
           if (tag !== undefined) {
             this.#emit(out, 'answer', this.#buf.slice(0, i))
             this.#buf = this.#buf.slice(i + tag.length)
-            if (tag.startsWith('</')) { matched = true; break } // stray close: drop it, stay outside
+            if (tag.startsWith('</')) {
+              // Stray close: drop it and stay outside; its surrounding whitespace collapses
+              // like a block's ("Answer </think> here" reads "Answer here").
+              this.#answer.afterBlock = true
+              this.#answer.wsAfter = ''
+              matched = true
+              break
+            }
             this.#closeTag = `</${tag.slice(1)}`
             this.#startThinkingBlock()
             matched = true
