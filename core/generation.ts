@@ -21,6 +21,7 @@ import { validatorCompiler } from './validator-compiler.ts'
 import { requestLoggerFactory } from './request-logger.ts'
 import { PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
 import type { KernelApi, PluginStatus } from './types.ts'
+import { TIMED_OUT, within } from './settle.ts'
 
 export interface GenerationInput {
   number: number
@@ -123,11 +124,7 @@ export class Generation {
   async drain (timeoutMs: number): Promise<{ cut: number }> {
     if (this.inflight.size === 0) return { cut: 0 }
     const done = new Promise<void>(resolve => { this.#drained = resolve })
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout') }, timeoutMs) })
-    const outcome = await Promise.race([done, timedOut])
-    clearTimeout(timer)
-    if (outcome !== 'timeout') return { cut: 0 }
+    if (await within(done, timeoutMs) !== TIMED_OUT) return { cut: 0 }
     const cut = this.inflight.size
     for (const res of this.inflight) res.destroy()
     return { cut }

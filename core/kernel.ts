@@ -17,6 +17,7 @@ import { FileWatcher } from './watch.ts'
 import { RateLimitCounters } from './rate-limit-store.ts'
 import type { KernelApi, PluginStatus, ReloadOutcome } from './types.ts'
 import type { RuntimeConfig } from './config-schema.ts'
+import { TIMED_OUT, within } from './settle.ts'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -223,12 +224,8 @@ export class Kernel {
 
   /** Runs the generation's deactivate(); past the timeout, logs and moves on (the participants keep whatever they still run). */
   async #deactivate (gen: Generation): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout') }, this.#deactivateTimeoutMs) })
     const done = gen.lifecycle.deactivate((name, err) => { this.log.error({ err, plugin: name, generation: gen.number }, 'plugin deactivate failed') })
-    const outcome = await Promise.race([done, timedOut])
-    clearTimeout(timer)
-    if (outcome === 'timeout') this.log.warn({ generation: gen.number, timeout_ms: this.#deactivateTimeoutMs }, 'deactivate did not finish in time; going on without it')
+    if (await within(done, this.#deactivateTimeoutMs) === TIMED_OUT) this.log.warn({ generation: gen.number, timeout_ms: this.#deactivateTimeoutMs }, 'deactivate did not finish in time; going on without it')
   }
 
   /** Drains and closes a generation whose background work has already stopped, in the background. */

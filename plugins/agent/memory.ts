@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AgentResult } from './run.ts'
 import type { MemoryService } from '../../core/contracts/memory.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 const STORE_TIMEOUT_MS = 5000
 
@@ -17,38 +18,29 @@ export async function storeRun (app: FastifyInstance, input: { conversationId: s
   if (memory === undefined) return 'no_memory'
   const work = store(app, memory, input)
   if (waitMs <= 0) return 'background'
-  let timer: NodeJS.Timeout | undefined
-  try {
-    return await Promise.race([work, new Promise<'background'>(resolve => { timer = setTimeout(() => { resolve('background') }, waitMs) })])
-  } finally {
-    clearTimeout(timer)
-  }
+  const outcome = await within(work, waitMs)
+  return outcome === TIMED_OUT ? 'background' : outcome
 }
 
 async function store (app: FastifyInstance, memory: MemoryService, input: { conversationId: string, task: string, result: AgentResult, user_id: string | null }): Promise<Exclude<StoreOutcome, 'no_memory' | 'background'>> {
   const { result } = input
   const base = { kind: 'agent_task', task_id: result.task_id, strategy: result.strategy, ...(input.user_id === null ? {} : { user_id: input.user_id }) }
-  let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([
-      (async () => {
-        const user = await memory.storeTurn({ conversation_id: input.conversationId, role: 'user', content: input.task, metadata: base })
-        if (!user.stored) throw new Error(user.error ?? 'the memory service did not store the task')
-        const assistant = await memory.storeTurn({
-          conversation_id: input.conversationId,
-          role: 'assistant',
-          content: result.answer,
-          metadata: { ...base, status: result.status, models_used: result.models_used, tools_used: result.tools_used, total_tokens: result.total_tokens, plan_steps: result.plan_steps },
-        })
-        if (!assistant.stored) throw new Error(assistant.error ?? 'the memory service did not store the result')
-      })(),
-      new Promise((_resolve, reject) => { timer = setTimeout(() => { reject(new Error(`no answer within ${STORE_TIMEOUT_MS} ms`)) }, STORE_TIMEOUT_MS) }),
-    ])
+    const outcome = await within((async () => {
+      const user = await memory.storeTurn({ conversation_id: input.conversationId, role: 'user', content: input.task, metadata: base })
+      if (!user.stored) throw new Error(user.error ?? 'the memory service did not store the task')
+      const assistant = await memory.storeTurn({
+        conversation_id: input.conversationId,
+        role: 'assistant',
+        content: result.answer,
+        metadata: { ...base, status: result.status, models_used: result.models_used, tools_used: result.tools_used, total_tokens: result.total_tokens, plan_steps: result.plan_steps },
+      })
+      if (!assistant.stored) throw new Error(assistant.error ?? 'the memory service did not store the result')
+    })(), STORE_TIMEOUT_MS)
+    if (outcome === TIMED_OUT) throw new Error(`no answer within ${STORE_TIMEOUT_MS} ms`)
     return 'stored'
   } catch (err) {
     app.log.warn({ err, task_id: result.task_id }, 'agent: storing the run in memory failed')
     return { error: (err as Error).message }
-  } finally {
-    clearTimeout(timer)
   }
 }

@@ -21,6 +21,7 @@ import { stepMessages } from './messages.ts'
 import { splitThinking } from './text.ts'
 import { trackTask, type AgentStatus, type TaskTracker } from './tracker.ts'
 import { storeRun } from './memory.ts'
+import { raceAbort } from '../../core/settle.ts'
 
 export interface AgentResult {
   task_id: string
@@ -53,22 +54,6 @@ export interface RunInput {
   clientSignal: AbortSignal
   /** The process-wide active-task tracker shared with chat (GET /api/agent/status). */
   tracker: TaskTracker
-}
-
-/** Rejects with the signal's reason as soon as it aborts, whatever `p` does. */
-async function raceAbort<T> (p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) { p.catch(() => {}); throw signal.reason }
-  let onAbort: (() => void) | undefined
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => { reject(signal.reason) }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-  try {
-    return await Promise.race([p, aborted])
-  } finally {
-    p.catch(() => {})
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort)
-  }
 }
 
 export async function runAgent (app: FastifyInstance, input: RunInput): Promise<AgentResult> {

@@ -3,18 +3,16 @@
 // and the chat goes on without it.
 import type { FastifyBaseLogger } from 'fastify'
 import type { MemoryService } from '../../core/contracts/memory.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown> }
 
 async function bounded<T> (what: string, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctl = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  try {
-    return await Promise.race([
-      fn(ctl.signal),
-      new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { ctl.abort(); reject(new Error(`${what} took longer than ${ms} ms`)) }, ms) }),
-    ])
-  } finally { clearTimeout(timer) }
+  const outcome = await within(fn(ctl.signal), ms)
+  if (outcome !== TIMED_OUT) return outcome
+  ctl.abort()
+  throw new Error(`${what} took longer than ${ms} ms`)
 }
 
 export class ChatMemory {

@@ -4,6 +4,7 @@
 // only the caller's own abort propagates.
 import type { ToolDefinition, ToolCall } from '../../core/contracts/provider.ts'
 import type { ToolInfo, ToolResult, ToolSource } from '../../core/contracts/tool-source.ts'
+import { raceAbort } from '../../core/settle.ts'
 
 export interface ToolFilter {
   /** Only these tool names (null or undefined: all). */
@@ -50,20 +51,6 @@ export async function collectToolSet (sources: Array<[string, ToolSource]>, filt
     infos: entries.map(e => e.info),
     prompt: () => entries.map(e => `- ${e.info.name}: ${e.info.description}`).join('\n'),
     call: async (call, opts) => await callWithLimits(byName.get(call.name), call, opts, () => [...byName.keys()]),
-  }
-}
-
-/** Rejects when `signal` aborts, so a tool that ignores its signal cannot hold the chat. */
-async function raceAbort<T> (p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) throw signal.reason
-  let onAbort: (() => void) | undefined
-  try {
-    return await Promise.race([p, new Promise<never>((_resolve, reject) => {
-      onAbort = () => { reject(signal.reason) }
-      signal.addEventListener('abort', onAbort, { once: true })
-    })])
-  } finally {
-    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort)
   }
 }
 

@@ -16,6 +16,7 @@ import { buildTransport, type BuiltTransport, type WireTransport } from './trans
 import { makeRedactor, redactDeep, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
 import { resultToText } from './content.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 export type ServerStatus = 'connecting' | 'connected' | 'error' | 'disconnected'
 
@@ -36,13 +37,10 @@ const MAX_PAGES = 50
 
 class TimeoutError extends Error { override name = 'TimeoutError' }
 
-async function within<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  try {
-    return await Promise.race([p, new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => { reject(new TimeoutError(`${what} did not answer within ${ms / 1000} s (the server's "timeout")`)) }, ms)
-    })])
-  } finally { clearTimeout(timer) }
+async function answerWithin<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
+  const outcome = await within(p, ms)
+  if (outcome === TIMED_OUT) throw new TimeoutError(`${what} did not answer within ${ms / 1000} s (the server's "timeout")`)
+  return outcome
 }
 
 /**
@@ -177,7 +175,7 @@ export class McpConnection {
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh('resources'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, refresh('prompts'))
     try {
-      await within((async () => {
+      await answerWithin((async () => {
         await client.connect(built.transport, { timeout: budgetMs })
         const current = (): boolean => epoch === this.#epoch
         await this.#refresh(client, 'tools', budgetMs, current)
@@ -305,7 +303,7 @@ export class McpConnection {
     if (client !== undefined) {
       // A streamable HTTP session is ended on the server too (DELETE), so it frees what it holds.
       if (transport instanceof StreamableHTTPClientTransport) {
-        await within(transport.terminateSession(), 2000, `"${this.name}" session end`).catch(() => undefined)
+        await answerWithin(transport.terminateSession(), 2000, `"${this.name}" session end`).catch(() => undefined)
       }
       await client.close().catch((err: unknown) => { this.#log.debug({ error: this.redact(message(err)) }, 'close failed') })
       this.#log.info('disconnected')

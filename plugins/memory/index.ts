@@ -10,6 +10,7 @@ import { MemoryServiceImpl } from './service.ts'
 import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -58,10 +59,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
       app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
     })
     // Start-up does not wait on a slow store; the check goes on in the background.
-    let timer: NodeJS.Timeout | undefined
-    const late = await Promise.race([check.then(() => false), new Promise<boolean>(resolve => { timer = setTimeout(() => { resolve(true) }, opts.embedder_check_timeout_ms); timer.unref() })])
-    clearTimeout(timer)
-    if (late) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
+    if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
 
   if (opts.record_tool_invocations) {

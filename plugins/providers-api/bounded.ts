@@ -2,19 +2,12 @@
 // when the limit passes, so a hung upstream cannot hold an endpoint open. The rejection is
 // the provider layer's 504, so an endpoint that lets it through answers 504, never 500.
 import { ProviderErrors, tag } from './kit/errors.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 export async function bounded<T> (ms: number, provider: string, what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const limit = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      ac.abort()
-      reject(tag(new ProviderErrors.TIMEOUT(`${what} did not answer within ${ms / 1000} s; check the ${provider} server.`), { provider }))
-    }, ms)
-  })
-  try {
-    return await Promise.race([fn(ac.signal), limit])
-  } finally {
-    clearTimeout(timer)
-  }
+  const outcome = await within(fn(ac.signal), ms)
+  if (outcome !== TIMED_OUT) return outcome
+  ac.abort()
+  throw tag(new ProviderErrors.TIMEOUT(`${what} did not answer within ${ms / 1000} s; check the ${provider} server.`), { provider })
 }

@@ -3,26 +3,17 @@
 import type { LazyModel } from '../language-detect/lazy-model.ts'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
 import { TranslateErrors } from './errors.ts'
+import { TIMED_OUT, within } from '../../core/settle.ts'
 
 export async function awaitModel<T> (holder: LazyModel<T>, waitMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const loading = holder.get()
+  let outcome: T | typeof TIMED_OUT
   try {
-    return await Promise.race([
-      loading,
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => {
-          const s = holder.status()
-          const err = new TranslateErrors.LOADING(`The translation model ${holder.model} is still loading (${s.progress ?? 0}%); retry in a minute. GET /api/health shows the progress.`)
-          reject(Object.assign(err, { retryAfter: 30 }))
-        }, waitMs)
-      }),
-    ])
+    outcome = await within(holder.get(), waitMs)
   } catch (err) {
     if (err instanceof ModelUnavailableError) throw new TranslateErrors.UNAVAILABLE(err.message)
     throw err
-  } finally {
-    clearTimeout(timer)
-    loading.catch(() => undefined)
   }
+  if (outcome !== TIMED_OUT) return outcome
+  const err = new TranslateErrors.LOADING(`The translation model ${holder.model} is still loading (${holder.status().progress ?? 0}%); retry in a minute. GET /api/health shows the progress.`)
+  throw Object.assign(err, { retryAfter: 30 })
 }
