@@ -122,16 +122,27 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
   if (kind === 'stdio' && c.command === undefined) return fail(`${at}.command is required for transport "stdio".`)
   if (kind !== 'stdio' && c.url === undefined) return fail(`${at}.url is required for transport "${kind}".`)
 
+  /** The entry with its `${VAR}`-resolved parts. */
+  const build = (resolved: Pick<ResolvedServer, 'env' | 'headers' | 'url' | 'secrets'>): ResolvedServer => ({
+    name,
+    description: c.description,
+    transport: kind,
+    command: c.command,
+    args: c.args,
+    cwd: c.cwd === undefined ? undefined : path.resolve(baseDir, c.cwd),
+    timeoutMs: Math.round(c.timeout * 1000),
+    callTimeoutMs: c.call_timeout === undefined ? undefined : Math.round(c.call_timeout * 1000),
+    autoReconnect: c.auto_reconnect,
+    enabled: c.enabled,
+    autoConnect: c.auto_connect,
+    ...resolved,
+  })
+
   if (!c.enabled) {
     // A disabled entry is never connected, so its ${VAR}s are not resolved: an unset one
     // is not an error until the entry is enabled (which re-reads the file and resolves).
     // Its fingerprint covers the entry as written, so the enabling edit replaces it.
-    const config: ResolvedServer = {
-      name, description: c.description, transport: kind, command: c.command, args: c.args, env: {}, headers: {},
-      cwd: c.cwd === undefined ? undefined : path.resolve(baseDir, c.cwd),
-      timeoutMs: Math.round(c.timeout * 1000), callTimeoutMs: c.call_timeout === undefined ? undefined : Math.round(c.call_timeout * 1000),
-      autoReconnect: c.auto_reconnect, enabled: false, autoConnect: c.auto_connect, secrets: [],
-    }
+    const config = build({ env: {}, headers: {}, url: undefined, secrets: [] })
     return { name, transport: kind, enabled: false, config, fingerprint: resourceKey('mcp-disabled', c) }
   }
   const secrets: string[] = []
@@ -149,23 +160,7 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
     try { parsed = new URL(url) } catch { return fail(`${at}.url is not a valid URL; use e.g. "http://127.0.0.1:8080/mcp".`) }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(`${at}.url must be http:// or https://.`)
   }
-  const config: ResolvedServer = {
-    name,
-    description: c.description,
-    transport: kind,
-    command: c.command,
-    args: c.args,
-    env: childEnv,
-    cwd: c.cwd === undefined ? undefined : path.resolve(baseDir, c.cwd),
-    url,
-    headers,
-    timeoutMs: Math.round(c.timeout * 1000),
-    callTimeoutMs: c.call_timeout === undefined ? undefined : Math.round(c.call_timeout * 1000),
-    autoReconnect: c.auto_reconnect,
-    enabled: c.enabled,
-    autoConnect: c.auto_connect,
-    secrets: [...new Set(secrets)],
-  }
+  const config = build({ env: childEnv, headers, url, secrets: [...new Set(secrets)] })
   return { name, transport: kind, enabled: true, config, fingerprint: resourceKey('mcp-server', config) }
 }
 
