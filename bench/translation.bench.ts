@@ -113,15 +113,18 @@ async function direct (which: 'detector' | 'cld3'): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`)
 }
 
-async function runSlice (c: ChildProcess): Promise<Measure> {
+/** Sends `request` on a child's IPC channel; resolves with the `key` field of the first answer that has one. */
+async function ask<T> (c: ChildProcess, request: string, key: string): Promise<T> {
   return await new Promise((resolve) => {
     const on = (m: unknown): void => {
-      if (typeof m === 'object' && m !== null && 'measure' in m) { c.off('message', on); resolve((m as { measure: Measure }).measure) }
+      if (typeof m === 'object' && m !== null && key in m) { c.off('message', on); resolve((m as Record<string, T>)[key]) }
     }
     c.on('message', on)
-    c.send('run')
+    c.send(request)
   })
 }
+
+const runSlice = async (c: ChildProcess): Promise<Measure> => await ask<Measure>(c, 'run', 'measure')
 
 /** Servers answer `cpu` on their IPC channel with their CPU time so far, so each round can say how busy the server was. */
 function reportCpu (): void {
@@ -173,15 +176,7 @@ async function child<T> (mode: string): Promise<Child<T>> {
   return { proc, info }
 }
 
-async function serverCpuMs (c: ChildProcess): Promise<number> {
-  return await new Promise((resolve) => {
-    const on = (m: unknown): void => {
-      if (typeof m === 'object' && m !== null && 'cpu_ms' in m) { c.off('message', on); resolve((m as { cpu_ms: number }).cpu_ms) }
-    }
-    c.on('message', on)
-    c.send('cpu')
-  })
-}
+const serverCpuMs = async (c: ChildProcess): Promise<number> => await ask<number>(c, 'cpu', 'cpu_ms')
 
 /** autocannon against a server for DURATION s; with the CPU the server and this process (the load generator) used. */
 async function http (server: Child<{ port: number }>, all: string[], connections: number, seconds = DURATION): Promise<HttpMeasure> {
