@@ -5,6 +5,7 @@
 // turns of the same role are merged, as the API wants them alternating.
 import type Anthropic from '@anthropic-ai/sdk'
 import type { CompletionRequest, FinishReason, Message } from '../../core/contracts/provider.ts'
+import { thinkingParams, type ThinkingSettings } from './thinking.ts'
 
 type MessageParam = Anthropic.Messages.MessageParam
 type Block = Anthropic.Messages.ContentBlockParam
@@ -28,10 +29,7 @@ function blocksOf (m: Message): { role: 'user' | 'assistant', blocks: Block[] } 
   return { role: 'user', blocks: m.content === '' ? [] : [{ type: 'text', text: m.content }] }
 }
 
-/** The smallest `budget_tokens` the Messages API accepts. */
-export const MIN_THINKING_BUDGET = 1024
-
-export function toParams (req: CompletionRequest, maxTokens: number, thinkingBudget: number): CreateParams {
+export function toParams (req: CompletionRequest, maxTokens: number, thinking: ThinkingSettings): CreateParams {
   const system = req.messages.filter(m => m.role === 'system').map(m => m.content).filter(s => s !== '').join('\n\n')
   const messages: MessageParam[] = []
   for (const m of req.messages) {
@@ -42,16 +40,10 @@ export function toParams (req: CompletionRequest, maxTokens: number, thinkingBud
     if (prev !== undefined && prev.role === role) (prev.content as Block[]).push(...blocks)
     else messages.push({ role, content: blocks })
   }
-  const p: CreateParams = { model: req.model, max_tokens: maxTokens, messages }
+  const p: CreateParams = { model: req.model, messages, ...thinkingParams(req.model, maxTokens, thinking) }
   if (system !== '') p.system = system
   if (req.tools !== undefined && req.tools.length > 0) {
     p.tools = req.tools.map(t => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.input_schema } as Anthropic.Messages.Tool.InputSchema }))
-  }
-  if (thinkingBudget > 0) {
-    // Extended thinking: the budget must stay under max_tokens, and the API refuses one
-    // under 1024 (the options forbid that too; this holds for any caller).
-    p.thinking = { type: 'enabled', budget_tokens: Math.max(MIN_THINKING_BUDGET, Math.min(thinkingBudget, maxTokens - 1)) }
-    if (p.max_tokens <= p.thinking.budget_tokens) p.max_tokens = p.thinking.budget_tokens + 1024
   }
   // temperature, top_p and the penalties are not Messages API parameters in the API
   // version this SDK speaks; they are left out rather than sent and refused.

@@ -32,7 +32,7 @@ export function buildProvider (config: ConfigView, opts: PluginOptions<Anthropic
     settings,
     maxRetries: opts.max_retries,
     defaultMaxTokens: opts.default_max_tokens,
-    thinkingBudget: opts.thinking_budget_tokens,
+    thinking: { budgetTokens: opts.thinking_budget_tokens, ...(opts.thinking_effort === undefined ? {} : { effort: opts.thinking_effort }) },
     headers: opts.headers ?? {},
     catalogue: new Catalogue(id, loadCatalogueFile(CATALOGUE).models, overrides),
     log,

@@ -256,7 +256,59 @@ t.test('thinking_budget_tokens is 0 (off) or at least 1024; budget_tokens under 
   t.same(fake.messages[0].body.thinking, { type: 'enabled', budget_tokens: 1024 }, 'a small max_tokens does not shrink the budget under 1024')
   t.ok(fake.messages[0].body.max_tokens > 1024, 'max_tokens is raised above the budget')
   const { toParams } = await import('./convert.ts')
-  t.same(toParams(ask('hi'), 4096, 1).thinking, { type: 'enabled', budget_tokens: 1024 }, 'a direct caller with a tiny budget still sends 1024')
-  t.same(toParams(ask('hi'), 4096, 2048).thinking, { type: 'enabled', budget_tokens: 2048 })
-  t.equal(toParams(ask('hi'), 4096, 0).thinking, undefined, '0 leaves thinking off')
+  t.same(toParams(ask('hi'), 4096, { budgetTokens: 1 }).thinking, { type: 'enabled', budget_tokens: 1024 }, 'a direct caller with a tiny budget still sends 1024')
+  t.same(toParams(ask('hi'), 4096, { budgetTokens: 2048 }).thinking, { type: 'enabled', budget_tokens: 2048 })
+  t.equal(toParams(ask('hi'), 4096, { budgetTokens: 0 }).thinking, undefined, '0 leaves thinking off')
+})
+
+t.test('the thinking form follows the model: budget up to Claude 4.5, adaptive from 4.6, Fable and Mythos', async t => {
+  const { thinkingForm } = await import('./thinking.ts')
+  const cases: Array<[string, 'budget' | 'adaptive']> = [
+    ['claude-3-7-sonnet-20250219', 'budget'], ['claude-3-5-haiku-latest', 'budget'], ['claude-sonnet-4-20250514', 'budget'],
+    ['claude-opus-4-1', 'budget'], ['claude-sonnet-4-5', 'budget'], ['claude-haiku-4-5-20251001', 'budget'], ['claude-opus-4-5-20251101', 'budget'],
+    ['claude-opus-4-6', 'adaptive'], ['claude-sonnet-4-6', 'adaptive'], ['claude-opus-4-7', 'adaptive'], ['claude-opus-5', 'adaptive'],
+    ['claude-sonnet-5-5', 'adaptive'], ['claude-haiku-5-5', 'adaptive'], ['claude-fable-5-1', 'adaptive'], ['claude-mythos-preview', 'adaptive'],
+    ['anthropic/claude-opus-5-5', 'adaptive'], ['us.anthropic.claude-opus-4-6-v1', 'adaptive'], ['my-company-deployment', 'budget'],
+  ]
+  for (const [model, form] of cases) t.equal(thinkingForm(model), form, model)
+})
+
+t.test('with thinking on, a Claude 4.6+ model gets adaptive thinking and the effort; the API takes it where it refuses a budget', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ thinking: 'short', signature: 's', text: 'ok' })
+  const { provider } = make(fake.url, { thinking_budget_tokens: 2048, thinking_effort: 'low' })
+  const r = await provider.complete({ ...ask('hi'), model: 'claude-opus-5-5', max_tokens: 300 })
+  t.equal(r.content, 'ok')
+  const body = fake.messages[0].body
+  t.same(body.thinking, { type: 'adaptive' })
+  t.same(body.output_config, { effort: 'low' })
+  t.equal(body.max_tokens, 300, 'no budget to fit under max_tokens')
+})
+
+t.test('the same instance sends a budget to Claude 4.5 and no effort', async t => {
+  const fake = await startFakeAnthropic(t)
+  const { provider } = make(fake.url, { thinking_budget_tokens: 2048, thinking_effort: 'low' })
+  await provider.complete({ ...ask('hi'), model: 'claude-haiku-4-5' })
+  const body = fake.messages[0].body
+  t.same(body.thinking, { type: 'enabled', budget_tokens: 2048 })
+  t.notOk('output_config' in body)
+})
+
+t.test('thinking off sends no thinking parameter, also to a model whose thinking is always on', async t => {
+  const fake = await startFakeAnthropic(t)
+  const { provider } = make(fake.url, { thinking_effort: 'high' })
+  await provider.complete({ ...ask('hi'), model: 'claude-fable-5-1' })
+  t.notOk('thinking' in fake.messages[0].body)
+  t.notOk('output_config' in fake.messages[0].body)
+})
+
+t.test('thinking_effort takes only the API\'s effort levels', async t => {
+  const { Workspace, repoPlugin } = await import('../../test/helpers/workspace.ts')
+  const { planPlugins } = await import('../../core/plugin-loader.ts')
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.writePlugins([{ name: 'anthropic', module: repoPlugin('provider-anthropic'), options: { thinking_effort: 'max' } }])
+  await t.resolves(planPlugins(ws.pluginsFile, '0.0.0'))
+  ws.writePlugins([{ name: 'anthropic', module: repoPlugin('provider-anthropic'), options: { thinking_effort: 'extreme' } }])
+  await t.rejects(planPlugins(ws.pluginsFile, '0.0.0'), /thinking_effort/)
 })

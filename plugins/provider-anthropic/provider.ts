@@ -14,13 +14,14 @@ import { upstream } from '../providers-api/kit/upstream.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { finishReason, toParams, usageOf } from './convert.ts'
 import { EventAssembler } from './stream.ts'
+import type { ThinkingSettings } from './thinking.ts'
 
 export interface AnthropicConfig {
   id: string
   settings: ResolvedSettings
   maxRetries: number
   defaultMaxTokens: number
-  thinkingBudget: number
+  thinking: ThinkingSettings
   headers: Record<string, string>
   catalogue: Catalogue
   log: FastifyBaseLogger
@@ -59,7 +60,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     return relayStream(async () => {
       ensureConfigured()
       noteUnsupported(req)
-      const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: true }
+      const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
       const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
       return { upstream, deadline }
     }, new EventAssembler(req), c)
@@ -77,7 +78,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       noteUnsupported(req)
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { value: msg, deadline } = await withRetry(c, policy, signal,
-        async d => await client.messages.create({ ...toParams(req, maxTokens(req), cfg.thinkingBudget), stream: false }, { signal: d.signal }), log)
+        async d => await client.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }), log)
       deadline.dispose()
       let content = ''
       let thinking = ''

@@ -34,3 +34,14 @@ t.test('a wrong key gets 401 authentication_error; with echoKeyIn401 it quotes t
   t.equal(err.error.error.type, 'authentication_error')
   t.equal(err.error.error.message, 'invalid x-api-key: sk-an***************wxyz')
 })
+
+t.test('like the API, the fake refuses a thinking form the model does not take', async t => {
+  const fake = await startFakeAnthropic(t)
+  const client = new Anthropic({ apiKey: 'k', baseURL: fake.url, maxRetries: 0 })
+  const ask = (model: string, thinking: Anthropic.Messages.ThinkingConfigParam) => client.messages.create({ model, max_tokens: 4096, thinking, messages: [{ role: 'user', content: 'hi' }] })
+  await t.rejects(ask('claude-opus-5-5', { type: 'enabled', budget_tokens: 1024 }), { message: /thinking\.type\.enabled\\?" is not supported/ })
+  await t.rejects(ask('claude-haiku-4-5', { type: 'adaptive' }), { message: /thinking\.type\.adaptive\\?" is not supported/ })
+  await t.resolves(ask('claude-opus-4-6', { type: 'enabled', budget_tokens: 1024 }), 'deprecated on 4.6, still taken')
+  await t.resolves(ask('claude-sonnet-4-20250514', { type: 'enabled', budget_tokens: 1024 }))
+  await t.resolves(ask('claude-opus-4-7', { type: 'adaptive' }))
+})

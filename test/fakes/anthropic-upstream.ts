@@ -57,6 +57,11 @@ const ERROR_TYPES: Record<number, string> = {
   413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
 }
 
+/** Models that refuse `thinking: { type: "enabled" }` (Opus 4.7 and later, the Claude 5 families, Fable, Mythos). */
+const ONLY_ADAPTIVE = /^claude-(opus-4-[7-9]|[a-z]+-[5-9](-|$)|fable|mythos)/
+/** Models from before adaptive thinking (Claude 4.5 and older). */
+const NO_ADAPTIVE = /^claude-([a-z]+-4(-[0-5])?(-\d{8})?$|[a-z]+-4-[0-5]-|[a-z]+-[0-3](-|$)|[0-3]-)/
+
 const isError = (r: AnthropicReply): r is AnthropicErrorReply => 'status' in r
 const isHang = (r: AnthropicReply): r is AnthropicHangReply => 'hang' in r
 const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -136,6 +141,15 @@ export class FakeAnthropic {
     const b = body as { model?: unknown, max_tokens?: unknown, messages?: unknown }
     if (typeof b.model !== 'string' || typeof b.max_tokens !== 'number' || !Array.isArray(b.messages)) {
       this.#error(res, { status: 400, message: 'model, max_tokens and messages are required' }); finished = true; return
+    }
+
+    // The API refuses the thinking form a model does not take (see provider-anthropic/thinking.ts).
+    const thinking = (b as { thinking?: { type?: string } }).thinking?.type
+    if (thinking === 'enabled' && ONLY_ADAPTIVE.test(b.model)) {
+      this.#error(res, { status: 400, message: '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.' }); finished = true; return
+    }
+    if (thinking === 'adaptive' && NO_ADAPTIVE.test(b.model)) {
+      this.#error(res, { status: 400, message: '"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".' }); finished = true; return
     }
 
     const next = this.script.shift() ?? this.fallback
