@@ -33,6 +33,12 @@ export interface Message {
    * provider requires when the message also carries tool calls.
    */
   thinking_redacted?: string[]
+  /**
+   * The model id the request named when this reasoning came back. Signed and encrypted
+   * reasoning is bound to the model that produced it (Anthropic refuses it elsewhere), so
+   * a provider sends it back only to that model; unset (older histories) means any.
+   */
+  thinking_model?: string
 }
 
 /** A tool offered to the model. `input_schema` is JSON Schema for the arguments object. */

@@ -131,3 +131,15 @@ t.test('an abort stops the loop with the abort reason', async t => {
   await t.rejects(runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['s', slow]], {}), stream: false, toolTimeoutMs: 60_000, signal: ctl.signal }), /caller went away/)
   t.equal(provider.requests.length, 1)
 })
+
+t.test('signed reasoning is marked with the model id the request named, not the one the provider reported', async t => {
+  for (const stream of [false, true]) {
+    const provider = scripted((_req, call) => call === 0
+      ? { model: 'claude-x-20260101', thinking: 'plan', thinking_signature: 'sig-3', content: '', tool_calls: [{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }] }
+      : { content: '<think>unsigned</think>Done.' })
+    const r = await runToolLoop({ provider, model: 'claude-x', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['echo', echo]], {}), stream, toolTimeoutMs: 1000 })
+    const replayed = provider.requests[1].messages.find(m => m.role === 'assistant')
+    t.equal(replayed?.thinking_model, 'claude-x', `stream: ${stream}: the next call of the loop names the same id, so it gets the reasoning back`)
+    t.notOk('thinking_model' in r.messages.at(-1)!, 'reasoning extracted from tags is bound to no model')
+  }
+})

@@ -70,6 +70,8 @@ export interface ToolLoopResult {
 }
 
 interface Reply {
+  /** The model id this call's request named (after provider:before hooks). */
+  requested: string
   answer: string
   thinking: string
   /** Native reasoning exactly as the provider sent it, and its signature (Anthropic): replayed verbatim or not at all. */
@@ -91,6 +93,9 @@ function assistantMessage (reply: Reply, withCalls: boolean): Message {
     m.thinking_signature = reply.native.signature
   } else if (reply.thinking !== '') m.thinking = reply.thinking
   if (reply.redacted.length > 0) m.thinking_redacted = reply.redacted
+  // The id asked for, not the one reported (an alias comes back as its snapshot id), so the
+  // next call of this loop, which names the same id, gets its reasoning back.
+  if (m.thinking_signature !== undefined || m.thinking_redacted !== undefined) m.thinking_model = reply.requested
   return m
 }
 
@@ -190,6 +195,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     }
     await relay(parser.end())
     const reply: Reply = {
+      requested: request.model,
       answer: parser.answer,
       thinking: parser.thinking,
       native: signature !== undefined && signature !== '' && nativeText !== '' ? { text: nativeText, signature } : undefined,

@@ -11,17 +11,21 @@ type MessageParam = Anthropic.Messages.MessageParam
 type Block = Anthropic.Messages.ContentBlockParam
 type CreateParams = Omit<Anthropic.Messages.MessageCreateParamsNonStreaming, 'stream'>
 
-function blocksOf (m: Message): { role: 'user' | 'assistant', blocks: Block[] } {
+function blocksOf (m: Message, model: string): { role: 'user' | 'assistant', blocks: Block[] } {
   if (m.role === 'tool') {
     return { role: 'user', blocks: [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: m.content }] }
   }
   if (m.role === 'assistant') {
     const blocks: Block[] = []
-    // Unsigned reasoning cannot be replayed (the API checks signatures); it is dropped here.
-    if (m.thinking !== undefined && m.thinking !== '' && m.thinking_signature !== undefined) {
-      blocks.push({ type: 'thinking', thinking: m.thinking, signature: m.thinking_signature })
+    // Signed reasoning goes back only to the model that produced it: newer models refuse
+    // another model's thinking blocks, and earlier turns' reasoning may be left out.
+    // Unsigned reasoning cannot be replayed (the API checks signatures); it is dropped too.
+    if (m.thinking_model === undefined || m.thinking_model === model) {
+      if (m.thinking !== undefined && m.thinking !== '' && m.thinking_signature !== undefined) {
+        blocks.push({ type: 'thinking', thinking: m.thinking, signature: m.thinking_signature })
+      }
+      for (const data of m.thinking_redacted ?? []) blocks.push({ type: 'redacted_thinking', data })
     }
-    for (const data of m.thinking_redacted ?? []) blocks.push({ type: 'redacted_thinking', data })
     if (m.content !== '') blocks.push({ type: 'text', text: m.content })
     for (const c of m.tool_calls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments })
     return { role: 'assistant', blocks }
@@ -34,7 +38,7 @@ export function toParams (req: CompletionRequest, maxTokens: number, thinking: T
   const messages: MessageParam[] = []
   for (const m of req.messages) {
     if (m.role === 'system') continue
-    const { role, blocks } = blocksOf(m)
+    const { role, blocks } = blocksOf(m, req.model)
     if (blocks.length === 0) continue
     const prev = messages.at(-1)
     if (prev !== undefined && prev.role === role) (prev.content as Block[]).push(...blocks)

@@ -112,6 +112,23 @@ t.test('history goes back as blocks: signed thinking, tool_use, and tool_result 
   t.same(msgs[2], { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'sunny' }, { type: 'tool_result', tool_use_id: 't2', content: 'rain' }] })
 })
 
+t.test('signed and encrypted reasoning goes back only to the model that produced it', async t => {
+  const fake = await startFakeAnthropic(t)
+  const { provider } = make(fake.url)
+  const history = (thinking_model?: string) => [
+    { role: 'user' as const, content: 'first' },
+    { role: 'assistant' as const, content: 'answer', thinking: 'why', thinking_signature: 'sig-m', thinking_redacted: ['opaque'], ...(thinking_model === undefined ? {} : { thinking_model }) },
+    { role: 'user' as const, content: 'second' },
+  ]
+  await provider.complete({ model: 'claude-opus-5-5', messages: history('claude-opus-5') })
+  await provider.complete({ model: 'claude-opus-5', messages: history('claude-opus-5') })
+  await provider.complete({ model: 'claude-opus-5-5', messages: history() })
+  const replayed = fake.messages.map(m => (m.body.messages[1].content as Array<{ type: string }>).map(b => b.type))
+  t.same(replayed[0], ['text'], 'another model gets the answer without the reasoning')
+  t.same(replayed[1], ['thinking', 'redacted_thinking', 'text'], 'the same model gets it all back')
+  t.same(replayed[2], ['thinking', 'redacted_thinking', 'text'], 'a history from before the model was recorded is replayed as it was')
+})
+
 t.test('streaming: text and thinking deltas in order; the last chunk has usage and the signature', async t => {
   const fake = await startFakeAnthropic(t)
   fake.enqueue({ thinking: 'pondering deeply', signature: 'sig-s', text: 'The answer is 42.', chunkSize: 3, usage: { input_tokens: 9, output_tokens: 7 } })
