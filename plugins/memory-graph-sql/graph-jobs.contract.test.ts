@@ -2,13 +2,12 @@
 // backend: salience updates, moving (promoting) an item to another channel with merging,
 // and replacing the vectors another embedder made.
 import t from 'tap'
-import { createHash } from 'node:crypto'
+import { claimHash as hash } from '../memory/service.ts'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'
 import type { NewFact } from '../../core/contracts/memory.ts'
 
-const hash = (s: string): string => createHash('sha256').update(s.trim().toLowerCase()).digest('hex')
 const fact = (claim: string, channel: string, extra: Partial<NewFact> = {}): NewFact => ({ claim, claim_hash: hash(claim), source: 'user_stated', channel, ...extra })
 
 for (const backend of SQL_BACKENDS) {

@@ -1,13 +1,12 @@
 // The graph store contract on every SQL backend: embedded PGlite and the real PostgreSQL 15.
 import t from 'tap'
-import { createHash } from 'node:crypto'
+import { claimHash as hash } from '../memory/service.ts'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'
 import type { NewFact } from '../../core/contracts/memory.ts'
 
 const E = 'test-embedder'
-const hash = (s: string): string => createHash('sha256').update(s.trim().toLowerCase()).digest('hex')
 const fact = (claim: string, channel: string, extra: Partial<NewFact> = {}): NewFact => ({ claim, claim_hash: hash(claim), source: 'user_stated', channel, ...extra })
 
 for (const backend of SQL_BACKENDS) {
