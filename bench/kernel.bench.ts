@@ -81,7 +81,7 @@ async function serveBare (): Promise<void> {
   const { corsOptions, parseCorsOrigins } = await import('../core/cors.ts')
   const { validatorCompiler } = await import('../core/validator-compiler.ts')
   const { coreRoutes } = await import('../core/routes.ts')
-  const { Registry } = await import('../core/registry.ts')
+  const { createRegistry } = await import('@agentd/sdk')
   const trivial = (await import(TRIVIAL_PLUGIN)).default
   const app = Fastify({ logger: false })
   // The same CORS registration as every generation (core/cors.ts, default allow-list):
@@ -89,11 +89,10 @@ async function serveBare (): Promise<void> {
   await app.register(cors, corsOptions(parseCorsOrigins(undefined)))
   app.setValidatorCompiler(validatorCompiler)
   // Just what coreRoutes reads: no health contributors, the version, the health cap.
-  app.decorate('registry', (() => { const r = new Registry(); r.freeze(); return r })())
+  app.decorate('registry', (() => { const r = createRegistry(); r.freeze(); return r })())
   const { VERSION } = await import('../core/kernel.ts')
-  app.decorate('kernel', { version: VERSION, generation: () => 1, plugins: () => [], lastReload: () => null, reload: async () => { throw new Error('not in the bench') } })
-  app.decorate('agentConfig', { settings: { healthTimeoutMs: 5000 } } as never)
-  await app.register(coreRoutes)
+  app.decorate('kernel', { version: VERSION, generation: () => 1, plugins: () => [], lastReload: () => null, reload: async () => { throw new Error('not in the bench') }, updateConfig: async () => { throw new Error('not in the bench') } })
+  await app.register(coreRoutes, { healthTimeoutMs: 5000 })
   await app.register(trivial, { instance: 'trivial' })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const addr = app.server.address() as { port: number }

@@ -28,8 +28,8 @@ import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
 import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
 import { ensureVectorIndex } from '../plugins/memory-sql/vector.ts'
 import pino from 'pino'
-import { Registry } from '../core/registry.ts'
-import { Hooks } from '../core/hooks.ts'
+import { createRegistry } from '@agentd/sdk'
+import { Hooks } from '@agentd/sdk'
 import { MemoryServiceImpl } from '../plugins/memory/service.ts'
 
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number)
@@ -52,9 +52,9 @@ interface Target { name: string, h: SqlHandle, rel: SqlRelationalStore, graph: S
 
 /** The memory service over a target's stores, with embed-hash, as the memory plugin builds it. */
 function serviceFor (tg: Target): MemoryServiceImpl {
-  const reg = new Registry()
-  reg.memory.relational.add('memory-sql', tg.rel)
-  reg.memory.graph.add('memory-graph-sql', tg.graph)
+  const reg = createRegistry()
+  reg.relationalStores.add('memory-sql', tg.rel)
+  reg.graphStores.add('memory-graph-sql', tg.graph)
   reg.embedders.add('embed-hash', E)
   const hooks = new Hooks()
   return new MemoryServiceImpl(() => reg, () => hooks, pino({ level: 'silent' }), {

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { FakeOpenAI } from '../test/fakes/openai-upstream.ts'
 import { FakeAnthropic } from '../test/fakes/anthropic-upstream.ts'
 import { ConfigView, readSettings } from '../core/config.ts'
-import type { Provider } from '../core/contracts/provider.ts'
+import type { Provider } from '@agentd/sdk/contracts/provider'
 import { buildProvider as buildOpenAICompatible } from '../plugins/provider-openai-compatible/index.ts'
 import { buildProvider as buildAnthropic } from '../plugins/provider-anthropic/index.ts'
 

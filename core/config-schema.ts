@@ -1,49 +1,19 @@
-// Schemas of the configuration layers the kernel reads: the runtime config file
-// (data/config.json) and plugins.json. Every layer is validated before use.
-import { Type, type Static } from 'typebox'
+// Schemas of the configuration layers the kernel reads: plugins.json, and the runtime
+// config file (data/config.json) built from the sections plugins declare.
+import { Type, type Static, type TSchema } from 'typebox'
 
-const ProviderSettings = Type.Object({
-  api_key: Type.Optional(Type.String()),
-  base_url: Type.Optional(Type.String({ format: 'uri' })),
-  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600, description: 'seconds' })),
-}, { additionalProperties: false })
+/**
+ * data/config.json: each top-level section belongs to the plugin module that declares it
+ * (`export const config = { section: schema }`); the kernel validates the whole file
+ * against the sections of the enabled modules, and refuses a key no module declares.
+ */
+export type RuntimeConfig = Record<string, unknown>
+export type ConfigSections = Record<string, TSchema>
 
-const CapabilityOverride = Type.Object({
-  supports_tools: Type.Optional(Type.Boolean()),
-  supports_vision: Type.Optional(Type.Boolean()),
-  supports_streaming: Type.Optional(Type.Boolean()),
-  supports_json_mode: Type.Optional(Type.Boolean()),
-  context_window: Type.Optional(Type.Integer({ minimum: 1 })),
-  max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  cost_per_1k_input: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-  cost_per_1k_output: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-}, { additionalProperties: false })
-
-export const RuntimeConfigSchema = Type.Object({
-  providers: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]+$' }), ProviderSettings)),
-  models: Type.Optional(Type.Object({
-    defaults: Type.Optional(Type.Object({
-      chat: Type.Optional(Type.String()),
-      reasoning: Type.Optional(Type.String()),
-      extraction: Type.Optional(Type.String()),
-    }, { additionalProperties: false })),
-    overrides: Type.Optional(Type.Record(Type.String(), CapabilityOverride)),
-  }, { additionalProperties: false })),
-  llm_settings: Type.Optional(Type.Object({
-    default_temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
-    default_max_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
-    top_p: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-    frequency_penalty: Type.Optional(Type.Number({ minimum: -2, maximum: 2 })),
-    presence_penalty: Type.Optional(Type.Number({ minimum: -2, maximum: 2 })),
-  }, { additionalProperties: false })),
-  preferences: Type.Optional(Type.Object({
-    default_model: Type.Optional(Type.String({ minLength: 1 })),
-    default_reasoning_strategy: Type.Optional(Type.String({ minLength: 1 })),
-    enable_memory_by_default: Type.Optional(Type.Boolean()),
-  }, { additionalProperties: false })),
-}, { additionalProperties: false })
-
-export type RuntimeConfig = Static<typeof RuntimeConfigSchema>
+/** One schema from the modules' sections; two modules may share a section only with the very same schema. */
+export function runtimeConfigSchema (sections: ConfigSections): TSchema {
+  return Type.Object(Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false })
+}
 
 export const PluginEntrySchema = Type.Object({
   name: Type.String({ pattern: '^[A-Za-z0-9_.@/-]+$', description: 'instance name, unique in the file' }),

@@ -5,9 +5,11 @@ import { readFileSync, existsSync, mkdirSync } from 'node:fs'
 import { readFile, writeFile, rename, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { parse as parseDotEnv } from 'dotenv'
-import { RuntimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
-import { check, formatErrors } from './validate.ts'
-import { Errors, withDetails, type ErrorDetail } from './errors.ts'
+import type { TSchema } from 'typebox'
+import type { RuntimeConfig } from './config-schema.ts'
+import { check, formatErrors } from '@agentd/sdk'
+import { Errors, withDetails, type ErrorDetail } from '@agentd/sdk'
+import type { ConfigView as PluginConfigView } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
 
 export type Env = Readonly<Record<string, string | undefined>>
@@ -47,13 +49,10 @@ export interface Settings {
   cwd: string
   dataDir: string
   pluginsFile: string
-  mcpServersFile: string
   apiKeyRequired: boolean
   apiKey: string | undefined
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
-  maxChatLength: number
-  maxTextLength: number
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
@@ -76,13 +75,10 @@ export function readSettings (env: Env, cwd: string): Settings {
     cwd,
     dataDir: path.resolve(cwd, env.AGENT_DATA_DIR ?? './data'),
     pluginsFile: path.resolve(cwd, env.AGENT_PLUGINS_FILE ?? './plugins.json'),
-    mcpServersFile: path.resolve(cwd, env.MCP_SERVERS_FILE ?? './mcp_servers.json'),
     apiKeyRequired,
     apiKey,
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
-    maxChatLength: int('AGENT_MAX_CHAT_LENGTH', env.AGENT_MAX_CHAT_LENGTH, 10_000),
-    maxTextLength: int('AGENT_MAX_TEXT_LENGTH', env.AGENT_MAX_TEXT_LENGTH, 100_000),
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: int('AGENT_DRAIN_TIMEOUT_MS', env.AGENT_DRAIN_TIMEOUT_MS, 30_000),
     reloadDebounceMs: int('AGENT_RELOAD_DEBOUNCE_MS', env.AGENT_RELOAD_DEBOUNCE_MS, 150),
@@ -94,7 +90,7 @@ export function readSettings (env: Env, cwd: string): Settings {
 export const runtimeConfigPath = (dataDir: string): string => path.join(dataDir, 'config.json')
 
 /** Reads and validates data/config.json. A missing file is an empty config; an invalid one throws with the bad paths. */
-export async function readRuntimeConfig (dataDir: string): Promise<RuntimeConfig> {
+export async function readRuntimeConfig (dataDir: string, schema: TSchema): Promise<RuntimeConfig> {
   const file = runtimeConfigPath(dataDir)
   let text: string
   try {
@@ -113,13 +109,13 @@ export async function readRuntimeConfig (dataDir: string): Promise<RuntimeConfig
     const why = (err as Error).message.replace(/(Unexpected token '.', )(?:\.\.\.)?".*"(?:\.\.\.)?(?= is not valid JSON)/s, '$1the text there (not quoted: it may hold a secret)')
     throw new Errors.CONFIG_INVALID(`${file} is not valid JSON (${why}); fix or delete it.`)
   }
-  const res = check(RuntimeConfigSchema, raw)
+  const res = check(schema, raw)
   if (!res.ok) throw withDetails(new Errors.CONFIG_INVALID(`${file} is invalid: ${formatErrors(res.errors)}.`), res.errors)
-  return res.value
+  return res.value as RuntimeConfig
 }
 
 /** A generation's read-only view of configuration. */
-export class ConfigView {
+export class ConfigView implements PluginConfigView {
   readonly env: Env
   readonly settings: Settings
   readonly file: Readonly<RuntimeConfig>
@@ -199,24 +195,24 @@ export function dottedToNested (key: string, value: unknown): Record<string, unk
  * (temp file + rename). Updates are serialized in this process, so concurrent callers
  * never interleave a read-modify-write. A file that is there but invalid is a 409 (nothing written).
  */
-export async function updateRuntimeConfig (dataDir: string, patch: Record<string, unknown>): Promise<{ config: RuntimeConfig, errors?: ErrorDetail[] }> {
+export async function updateRuntimeConfig (dataDir: string, schema: TSchema, patch: Record<string, unknown>): Promise<{ config: RuntimeConfig, errors?: ErrorDetail[] }> {
   const run = async (): Promise<{ config: RuntimeConfig }> => {
     // Merging onto a file we cannot read would drop every setting in it (keys included):
     // refuse, write nothing, and say which file and what is wrong with it.
-    const current = await readRuntimeConfig(dataDir).catch((err: Error & { details?: ErrorDetail[] }) => {
+    const current = await readRuntimeConfig(dataDir, schema).catch((err: Error & { details?: ErrorDetail[] }) => {
       const why = err.message.endsWith('.') ? err.message : `${err.message}.`
       const e = new Errors.CONFLICT(`${why} The update was not applied and nothing was written; retry once the file is fixed.`)
       throw err.details === undefined ? e : withDetails(e, err.details)
     })
     const merged = deepMerge(current as Record<string, unknown>, patch)
-    const res = check(RuntimeConfigSchema, merged)
+    const res = check(schema, merged)
     if (!res.ok) throw withDetails(new Errors.VALIDATION(`Invalid configuration: ${formatErrors(res.errors)}.`), res.errors)
     await mkdir(dataDir, { recursive: true })
     const file = runtimeConfigPath(dataDir)
     const tmp = `${file}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`
     await writeFile(tmp, `${JSON.stringify(res.value, null, 2)}\n`, { mode: 0o600 })
     await rename(tmp, file)
-    return { config: res.value }
+    return { config: res.value as RuntimeConfig }
   }
   const p = writeChain.then(run, run)
   writeChain = p.catch(() => undefined)

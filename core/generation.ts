@@ -4,8 +4,8 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import { fastifySSE } from '@fastify/sse'
 import type { ServerResponse } from 'node:http'
-import { Registry } from './registry.ts'
-import { Hooks } from './hooks.ts'
+import { createRegistry } from '@agentd/sdk'
+import { Hooks } from '@agentd/sdk'
 import { ScopedResources, type ResourcePool } from './resources.ts'
 import { ConfigView, type Env, type Settings } from './config.ts'
 import type { RuntimeConfig } from './config-schema.ts'
@@ -20,8 +20,8 @@ import { coreRoutes } from './routes.ts'
 import { validatorCompiler } from './validator-compiler.ts'
 import { requestLoggerFactory } from './request-logger.ts'
 import { PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
-import type { KernelApi, PluginStatus } from './types.ts'
-import { TIMED_OUT, within } from './settle.ts'
+import type { KernelApi, PluginStatus } from '@agentd/sdk'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export interface GenerationInput {
   number: number
@@ -67,7 +67,7 @@ export class Generation {
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     })
     app.log = log
-    const registry = new Registry()
+    const registry = createRegistry()
     const hooks = new Hooks()
     const resources = new ScopedResources(input.pool)
     const lifecycle = new Lifecycle()
@@ -91,7 +91,7 @@ export class Generation {
       await installSecurity(app, settings, input.rateLimitStore)
       await installOpenApi(app, input.kernel.version)
       await app.register(fastifySSE, { heartbeatInterval: 15_000 })
-      await app.register(coreRoutes)
+      await app.register(coreRoutes, { healthTimeoutMs: settings.healthTimeoutMs })
       for (const p of input.plugins) {
         const base = { name: p.name, module: p.module, version: p.version, enabled: p.enabled }
         if (!p.enabled || p.plugin === undefined) { statuses.push({ ...base, status: 'disabled' }); continue }
@@ -104,6 +104,8 @@ export class Generation {
       }
       await app.ready()
       registry.freeze()
+      // A handler on a point nobody runs never fires: a typo, or its owner is disabled.
+      for (const point of hooks.undeclared()) input.logger.warn({ hook: point, declared: hooks.declared }, `a plugin subscribed to hook point "${point}", which no loaded plugin runs`)
     } catch (err) {
       await app.close().catch(() => undefined)
       throw err

@@ -8,16 +8,17 @@ import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import type { Logger } from 'pino'
-import { loadEnv, readSettings, readRuntimeConfig, runtimeConfigPath, ensureDir, type Env, type Settings } from './config.ts'
-import { planPlugins, PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
+import { loadEnv, readSettings, readRuntimeConfig, updateRuntimeConfig, runtimeConfigPath, ensureDir, type Env, type Settings } from './config.ts'
+import { planPlugins, configSections, PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
 import { Generation } from './generation.ts'
 import { ResourcePool } from './resources.ts'
 import { createLogger } from './logger.ts'
-import { FileWatcher } from './watch.ts'
+import { FileWatcher } from '@agentd/sdk'
 import { RateLimitCounters } from './rate-limit-store.ts'
-import type { KernelApi, PluginStatus, ReloadOutcome } from './types.ts'
-import type { RuntimeConfig } from './config-schema.ts'
-import { TIMED_OUT, within } from './settle.ts'
+import type { KernelApi, PluginStatus, ReloadOutcome } from '@agentd/sdk'
+import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
+import type { TSchema } from 'typebox'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -53,6 +54,8 @@ export class Kernel {
   #lastInputs: string | undefined
   #closing = false
   readonly #deactivateTimeoutMs: number
+  /** data/config.json's schema for the plugins serving now (none: every key refused). */
+  #configSchema: TSchema = runtimeConfigSchema({})
   readonly api: KernelApi
 
   constructor (opts: KernelOptions = {}) {
@@ -69,6 +72,8 @@ export class Kernel {
       plugins: () => this.pluginStatuses(),
       lastReload: () => this.#lastReload,
       reload: async (reason: string) => await this.reload(reason),
+      // Checked against the sections of the plugins serving now; the write triggers the reload.
+      updateConfig: async (patch) => await updateRuntimeConfig(this.settings.dataDir, this.#configSchema, patch),
     }
     this.server = http.createServer((req, res) => { this.#dispatch(req, res) })
     // Fastify's server timeouts belong on the server that listens.
@@ -132,12 +137,11 @@ export class Kernel {
     await this.reload(reason)
   }
 
-  async #plan (): Promise<{ plugins: PlannedPlugin[], config: RuntimeConfig }> {
-    const [plugins, config] = await Promise.all([
-      planPlugins(this.settings.pluginsFile, VERSION, (message, plugin) => { this.log.warn({ plugin }, message) }),
-      readRuntimeConfig(this.settings.dataDir),
-    ])
-    return { plugins, config }
+  async #plan (): Promise<{ plugins: PlannedPlugin[], config: RuntimeConfig, schema: TSchema }> {
+    const plugins = await planPlugins(this.settings.pluginsFile, VERSION, (message, plugin) => { this.log.warn({ plugin }, message) })
+    // data/config.json is checked against the sections of the plugins about to load.
+    const schema = runtimeConfigSchema(configSections(plugins))
+    return { plugins, config: await readRuntimeConfig(this.settings.dataDir, schema), schema }
   }
 
   async #build (plugins: PlannedPlugin[], config: RuntimeConfig): Promise<Generation> {
@@ -173,7 +177,7 @@ export class Kernel {
     const outcome = await this.reload('start')
     if (!outcome.ok) {
       this.log.error({ error: outcome.error }, 'plugins failed to load at start; serving core routes only until plugins.json is fixed')
-      const gen = await this.#build([], await readRuntimeConfig(this.settings.dataDir).catch(() => ({})))
+      const gen = await this.#build([], {})
       this.#generationCounter = gen.number
       this.#current = gen
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
@@ -191,8 +195,9 @@ export class Kernel {
       let next: Generation
       try {
         this.#lastInputs = await this.#inputsHash()
-        const { plugins, config } = await this.#plan()
+        const { plugins, config, schema } = await this.#plan()
         next = await this.#build(plugins, config)
+        this.#configSchema = schema
       } catch (err) {
         const error = describe(err)
         const plugin = err instanceof PluginLoadError ? err.plugin : undefined

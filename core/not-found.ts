@@ -3,7 +3,8 @@
 import FindMyWay from 'find-my-way'
 import type { FastifyInstance } from 'fastify'
 import type { HTTPMethod } from 'find-my-way'
-import { Errors, sendError } from './errors.ts'
+import { Errors } from '@agentd/sdk'
+import { sendError } from './errors.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']
 

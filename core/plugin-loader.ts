@@ -7,8 +7,8 @@ import path from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
 import type { TSchema } from 'typebox'
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
-import { PluginsFileSchema, type PluginEntry } from './config-schema.ts'
-import { check, formatErrors } from './validate.ts'
+import { PluginsFileSchema, type ConfigSections, type PluginEntry } from './config-schema.ts'
+import { check, formatErrors } from '@agentd/sdk'
 
 export class PluginLoadError extends Error {
   readonly plugin: string | undefined
@@ -26,6 +26,8 @@ export class PluginLoadError extends Error {
 export interface PluginModule {
   default: FastifyPluginAsync<any> | FastifyPluginCallback<any> // eslint-disable-line @typescript-eslint/no-explicit-any -- a module's plugin type is only known at run time
   options?: TSchema
+  /** Sections of data/config.json this module owns, validated with the whole file. */
+  config?: ConfigSections
   version?: string
 }
 
@@ -38,6 +40,7 @@ export interface PlannedPlugin {
   plugin?: PluginModule['default']
   options: Record<string, unknown>
   dependencies: string[]
+  config?: ConfigSections
 }
 
 const PLUGIN_META = Symbol.for('plugin-meta')
@@ -240,6 +243,7 @@ export async function planPlugins (pluginsFile: string, fallbackVersion: string,
       version: mod.version ?? nearestPackageVersion(resolved) ?? fallbackVersion,
       plugin: mod.default,
       options,
+      ...(mod.config === undefined ? {} : { config: mod.config }),
       dependencies: [...(entry.dependencies ?? [])],
     })
   }
@@ -251,4 +255,25 @@ export async function planPlugins (pluginsFile: string, fallbackVersion: string,
     for (const d of metaOf(p.plugin).dependencies ?? []) if (seen.has(d) && !p.dependencies.includes(d)) p.dependencies.push(d)
   }
   return orderByDependencies(planned)
+}
+
+/**
+ * The config sections of every enabled plugin. Several modules may own one section (each
+ * provider plugin and the providers API own `providers`) when they export the very same
+ * schema, as they do through a kit; two different schemas for one section are refused.
+ */
+export function configSections (plugins: PlannedPlugin[]): ConfigSections {
+  const out: ConfigSections = {}
+  const owner: Record<string, string> = {}
+  for (const p of plugins) {
+    if (!p.enabled || p.config === undefined) continue
+    for (const [key, schema] of Object.entries(p.config)) {
+      if (out[key] !== undefined && out[key] !== schema) {
+        throw new PluginLoadError(`Plugins "${owner[key]}" and "${p.name}" both declare the config section "${key}" with different schemas; share one schema (from a kit) or rename a section.`, p.name)
+      }
+      out[key] = schema
+      owner[key] ??= p.name
+    }
+  }
+  return out
 }

@@ -1,23 +1,11 @@
 // The kernel's own routes: index, health (asks every contributor), plugins, reload.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { UNHEALTHY_STATES, type HealthContributor, type HealthSection } from './contracts/health.ts'
-import { Errors } from './errors.ts'
+import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
+import { Errors } from '@agentd/sdk'
 
-// Sections SPEC.md's health shape always has. A plugin that owns one replaces its default
-// by registering a contributor with the same `section`.
-const DEFAULT_SECTIONS: Record<string, { optIn?: string, value: HealthSection }> = {
-  translation: { value: { status: 'not_loaded', models: { language_detection: 'not_loaded', translation: 'not_loaded' } } },
-  memory: {
-    optIn: 'include_memory',
-    value: {
-      status: 'not_configured',
-      neo4j: { status: 'not_configured', backend: 'none' },
-      postgres: { status: 'not_configured', backend: 'none' },
-      redis: { status: 'not_configured', backend: 'none' },
-    },
-  },
-}
+// A section whose status is one of these makes the whole answer `degraded`.
+const UNHEALTHY_STATES: readonly string[] = ['unhealthy', 'error', 'degraded']
 
 /**
  * Asks each contributor for its section, all at once; one that fails or does not answer
@@ -46,7 +34,7 @@ const PluginStatusSchema = Type.Object({
   error: Type.Optional(Type.String()),
 })
 
-export async function coreRoutes (app: FastifyInstance): Promise<void> {
+export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs: number }): Promise<void> {
   app.get('/api/index', {
     schema: { tags: ['core'], summary: 'Service index', response: { 200: Type.Object({ message: Type.String(), version: Type.String(), docs: Type.String() }) } },
   }, async () => ({ message: 'agentd: a self-hosted agent server. See /docs for the API.', version: app.kernel.version, docs: '/docs' }))
@@ -61,10 +49,9 @@ export async function coreRoutes (app: FastifyInstance): Promise<void> {
     const query = request.query as { include_memory?: boolean }
     const optIns: Record<string, boolean> = { include_memory: query.include_memory === true }
     const sections: Record<string, HealthSection> = {}
-    for (const [name, d] of Object.entries(DEFAULT_SECTIONS)) if (d.optIn === undefined || optIns[d.optIn]) sections[name] = d.value
-    const asked = app.registry.health.values().filter(c => c.optIn === undefined || optIns[c.optIn])
+    const asked = app.registry.healthContributors.values().filter(c => c.optIn === undefined || optIns[c.optIn])
     // Most polls have no contributor to wait for: no timer, no promises.
-    if (asked.length > 0) await checkAll(asked, sections, app.agentConfig.settings.healthTimeoutMs)
+    if (asked.length > 0) await checkAll(asked, sections, opts.healthTimeoutMs)
     let degraded = false
     for (const name in sections) if (UNHEALTHY_STATES.includes(sections[name].status)) degraded = true
     return { status: degraded ? 'degraded' : 'healthy', version: app.kernel.version, api: { status: 'healthy' }, ...sections }

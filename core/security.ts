@@ -3,7 +3,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
 import type { Settings } from './config.ts'
-import { Errors, sendError } from './errors.ts'
+import { Errors } from '@agentd/sdk'
+import { sendError } from './errors.ts'
 import type { RateLimitCounters } from './rate-limit-store.ts'
 
 const OPEN_PATHS = new Set(['/api/health'])

@@ -7,7 +7,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { Value } from 'typebox/value'
-import { registerFormats } from './formats.ts'
+import { registerFormats } from '@agentd/sdk'
 
 registerFormats()
 

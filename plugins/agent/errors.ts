@@ -1,6 +1,6 @@
 // Error codes of the agent plugin. Request errors are answered as HTTP errors; errors
 // during a run end the run as `failed` (or `cancelled`) and are reported in its result.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const AgentErrors = {
   EMPTY_TASK: createError('AGENT_ERR_AGENT_EMPTY_TASK', 'The "task" field is empty; send the task to carry out as a non-empty string.', 400),

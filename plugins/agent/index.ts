@@ -5,16 +5,19 @@
 // this plugin: they are looked up per request.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import { Errors } from '../../core/errors.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import { Errors } from '@agentd/sdk'
 import { options, type AgentOptions } from './options.ts'
 import { DEFAULT_AUTO_RULES, checkRules } from './auto.ts'
 import { registerRoutes } from './routes.ts'
 import { acquireTracker } from './tracker.ts'
 
 export { options }
+/** data/config.json sections this plugin reads (shared with every provider plugin). */
+export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 async function agent (app: FastifyInstance, opts: PluginOptions<AgentOptions>): Promise<void> {
+  app.hooks.declare('agent:step', 'provider:before', 'provider:after', 'tool:before', 'tool:after')
   const rules = opts.auto_rules ?? DEFAULT_AUTO_RULES
   const problem = checkRules(rules)
   if (problem !== undefined) throw new Errors.PLUGIN_CONFIG(`agent: ${problem}.`)

@@ -4,8 +4,8 @@
 // for the store only within its own time limit.
 import type { FastifyInstance } from 'fastify'
 import type { AgentResult } from './run.ts'
-import type { MemoryService } from '../../core/contracts/memory.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import type { MemoryService } from '@agentd/sdk/contracts/memory-service'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 const STORE_TIMEOUT_MS = 5000
 
@@ -14,7 +14,7 @@ export type StoreOutcome = 'stored' | 'no_memory' | 'background' | { error: stri
 
 /** Stores the run; waits at most `waitMs` (the run's remaining time) for the outcome. */
 export async function storeRun (app: FastifyInstance, input: { conversationId: string, task: string, result: AgentResult, user_id: string | null }, waitMs: number): Promise<StoreOutcome> {
-  const memory = app.registry.memory.service.first()
+  const memory = app.registry.memoryServices.first()
   if (memory === undefined) return 'no_memory'
   const work = store(app, memory, input)
   if (waitMs <= 0) return 'background'

@@ -1,7 +1,7 @@
 // The conversation a strategy starts from for one plan step: a system prompt with the
 // agent's persona, the whole task, the plan and earlier steps' results, then the step.
-import type { Message } from '../../core/contracts/provider.ts'
-import type { PlanStep, StepOutcome } from '../../core/contracts/strategy.ts'
+import type { Message } from '@agentd/sdk/contracts/provider'
+import type { PlanStep, StepOutcome } from '@agentd/sdk/contracts/strategy'
 
 export function stepMessages (input: { name: string, task: string, plan: readonly PlanStep[], step: PlanStep, previous: readonly StepOutcome[] }): Message[] {
   const { name, task, plan, step, previous } = input

@@ -1,8 +1,8 @@
 // Which model serves each role of a run (AgentConfig): resolved once when the run starts,
 // so a bad model id is a 400 before any work, and a run never switches models midway.
 import type { FastifyInstance } from 'fastify'
-import type { ModelCapabilities, Provider } from '../../core/contracts/provider.ts'
-import type { ModelRole } from '../../core/contracts/strategy.ts'
+import type { ModelCapabilities, Provider } from '@agentd/sdk/contracts/provider'
+import type { ModelRole } from '@agentd/sdk/contracts/strategy'
 import type { RunConfig } from './options.ts'
 import { resolveModel } from '../providers-api/resolve-model.ts'
 

@@ -2,7 +2,7 @@
 // planning model supports JSON mode the answer is constrained by a JSON Schema; otherwise
 // a tolerant parser reads JSON in prose or fences, or a numbered list. When planning is
 // disabled, the call fails, or nothing usable comes back, the plan is one step: the task.
-import type { PlanStep, PlanStepType, StrategyCompleteOptions, StrategyCompletion, StrategyCompletionRequest } from '../../core/contracts/strategy.ts'
+import type { PlanStep, PlanStepType, StrategyCompleteOptions, StrategyCompletion, StrategyCompletionRequest } from '@agentd/sdk/contracts/strategy'
 import { listItems, parseJsonLoose } from './text.ts'
 
 export const STEP_TYPES: readonly PlanStepType[] = ['research', 'analysis', 'generation', 'action', 'verification']

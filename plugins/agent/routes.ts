@@ -1,6 +1,7 @@
 // POST /api/agent/run: validates the request, merges the run's configuration, runs the
 // agent, and cancels it when the client disconnects.
 import type { FastifyInstance } from 'fastify'
+import { envInt } from '@agentd/sdk'
 import { Type, type Static } from 'typebox'
 import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
@@ -75,6 +76,8 @@ export function runConfig (app: FastifyInstance, opts: AgentOptions, o: RunOverr
 }
 
 export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRules: readonly AutoRuleT[], tracker: TaskTracker): void {
+  // The chat's limit (AGENT_MAX_CHAT_LENGTH) applies to a task as well.
+  const maxChatLength = envInt(app.agentConfig.env, 'AGENT_MAX_CHAT_LENGTH', 10_000)
   app.post('/api/agent/run', {
     schema: {
       tags: ['agent'],
@@ -87,7 +90,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
     const body = request.body as RunBodyT
     const task = body.task.trim()
     if (task === '') throw new AgentErrors.EMPTY_TASK()
-    const limit = app.agentConfig.settings.maxChatLength
+    const limit = maxChatLength
     if (task.length > limit) throw new AgentErrors.TASK_TOO_LONG(task.length, limit)
 
     const registered = app.registry.strategies.names()

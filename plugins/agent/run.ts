@@ -4,13 +4,14 @@
 // the iteration and races the run's abort signal (timeout or client disconnect).
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { ToolCall } from '../../core/contracts/provider.ts'
-import type { ToolResult } from '../../core/contracts/tool-source.ts'
+import type { ToolCall } from '@agentd/sdk/contracts/provider'
+import type { ToolResult } from '@agentd/sdk/contracts/tool-source'
 import type {
   ModelRole, PlanStep, StepOutcome, Strategy, StrategyCompleteOptions, StrategyCompletion,
   StrategyCompletionRequest, StrategyContext, TraceStep,
-} from '../../core/contracts/strategy.ts'
-import { toErrorBody, type ErrorBody } from '../../core/errors.ts'
+} from '@agentd/sdk/contracts/strategy'
+import { type ErrorBody } from '@agentd/sdk'
+import { toErrorBody } from '../../core/errors.ts'
 import { AgentErrors, isRunStop } from './errors.ts'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import { resolveRoles, type ConcreteRole, type RoleModels } from './models.ts'
@@ -21,7 +22,7 @@ import { stepMessages } from './messages.ts'
 import { splitThinking } from './text.ts'
 import { trackTask, type AgentStatus, type TaskTracker } from './tracker.ts'
 import { storeRun } from './memory.ts'
-import { raceAbort } from '../../core/settle.ts'
+import { raceAbort } from '@agentd/sdk'
 
 export interface AgentResult {
   task_id: string

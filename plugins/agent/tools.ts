@@ -2,8 +2,8 @@
 // blocked_tools applied, per-call time limit, failures returned as error results) plus
 // the tool:before / tool:after hooks. Only the run's own abort propagates.
 import type { FastifyInstance } from 'fastify'
-import type { ToolCall, ToolDefinition } from '../../core/contracts/provider.ts'
-import type { ToolAfterPayload, ToolResult } from '../../core/contracts/tool-source.ts'
+import type { ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
+import type { ToolAfterPayload, ToolResult } from '@agentd/sdk/contracts/tool-source'
 import { collectToolSet } from '../chat/tools.ts'
 import type { RunConfig } from './options.ts'
 

@@ -3,7 +3,7 @@
 // any byte of a stream), then run (session, memory, prompt, tool loop, save).
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { Message, Provider } from '../../core/contracts/provider.ts'
+import type { Message, Provider } from '@agentd/sdk/contracts/provider'
 import type { ChatOptions } from './options.ts'
 import type { ChatRequest, ChatResponse } from './schema.ts'
 import type { SessionStore } from './sessions.ts'
@@ -23,6 +23,8 @@ export interface ChatDeps {
   sessions: SessionStore
   tasks: TaskTracker
   memory: ChatMemory
+  /** AGENT_MAX_CHAT_LENGTH (10,000 characters), read when the plugin registers. */
+  maxChatLength: number
 }
 
 export interface PreparedChat {
@@ -47,7 +49,7 @@ export interface ChatOutcome {
 export function prepareChat (deps: ChatDeps, body: ChatRequest): PreparedChat {
   const { app } = deps
   const started = performance.now()
-  const limit = app.agentConfig.settings.maxChatLength
+  const limit = deps.maxChatLength
   if (body.message.length > limit) throw new ChatErrors.TOO_LONG(body.message.length, limit)
   const { provider, model } = resolveModel(app, body.model)
   app.prompts.profile(body.profile_id) // 404 for an unknown profile
@@ -166,7 +168,8 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       usage,
       tools_used: loop.tools_used,
     }
-    if (app.hooks.has('chat:response')) response = (await app.hooks.run('chat:response', { request: body, response })).response
+    // A handler returns the response it was given, changed: the chat's own shape.
+    if (app.hooks.has('chat:response')) response = (await app.hooks.run('chat:response', { request: body, response })).response as ChatResponse
     task.set('complete')
     return { response, memoryTurns }
   } finally {

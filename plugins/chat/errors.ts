@@ -1,5 +1,5 @@
 // Error codes of the chat plugin.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const ChatErrors = {
   TOO_LONG: createError<[number, number]>('AGENT_ERR_CHAT_TOO_LONG', 'The message is %d characters long; the limit is %d (AGENT_MAX_CHAT_LENGTH). Shorten it or raise the limit.', 413),

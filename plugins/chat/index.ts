@@ -5,7 +5,7 @@
 // think.ts (ThinkParser), status.ts (useTaskTracker).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { options, type ChatOptions } from './options.ts'
 import { ChatErrors } from './errors.ts'
 import { useTaskTracker } from './status.ts'
@@ -13,8 +13,11 @@ import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessi
 import { ChatMemory } from './memory.ts'
 import { chatRoutes } from './routes.ts'
 import type { ChatDeps } from './chat-service.ts'
+import { envInt } from '@agentd/sdk'
 
 export { options }
+/** data/config.json sections this plugin reads (shared with every provider plugin). */
+export { providerConfig as config } from '@agentd/sdk/kits/provider'
 export { runToolLoop, type ToolLoopOptions, type ToolLoopResult, type LoopEvent } from './tool-loop.ts'
 export { collectToolSet, type ToolSet, type ToolFilter } from './tools.ts'
 export { ThinkParser, splitThinking } from './think.ts'
@@ -22,6 +25,8 @@ export { acquireTaskTracker, TaskTracker, type TaskHandle } from './tasks.ts'
 export { useTaskTracker } from './status.ts'
 
 async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Promise<void> {
+  // The chat runs these points (the tool loop runs the provider and tool ones).
+  app.hooks.declare('chat:request', 'chat:response', 'provider:before', 'provider:after', 'tool:before', 'tool:after')
   if (!app.hasDecorator('prompts')) throw new ChatErrors.NO_PROMPTS()
   const tasks = await useTaskTracker(app)
   // In the pool: a reload with the same bounds keeps every session.
@@ -30,12 +35,12 @@ async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Pr
     options: { ttl: opts.session_ttl_seconds, max: opts.max_sessions },
     create: () => new LocalSessionStore({ ttlSeconds: opts.session_ttl_seconds, maxSessions: opts.max_sessions }),
   })
-  const deps: ChatDeps = { app, opts, tasks, sessions: local, memory: new ChatMemory(undefined, app.log, opts.memory_timeout_ms) }
+  const deps: ChatDeps = { app, opts, tasks, sessions: local, maxChatLength: envInt(app.agentConfig.env, 'AGENT_MAX_CHAT_LENGTH', 10_000), memory: new ChatMemory(undefined, app.log, opts.memory_timeout_ms) }
   // Memory plugins may load after this one: pick the stores once every plugin has registered.
   app.addHook('onReady', async () => {
-    const kv = app.registry.memory.kv.first()
+    const kv = app.registry.kvStores.first()
     if (kv !== undefined) deps.sessions = new FallbackSessionStore(new KvSessionStore(kv, opts.session_ttl_seconds), local, app.log)
-    deps.memory = new ChatMemory(app.registry.memory.service.first(), app.log, opts.memory_timeout_ms)
+    deps.memory = new ChatMemory(app.registry.memoryServices.first(), app.log, opts.memory_timeout_ms)
   })
   await chatRoutes(app, deps)
 }

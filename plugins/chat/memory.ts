@@ -2,8 +2,8 @@
 // registered: skipped), bounded in time, and never throws: a memory failure is logged
 // and the chat goes on without it.
 import type { FastifyBaseLogger } from 'fastify'
-import type { MemoryService } from '../../core/contracts/memory.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import type { MemoryService } from '@agentd/sdk/contracts/memory-service'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown> }
 

@@ -1,6 +1,6 @@
 // Request and response schemas of the chat endpoints (they become the OpenAPI at /docs).
 import { Type, type Static } from 'typebox'
-import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '../../core/contracts/memory.ts'
+import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '@agentd/sdk/kits/memory'
 
 const ToolNames = Type.Array(Type.String({ minLength: 1 }), { maxItems: 500 })
 

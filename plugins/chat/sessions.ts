@@ -4,8 +4,8 @@
 // size bound, held in the resource pool so a live reload keeps them. A key-value store
 // that fails falls back to the in-process one: sessions never fail a chat.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Message } from '../../core/contracts/provider.ts'
-import type { KvStore } from '../../core/contracts/memory.ts'
+import type { Message } from '@agentd/sdk/contracts/provider'
+import type { KvStore } from '@agentd/sdk/contracts/memory-stores'
 
 export interface Session {
   id: string

@@ -1,8 +1,9 @@
 // runToolLoop on its own (as agent mode's ReAct uses it), with an in-process provider
 // and tool source: no HTTP, so each test pins one rule of the loop.
 import t from 'tap'
-import { DEFAULT_CAPABILITIES, type CompletionRequest, type CompletionResult, type Provider, type StreamChunk } from '../../core/contracts/provider.ts'
-import type { ToolSource } from '../../core/contracts/tool-source.ts'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
+import type { CompletionRequest, CompletionResult, Provider, StreamChunk } from '@agentd/sdk/contracts/provider'
+import type { ToolSource } from '@agentd/sdk/contracts/tool-source'
 import { runToolLoop, type LoopEvent } from './tool-loop.ts'
 import { collectToolSet } from './tools.ts'
 

@@ -7,9 +7,9 @@
 // Every model reply goes through the think parser, streamed or not, so reasoning never
 // leaks into the answer. Progress is reported through `onEvent` (awaited, so a slow
 // consumer such as an SSE socket applies back-pressure).
-import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '../../core/contracts/provider.ts'
-import type { ToolAfterPayload, ToolResult } from '../../core/contracts/tool-source.ts'
-import type { Hooks } from '../../core/hooks.ts'
+import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '@agentd/sdk/contracts/provider'
+import type { ToolAfterPayload, ToolResult } from '@agentd/sdk/contracts/tool-source'
+import type { Hooks } from '@agentd/sdk'
 import { ThinkParser, type ThinkPiece } from './think.ts'
 import type { ToolSet } from './tools.ts'
 

@@ -1,7 +1,7 @@
 import t from 'tap'
-import type { Message } from '../../core/contracts/provider.ts'
+import type { Message } from '@agentd/sdk/contracts/provider'
 import { capHistory, estimateTokens, fitToBudget, promptBudget, turnsOf } from './trim.ts'
-import { DEFAULT_CAPABILITIES } from '../../core/contracts/provider.ts'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
 
 const sys: Message = { role: 'system', content: 'S'.repeat(40) }
 const u = (n: number): Message => ({ role: 'user', content: `u${n} `.padEnd(80, '.') })

@@ -2,7 +2,7 @@
 // llama3.2), so under `models.overrides.` the model name runs to the last segment when
 // that segment is a capability field, and to the end otherwise.
 import { dottedToNested } from '../../core/config.ts'
-import { Errors } from '../../core/errors.ts'
+import { Errors } from '@agentd/sdk'
 
 const CAPABILITY_FIELDS = new Set(['supports_tools', 'supports_vision', 'supports_streaming', 'supports_json_mode', 'context_window', 'max_output_tokens', 'cost_per_1k_input', 'cost_per_1k_output'])
 const OVERRIDES = 'models.overrides.'

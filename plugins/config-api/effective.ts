@@ -2,13 +2,14 @@
 // over the defaults (SPEC.md "Configuration layers"), with each provider's settings as the
 // provider resolved them. Secrets are redacted by the caller.
 import type { FastifyInstance } from 'fastify'
+import type { ProviderConfigFile } from '@agentd/sdk/kits/provider'
 import { safeUrl } from '../providers-api/kit/secrets.ts'
 
 export const LLM_DEFAULTS = { default_temperature: 0.7, default_max_tokens: 4096, top_p: 1.0, frequency_penalty: 0.0, presence_penalty: 0.0 }
 
 export function effectiveConfig (app: FastifyInstance): Record<string, unknown> {
   const cfg = app.agentConfig
-  const file = cfg.file
+  const file = cfg.file as ProviderConfigFile
   const providers: Record<string, unknown> = {}
   // Providers named in the file but not loaded are shown too (their key only as set/unset).
   for (const [id, s] of Object.entries(file.providers ?? {})) providers[id] = { ...s, base_url: safeUrl(s.base_url), loaded: false }

@@ -6,8 +6,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { Errors } from '../../core/errors.ts'
-import { leafKeys, updateRuntimeConfig } from '../../core/config.ts'
+import { Errors } from '@agentd/sdk'
+import { leafKeys } from '../../core/config.ts'
 import { patchFromDotted } from './dotted.ts'
 import { redact } from './redact.ts'
 import { effectiveConfig } from './effective.ts'
@@ -66,7 +66,7 @@ async function configApi (app: FastifyInstance): Promise<void> {
       const e = new Errors.BAD_REQUEST(`preferences.default_reasoning_strategy "${strategy}" is not a registered strategy; use one of: ${strategies.join(', ')}.`)
       throw Object.assign(e, { details: [{ path: 'preferences.default_reasoning_strategy', message: `one of: ${strategies.join(', ')}` }] })
     }
-    await updateRuntimeConfig(app.agentConfig.settings.dataDir, patch) // 400 with details on a bad value; nothing written then
+    await app.kernel.updateConfig(patch) // 400 with details on a bad value; nothing written then
     const updated = leafKeys(patch)
     // Rebuild now rather than waiting for the file watcher, so the caller's next request sees it.
     const outcome = await app.kernel.reload(`config update: ${updated.join(', ')}`)
@@ -77,5 +77,8 @@ async function configApi (app: FastifyInstance): Promise<void> {
     return { status: 'ok' as const, message, updated }
   })
 }
+
+/** data/config.json sections this plugin shows and updates. */
+export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 export default fp(configApi, { name: 'config-api', fastify: '5.x' })

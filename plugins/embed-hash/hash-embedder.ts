@@ -2,7 +2,8 @@
 // trigrams of each word are hashed into a fixed number of signed buckets, then the
 // vector is normalised. No model, no network, deterministic: texts that share words
 // and word pieces land close together, which is what tests and a first-run server need.
-import { normalize, type Embedder } from '../../core/contracts/embedder.ts'
+import { normalize } from '@agentd/sdk/kits/memory'
+import type { Embedder } from '@agentd/sdk/contracts/embedder'
 
 /** FNV-1a, 32 bit. */
 function fnv1a (s: string, seed = 0x811c9dc5): number {

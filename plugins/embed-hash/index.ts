@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { HashEmbedder } from './hash-embedder.ts'
 
 export const options = Type.Object({

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { LocalEmbedder } from './local-embedder.ts'
 
 export const options = Type.Object({

@@ -2,7 +2,8 @@
 // loads on first use, once, however many calls arrive while it loads. When it cannot be
 // loaded (no network for the first download, a wrong model id) the call fails fast with
 // a message that says what to do, status() reports `error`, and the next call tries again.
-import { normalize, type Embedder } from '../../core/contracts/embedder.ts'
+import { normalize } from '@agentd/sdk/kits/memory'
+import type { Embedder } from '@agentd/sdk/contracts/embedder'
 
 /** The slice of a transformers.js feature-extraction pipeline this embedder uses. */
 export type Extractor = (texts: string[], opts: { pooling: 'mean', normalize: boolean }) => Promise<{ tolist: () => unknown }>

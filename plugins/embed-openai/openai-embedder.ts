@@ -1,6 +1,7 @@
 // Embeddings from an OpenAI-compatible /v1/embeddings endpoint through the official SDK.
 import OpenAI from 'openai'
-import { normalize, type Embedder } from '../../core/contracts/embedder.ts'
+import { normalize } from '@agentd/sdk/kits/memory'
+import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import { scrub } from '../providers-api/kit/secrets.ts'
 
 export interface OpenAIEmbedderOptions {

@@ -3,7 +3,8 @@
 // overall on ~100-character snippets. Also checks the confidence means what it says, on
 // the even-numbered paragraphs only: confidence.ts was fitted on the odd-numbered ones.
 import t from 'tap'
-import { DETECTION_CODES, type DetectionCode } from '../../core/contracts/language.ts'
+import { DETECTION_CODES } from '@agentd/sdk/kits/language'
+import type { DetectionCode } from '@agentd/sdk/contracts/language'
 import { loadCld3 } from './cld3-backend.ts'
 import { detectWith } from './detector.ts'
 import { udhrSnippets, type Part } from './udhr-snippets.ts'

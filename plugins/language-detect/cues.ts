@@ -2,7 +2,7 @@
 // answer lies outside them: frequent function words and letters that only some of the
 // candidates use. General knowledge of each language, not chosen from or fitted to the
 // UDHR text the accuracy test measures on.
-import type { DetectionCode } from '../../core/contracts/language.ts'
+import type { DetectionCode } from '@agentd/sdk/contracts/language'
 
 /**
  * Frequent short function words: articles, pronouns, prepositions, conjunctions,

@@ -1,5 +1,5 @@
 // The Level I detector: backend guess -> restricted to the twenty -> calibrated confidence.
-import type { Detection, Detector } from '../../core/contracts/language.ts'
+import type { Detection, Detector } from '@agentd/sdk/contracts/language'
 import type { DetectionBackend } from './backend.ts'
 import { calibrate } from './confidence.ts'
 import { DetectErrors } from './errors.ts'

@@ -1,5 +1,5 @@
 // Error codes of the language-detect plugin.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const DetectErrors = {
   NO_TEXT: createError('AGENT_ERR_LANGUAGE_NO_TEXT', 'Send the text to detect: POST {"text": "..."} or GET ?text=...; it must not be empty.', 400),

@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import type { DetectionBackend } from './backend.ts'
 import { loadClassifier } from './classifier-backend.ts'
 import { loadCld3 } from './cld3-backend.ts'

@@ -2,7 +2,8 @@
 // script they use, stands. Anything else (Galician, Macedonian, Afrikaans, romanised
 // Hindi, Korean...) is mapped back: the script narrows the candidates, related languages
 // get a head start, and function words and telltale letters decide.
-import { isDetectionCode, type DetectionCode } from '../../core/contracts/language.ts'
+import { isDetectionCode } from '@agentd/sdk/kits/language'
+import type { DetectionCode } from '@agentd/sdk/contracts/language'
 import { FUNCTION_WORDS, MARK_LETTERS, URDU_LETTERS } from './cues.ts'
 import type { Script, ScriptStats } from './script.ts'
 

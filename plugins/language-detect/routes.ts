@@ -1,7 +1,9 @@
 // GET and POST /api/tools/language-detect-20 (DECISIONS.md: the two shown shapes merged).
 import type { FastifyInstance } from 'fastify'
+import { envInt } from '@agentd/sdk'
 import { Type, type Static } from 'typebox'
-import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES, type Detector } from '../../core/contracts/language.ts'
+import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES } from '@agentd/sdk/kits/language'
+import type { Detector } from '@agentd/sdk/contracts/language'
 import { DetectErrors } from './errors.ts'
 import { ModelUnavailableError } from './lazy-model.ts'
 
@@ -43,7 +45,7 @@ export async function runDetection (detector: Detector, text: string): Promise<D
 }
 
 export async function detectRoutes (app: FastifyInstance, detector: Detector): Promise<void> {
-  const maxLength = app.agentConfig.settings.maxTextLength
+  const maxLength = envInt(app.agentConfig.env, 'AGENT_MAX_TEXT_LENGTH', 100_000)
   const common = {
     tags: ['translation'],
     response: { 200: DetectResponse },

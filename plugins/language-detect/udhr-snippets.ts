@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { DetectionCode } from '../../core/contracts/language.ts'
+import type { DetectionCode } from '@agentd/sdk/contracts/language'
 
 /** The declaration file used for each language (modern standard variety). */
 export const UDHR_FILES: Record<DetectionCode, string> = {

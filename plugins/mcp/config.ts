@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Type, type Static } from 'typebox'
-import { check, formatErrors } from '../../core/validate.ts'
+import { check, formatErrors } from '@agentd/sdk'
 import { resourceKey } from '../../core/resources.ts'
 
 export const TRANSPORTS = ['stdio', 'sse', 'streamable_http', 'http'] as const

@@ -16,7 +16,7 @@ import { buildTransport, type BuiltTransport, type WireTransport } from './trans
 import { makeRedactor, redactDeep, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
 import { resultToText } from './content.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export type ServerStatus = 'connecting' | 'connected' | 'error' | 'disconnected'
 

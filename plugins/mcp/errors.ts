@@ -1,5 +1,5 @@
 // Error codes of the MCP client plugin (prefix AGENT_ERR_MCP_). Messages say what to fix.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const McpErrors = {
   NO_TARGET: createError<[string]>('AGENT_ERR_MCP_NO_TARGET', 'Name a tool server: send {"server": "<name>"} or {"all": true} to %s.', 400),

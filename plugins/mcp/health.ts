@@ -2,7 +2,7 @@
 // whole answer degraded) when a server that should be connected is in `error`, or an
 // entry of mcp_servers.json is invalid; servers disconnected on purpose and disabled
 // entries (`enabled: false`) do not count.
-import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
+import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
 import type { McpManager } from './manager.ts'
 
 export function mcpHealth (manager: McpManager): HealthContributor {

@@ -4,7 +4,8 @@
 // the chat loop as a tool source.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import path from 'node:path'
+import type { PluginOptions } from '@agentd/sdk'
 import { options, type McpPluginOptions } from './options.ts'
 import { McpManager } from './manager.ts'
 import { createMcpSource } from './source.ts'
@@ -17,7 +18,8 @@ export { options }
 async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>): Promise<void> {
   const { instance, ...pluginOptions } = opts
   const settings = app.agentConfig.settings
-  const file = settings.mcpServersFile
+  // The MCP file is this plugin's: MCP_SERVERS_FILE, relative to the working directory.
+  const file = path.resolve(settings.cwd, app.agentConfig.env.MCP_SERVERS_FILE ?? './mcp_servers.json')
   const manager = await app.resources.acquire({
     kind: 'mcp-manager',
     // Keyed by the file only: plugin options apply live (setOptions) without reconnecting anything.
@@ -34,7 +36,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
   })
   manager.setOptions(pluginOptions)
   app.registry.toolSources.add(instance, createMcpSource(instance, manager))
-  app.registry.health.add(instance, mcpHealth(manager))
+  app.registry.healthContributors.add(instance, mcpHealth(manager))
   const env = app.agentConfig.env
   const shadowing = watchShadowing(manager, () => app.registry.toolSources.entries(), instance, app.log.child({ plugin: instance }))
   // The watcher on mcp_servers.json and the first connections start only once this generation serves.

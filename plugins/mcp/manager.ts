@@ -5,7 +5,7 @@
 import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
-import { FileWatcher } from '../../core/watch.ts'
+import { FileWatcher } from '@agentd/sdk'
 import { loadServersFile, type LoadedConfig } from './config.ts'
 import { McpConnection, type CallOutcome } from './connection.ts'
 import { assignToolNames, QUALIFIER } from './names.ts'

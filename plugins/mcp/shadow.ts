@@ -3,7 +3,7 @@
 // (the builtin `calculate`, say) is never offered to the model. This finds those tools,
 // for GET /api/mcp/tools (`shadowed_by`) and a warning in the log.
 import type { FastifyBaseLogger } from 'fastify'
-import type { ToolSource } from '../../core/contracts/tool-source.ts'
+import type { ToolSource } from '@agentd/sdk/contracts/tool-source'
 import type { McpManager, ToolView } from './manager.ts'
 
 /** Model-facing MCP tool name -> id of the earlier source that wins it. */

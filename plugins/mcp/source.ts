@@ -1,5 +1,5 @@
 // The MCP tool source registered in app.registry.toolSources: what the chat loop sees.
-import type { ToolInfo, ToolResult, ToolSource } from '../../core/contracts/tool-source.ts'
+import type { ToolInfo, ToolResult, ToolSource } from '@agentd/sdk/contracts/tool-source'
 import type { McpManager } from './manager.ts'
 import { renderToolsPrompt } from './prompt.ts'
 

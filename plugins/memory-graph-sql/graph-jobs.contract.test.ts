@@ -6,7 +6,7 @@ import { claimHash as hash } from '../memory/service.ts'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'
-import type { NewFact } from '../../core/contracts/memory.ts'
+import type { NewFact } from '@agentd/sdk/contracts/memory-stores'
 
 const fact = (claim: string, channel: string, extra: Partial<NewFact> = {}): NewFact => ({ claim, claim_hash: hash(claim), source: 'user_stated', channel, ...extra })
 

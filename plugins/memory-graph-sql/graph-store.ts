@@ -3,10 +3,7 @@
 // that walks relationships both ways, up to depth 3, never revisiting an entity.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type {
-  DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult,
-  Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery,
-} from '../../core/contracts/memory.ts'
+import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import type { SqlHandle } from '../memory-sql/connect.ts'
 import { SqlReady } from '../memory-sql/sql-ready.ts'
 import { staleEmbeddings, setEmbeddings, type VectorSource } from '../memory-sql/reembed.ts'

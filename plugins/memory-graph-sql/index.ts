@@ -3,7 +3,7 @@
 // until a graph database backend is configured.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { SqlOptionsSchema, resolveTarget, type SqlOptions } from '../memory-sql/target.ts'
 import { acquireSql } from '../memory-sql/connect.ts'
 import { SqlGraphStore } from './graph-store.ts'
@@ -19,7 +19,7 @@ async function memoryGraphSql (app: FastifyInstance, opts: PluginOptions<SqlOpti
   } catch (err) {
     app.log.warn({ backend: handle.label, err: (err as Error).message }, 'memory-graph-sql: the database is not reachable yet; it is set up on first use')
   }
-  app.registry.memory.graph.add(opts.instance, store)
+  app.registry.graphStores.add(opts.instance, store)
 }
 
 export default fp(memoryGraphSql, { name: 'memory-graph-sql', fastify: '5.x' })

@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { LocalKvStore } from './local-store.ts'
 
 export const options = Type.Object({
@@ -19,7 +19,7 @@ async function memoryKv (app: FastifyInstance, opts: PluginOptions<Options>): Pr
     create: () => new LocalKvStore({ maxKeys: opts.max_keys, maxListLength: opts.max_list_length }),
     dispose: async s => { await s.close() },
   })
-  app.registry.memory.kv.add(opts.instance, store)
+  app.registry.kvStores.add(opts.instance, store)
 }
 
 export default fp(memoryKv, { name: 'memory-kv', fastify: '5.x' })

@@ -1,7 +1,7 @@
 // The in-process key-value store: a Map with per-key TTLs (sliding on read when asked)
 // and a bound on the number of keys, evicting the least recently used. The reference
 // implementation of the KvStore contract (like @fastify/rate-limit's LocalStore).
-import type { KvStore, StoreHealth } from '../../core/contracts/memory.ts'
+import type { KvStore, StoreHealth } from '@agentd/sdk/contracts/memory-stores'
 
 interface Entry { value: unknown, ttlMs: number | undefined, expiresAt: number | undefined }
 

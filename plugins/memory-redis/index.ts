@@ -1,11 +1,11 @@
 // Plugin: the key-value / working memory store on Redis. REDIS_URI (or the `uri`
 // option, which wins and reloads live) says where; keys live under `namespace`.
 // Listed before memory-kv so that, when configured, it is the key-value store the
-// service and the chat pick (registry.memory.kv.first()).
+// service and the chat pick (registry.kvStores.first()).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { RedisKvStore } from './redis-store.ts'
 
 export const options = Type.Object({
@@ -27,7 +27,7 @@ async function memoryRedis (app: FastifyInstance, opts: PluginOptions<Options>):
   const store = await app.resources.acquire({
     kind: 'kv:redis', options: cfg, create: () => new RedisKvStore({ ...cfg, log: app.log }), dispose: async s => { await s.close() },
   })
-  app.registry.memory.kv.add(opts.instance, store)
+  app.registry.kvStores.add(opts.instance, store)
 }
 
 export default fp(memoryRedis, { name: 'memory-redis', fastify: '5.x' })

@@ -3,7 +3,8 @@
 // envelope for plain keys, in a side key for lists. Commands fail fast while Redis is
 // down (no offline queue) and ioredis reconnects by itself when it is back.
 import { Redis } from 'ioredis'
-import { StoreUnavailableError, type KvStore, type StoreHealth } from '../../core/contracts/memory.ts'
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import type { KvStore, StoreHealth } from '@agentd/sdk/contracts/memory-stores'
 
 interface Envelope { v: unknown, t?: number }
 

@@ -4,7 +4,7 @@
 // cosine scan over real[] otherwise (with a warning in the log and in health).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { SqlOptionsSchema, resolveTarget, type SqlOptions } from './target.ts'
 import { acquireSql } from './connect.ts'
 import { SqlRelationalStore } from './relational-store.ts'
@@ -25,7 +25,7 @@ async function memorySql (app: FastifyInstance, opts: PluginOptions<SqlOptions>)
     // Down at start is not fatal: the store sets itself up on the first call that reaches it.
     app.log.warn({ backend: handle.label, err: (err as Error).message }, 'memory-sql: the database is not reachable yet; memory endpoints answer 503 until it is')
   }
-  app.registry.memory.relational.add(opts.instance, store)
+  app.registry.relationalStores.add(opts.instance, store)
 }
 
 export default fp(memorySql, { name: 'memory-sql', fastify: '5.x' })

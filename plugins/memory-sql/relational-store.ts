@@ -3,10 +3,7 @@
 // Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type {
-  Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewStrategy, NewToolInvocation, NewTurn,
-  PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, Strategy, ToolInvocation, Turn, VectorQuery,
-} from '../../core/contracts/memory.ts'
+import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import type { SqlHandle } from './connect.ts'
 import { relationalMigrations } from './migrations.ts'
 import { guarded } from './unavailable.ts'
@@ -40,7 +37,7 @@ const toGoal = (r: Row): Goal => ({
   id: String(r.id), description: String(r.description), status: String(r.status) as Goal['status'], priority: num(r.priority),
   parent_goal_id: r.parent_goal_id === null ? null : String(r.parent_goal_id), created_at: iso(r.created_at), deadline: isoOrNull(r.deadline), channel: String(r.channel),
 })
-const toStrategy = (r: Row): Strategy => ({
+const toStrategy = (r: Row): LearnedStrategy => ({
   id: String(r.id), description: String(r.description), context_pattern: String(r.context_pattern), tool_sequence: strArr(r.tool_sequence),
   success_count: num(r.success_count), failure_count: num(r.failure_count), last_used: isoOrNull(r.last_used), channel: String(r.channel),
 })
@@ -186,7 +183,7 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
-  async addStrategy (s: NewStrategy): Promise<Strategy> {
+  async addStrategy (s: NewLearnedStrategy): Promise<LearnedStrategy> {
     return await this.#run(async db => {
       const e = s.embedding
       if (e !== undefined) await this.#r.index('strategies', e.vector.length)
@@ -197,7 +194,7 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
-  async strategies (q: { channel?: string, search?: string, offset: number, limit: number }): Promise<PageResult<Strategy>> {
+  async strategies (q: { channel?: string, search?: string, offset: number, limit: number }): Promise<PageResult<LearnedStrategy>> {
     return await this.#run(async db => {
       const where = sql`(${q.channel ?? null}::text IS NULL OR s.channel = ${q.channel ?? null})
         AND (${q.search ?? null}::text IS NULL OR s.description ILIKE ${q.search === undefined ? null : likeContains(q.search)} ESCAPE '\\'
@@ -208,7 +205,7 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
-  async similarStrategies (q: VectorQuery): Promise<Array<Strategy & { score: number }>> {
+  async similarStrategies (q: VectorQuery): Promise<Array<LearnedStrategy & { score: number }>> {
     return await this.#run(async db => {
       await this.#r.index('strategies', q.embedding.vector.length)
       const rows = await nearestRows(db, this.#r.mode, { table: 'strategies', alias: 's', cols: STRATEGY_COLS }, q)

@@ -1,7 +1,7 @@
 // Channel names and the special channels. `_global` is merged into every recall and
 // cannot be deleted; `_default` is where memory goes when no channel is named. The name
 // rule itself is the contract's (core/contracts/memory.ts), shared with chat and agent.
-import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN, isChannelName } from '../../core/contracts/memory.ts'
+import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN, isChannelName } from '@agentd/sdk/kits/memory'
 import { MemoryErrors } from './errors.ts'
 
 export { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN }

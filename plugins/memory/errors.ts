@@ -1,5 +1,5 @@
 // Error codes of the memory plugin.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const MemoryErrors = {
   STORE_UNAVAILABLE: createError<[string]>('AGENT_ERR_MEMORY_STORE_UNAVAILABLE', '%s', 503),

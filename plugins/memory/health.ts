@@ -1,8 +1,8 @@
 // The `memory` section of GET /api/health?include_memory=true. Keys neo4j, postgres and
 // redis are the three store roles (graph, relational+vector, key-value) per DECISIONS.md,
 // whatever backend serves them; `embedder` says which embedder is active.
-import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
-import type { StoreHealth } from '../../core/contracts/memory.ts'
+import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
+import type { StoreHealth } from '@agentd/sdk/contracts/memory-stores'
 import type { MemoryServiceImpl } from './service.ts'
 
 const NOT_CONFIGURED: StoreHealth = { status: 'not_configured', backend: 'none' }

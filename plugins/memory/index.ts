@@ -1,16 +1,16 @@
-// Plugin: the memory service. Registers the service the chat calls (registry.memory.service),
+// Plugin: the memory service. Registers the service the chat calls (registry.memoryServices),
 // the memory endpoints, the `memory` health section, and a daily prune of the audit log.
 // Stores and embedders are other plugins, found in the registry when needed, so any
 // backend can serve a role and a store that loads later (or reloads) is picked up.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { MemoryServiceImpl } from './service.ts'
 import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -30,6 +30,7 @@ export const options = Type.Object({
 type Options = Static<typeof options>
 
 async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Promise<void> {
+  app.hooks.declare('memory:stored', 'recall:after')
   const svc = new MemoryServiceImpl(() => app.registry, () => app.hooks, app.log, {
     embedder: opts.embedder,
     embeddingProvider: app.agentConfig.env.EMBEDDING_PROVIDER,
@@ -41,8 +42,8 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     recencyHalfLifeHours: opts.recency_half_life_hours,
     reembedBatchSize: opts.reembed_batch_size,
   })
-  app.registry.memory.service.add(opts.instance, svc)
-  app.registry.health.add(`${opts.instance}:memory`, memoryHealth(svc))
+  app.registry.memoryServices.add(opts.instance, svc)
+  app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
 
   // Every plugin has registered by now: check that stored vectors match the active

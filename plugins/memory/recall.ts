@@ -2,10 +2,9 @@
 // active channel and _global) is a RecallTechnique like any later one (hybrid, entity-
 // centric, HyDE...), registered by the memory plugin; the service runs every registered
 // technique and merges their candidates here.
-import {
-  StoreUnavailableError,
-  type EmbeddingRef, type RecallCandidates, type RecallInput, type RecallPart, type RecallTechnique, type RelationalStore,
-} from '../../core/contracts/memory.ts'
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import type { EmbeddingRef, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { RecallCandidates, RecallInput, RecallPart, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { MemoryServiceImpl } from './service.ts'
 
 export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'strategies', 'active_goals']

@@ -4,8 +4,8 @@
 // every vector another embedder (or another size) made and writes the new vector. Runs
 // in the background; progress is in health (memory.embedder.reembed) and /api/memory/stats.
 import type { FastifyBaseLogger } from 'fastify'
-import type { Embedder } from '../../core/contracts/embedder.ts'
-import type { ReembedSupport } from '../../core/contracts/memory.ts'
+import type { Embedder } from '@agentd/sdk/contracts/embedder'
+import type { ReembedSupport } from '@agentd/sdk/contracts/memory-stores'
 
 export interface ReembedProgress {
   status: 'idle' | 'waiting_for_embedder' | 'running' | 'done' | 'error' | 'stopped'

@@ -2,7 +2,7 @@
 // four characters each (no tokenizer for every model); the most useful items go first
 // (facts, goals, strategies, then past turns, then entities) and the text stops before
 // the budget is spent.
-import type { MemoryBundle } from '../../core/contracts/memory.ts'
+import type { MemoryBundle } from '@agentd/sdk/contracts/memory-service'
 
 export const estimateTokens = (s: string): number => Math.ceil(s.length / 4)
 

@@ -3,7 +3,7 @@
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { StoreUnavailableError } from '../../core/contracts/memory.ts'
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'

@@ -2,8 +2,8 @@
 // and the embed-hash stand-in while a model loads, claim hashing, rendering budget.
 import t from 'tap'
 import pino from 'pino'
-import { Registry } from '../../core/registry.ts'
-import { Hooks } from '../../core/hooks.ts'
+import { createRegistry, type Registry } from '@agentd/sdk'
+import { Hooks } from '@agentd/sdk'
 import { HashEmbedder } from '../embed-hash/hash-embedder.ts'
 import { LocalEmbedder, type Extractor } from '../embed-local/local-embedder.ts'
 import { MemoryServiceImpl, claimHash } from './service.ts'
@@ -17,7 +17,7 @@ function service (reg: Registry, extra: Partial<typeof opts> & { embedder?: stri
 }
 
 t.test('EMBEDDING_PROVIDER picks embed-<provider>; embed-hash serves while the model loads', async t => {
-  const reg = new Registry()
+  const reg = createRegistry()
   reg.embedders.add('embed-hash', new HashEmbedder())
   let release!: () => void
   const gate = new Promise<void>(resolve => { release = resolve })
@@ -37,7 +37,7 @@ t.test('EMBEDDING_PROVIDER picks embed-<provider>; embed-hash serves while the m
 })
 
 t.test('a model that cannot load leaves embed-hash serving', async t => {
-  const reg = new Registry()
+  const reg = createRegistry()
   reg.embedders.add('embed-hash', new HashEmbedder())
   reg.embedders.add('embed-local', new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { throw new Error('fetch failed') } }))
   const svc = service(reg, { embeddingProvider: 'local' })
@@ -47,14 +47,14 @@ t.test('a model that cannot load leaves embed-hash serving', async t => {
 })
 
 t.test('without an embedder, or for blank text, there is no vector', async t => {
-  t.equal(await service(new Registry()).embed('hi'), undefined)
-  const reg = new Registry()
+  t.equal(await service(createRegistry()).embed('hi'), undefined)
+  const reg = createRegistry()
   reg.embedders.add('embed-hash', new HashEmbedder())
   t.equal(await service(reg).embed('   '), undefined)
 })
 
 t.test('no store: the chat-facing calls resolve and say why', async t => {
-  const svc = service(new Registry())
+  const svc = service(createRegistry())
   const r = await svc.storeTurn({ conversation_id: 'c', role: 'user', content: 'x' })
   t.equal(r.stored, false)
   t.match(r.error, /memory-sql/)

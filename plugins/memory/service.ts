@@ -5,15 +5,13 @@
 // must not fail a chat), the rest throws StoreUnavailableError / 4xx errors for the routes.
 import { createHash } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Embedder } from '../../core/contracts/embedder.ts'
-import {
-  StoreUnavailableError,
-  type EmbeddingRef, type Fact, type GraphStore, type KvStore, type MemoryService, type NewEntity, type NewFact,
-  type NewGoal, type NewStrategy, type NewToolInvocation, type RecallCandidates, type RecallInput, type RecallResult,
-  type RecallTechnique, type RelationalStore, type ReembedSupport, type Turn, type TemporalContext,
-} from '../../core/contracts/memory.ts'
-import type { Registry } from '../../core/registry.ts'
-import type { Hooks } from '../../core/hooks.ts'
+import type { Embedder } from '@agentd/sdk/contracts/embedder'
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import type { EmbeddingRef, Fact, GraphStore, KvStore, NewEntity, NewFact, NewGoal, NewLearnedStrategy, NewToolInvocation, RelationalStore, ReembedSupport, Turn, TemporalContext } from '@agentd/sdk/contracts/memory-stores'
+import type { MemoryService, RecallResult } from '@agentd/sdk/contracts/memory-service'
+import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import type { Registry } from '@agentd/sdk'
+import type { Hooks } from '@agentd/sdk'
 import { DEFAULT, GLOBAL, checkChannel, recallChannels } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import { estimateTokens, renderBundle } from './render.ts'
@@ -84,9 +82,9 @@ export class MemoryServiceImpl implements MemoryService {
 
   // ---- stores and embedder -----------------------------------------------------------
 
-  get relational (): RelationalStore | undefined { return this.#registry().memory.relational.first() }
-  get graph (): GraphStore | undefined { return this.#registry().memory.graph.first() }
-  get kv (): KvStore | undefined { return this.#registry().memory.kv.first() }
+  get relational (): RelationalStore | undefined { return this.#registry().relationalStores.first() }
+  get graph (): GraphStore | undefined { return this.#registry().graphStores.first() }
+  get kv (): KvStore | undefined { return this.#registry().kvStores.first() }
 
   need (role: 'relational'): RelationalStore
   need (role: 'graph'): GraphStore
@@ -233,7 +231,7 @@ export class MemoryServiceImpl implements MemoryService {
 
   // ---- semantic ---------------------------------------------------------------------
 
-  async addEntity (e: Omit<NewEntity, 'embedding' | 'channel'> & { channel?: string }): Promise<{ entity: import('../../core/contracts/memory.ts').Entity, created: boolean }> {
+  async addEntity (e: Omit<NewEntity, 'embedding' | 'channel'> & { channel?: string }): Promise<{ entity: import('@agentd/sdk/contracts/memory-stores').Entity, created: boolean }> {
     const channel = checkChannel(e.channel ?? DEFAULT)
     const embedding = await this.embed([e.name, e.description ?? ''].join(' ').trim())
     const res = await this.need('graph').upsertEntity({ ...e, channel, embedding })
@@ -267,7 +265,7 @@ export class MemoryServiceImpl implements MemoryService {
     return res
   }
 
-  async relate (r: { source_id: string, target_id: string, type: string, confidence?: number, channel?: string }): Promise<import('../../core/contracts/memory.ts').Relationship> {
+  async relate (r: { source_id: string, target_id: string, type: string, confidence?: number, channel?: string }): Promise<import('@agentd/sdk/contracts/memory-stores').Relationship> {
     const graph = this.need('graph')
     for (const id of [r.source_id, r.target_id]) if (await graph.entity(id) === undefined) throw new MemoryErrors.NOT_FOUND(`No entity with id "${id}".`)
     return await graph.relate({ ...r, channel: checkChannel(r.channel ?? DEFAULT) })
@@ -275,19 +273,19 @@ export class MemoryServiceImpl implements MemoryService {
 
   // ---- procedural and goals -----------------------------------------------------------
 
-  async addStrategy (s: Omit<NewStrategy, 'embedding' | 'channel'> & { channel?: string }): Promise<import('../../core/contracts/memory.ts').Strategy> {
+  async addStrategy (s: Omit<NewLearnedStrategy, 'embedding' | 'channel'> & { channel?: string }): Promise<import('@agentd/sdk/contracts/memory-stores').LearnedStrategy> {
     const res = await this.need('relational').addStrategy({ ...s, channel: checkChannel(s.channel ?? DEFAULT), embedding: await this.embed(`${s.description} ${s.context_pattern}`) })
     await this.#stored('strategy', res)
     return res
   }
 
-  async addGoal (g: Omit<NewGoal, 'embedding' | 'channel'> & { channel?: string }): Promise<import('../../core/contracts/memory.ts').Goal> {
+  async addGoal (g: Omit<NewGoal, 'embedding' | 'channel'> & { channel?: string }): Promise<import('@agentd/sdk/contracts/memory-stores').Goal> {
     const res = await this.need('relational').addGoal({ ...g, channel: checkChannel(g.channel ?? DEFAULT), embedding: await this.embed(g.description) })
     await this.#stored('goal', res)
     return res
   }
 
-  async recordToolInvocation (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }): Promise<import('../../core/contracts/memory.ts').ToolInvocation> {
+  async recordToolInvocation (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }): Promise<import('@agentd/sdk/contracts/memory-stores').ToolInvocation> {
     return await this.need('relational').addToolInvocation({ ...t, channel: checkChannel(t.channel ?? DEFAULT) })
   }
 
@@ -307,7 +305,7 @@ export class MemoryServiceImpl implements MemoryService {
    * registered itself: two memory instances would each run the other's copy too.
    */
   #techniques (): RecallTechnique[] {
-    return [this.defaultTechnique, ...this.#registry().recall.values()]
+    return [this.defaultTechnique, ...this.#registry().recallTechniques.values()]
   }
 
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */

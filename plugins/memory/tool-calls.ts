@@ -2,7 +2,7 @@
 // chat and agent) says which conversation and channel the call belongs to and whether
 // the request uses memory; it is read defensively, since any plugin may run the hook.
 import type { FastifyBaseLogger } from 'fastify'
-import { isChannelName } from '../../core/contracts/memory.ts'
+import { isChannelName } from '@agentd/sdk/kits/memory'
 import type { MemoryServiceImpl } from './service.ts'
 import { DEFAULT } from './channels.ts'
 

@@ -1,5 +1,5 @@
 // Error codes of the prompts plugin.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const PromptErrors = {
   UNKNOWN_PROFILE: createError<[string, string]>('AGENT_ERR_PROMPTS_UNKNOWN_PROFILE', 'No prompt profile "%s"; available: %s. GET /api/prompts/profiles lists them.', 404),

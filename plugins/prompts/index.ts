@@ -4,8 +4,8 @@
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import { FileWatcher } from '../../core/watch.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import { FileWatcher } from '@agentd/sdk'
 import { options, type PromptsOptions } from './options.ts'
 import { PromptStore } from './store.ts'
 import { createPromptsApi } from './api.ts'
@@ -16,6 +16,7 @@ export type { PromptsApi } from './api.ts'
 export type { ComposeInput, ComposedPrompt } from './compose.ts'
 
 async function prompts (app: FastifyInstance, opts: PluginOptions<PromptsOptions>): Promise<void> {
+  app.hooks.declare('prompt:compose')
   const file = path.resolve(app.agentConfig.settings.dataDir, opts.file)
   const store = await PromptStore.open(file, (message) => { app.log.error({ file }, `prompts file not reloaded: ${message}`) })
   const api = createPromptsApi(app, store)

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import YAML from 'yaml'
-import { check, formatErrors } from '../../core/validate.ts'
+import { check, formatErrors } from '@agentd/sdk'
 import { PromptsFileSchema, type GlobalPrompt, type PromptsFile } from './schema.ts'
 import { PromptErrors } from './errors.ts'
 

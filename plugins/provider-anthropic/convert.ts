@@ -4,7 +4,7 @@
 // reasoning `redacted_thinking` blocks, replayed verbatim; consecutive
 // turns of the same role are merged, as the API wants them alternating.
 import type Anthropic from '@anthropic-ai/sdk'
-import type { CompletionRequest, FinishReason, Message } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, FinishReason, Message } from '@agentd/sdk/contracts/provider'
 import { thinkingParams, type ThinkingSettings } from './thinking.ts'
 
 type MessageParam = Anthropic.Messages.MessageParam

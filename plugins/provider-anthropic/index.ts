@@ -4,15 +4,17 @@ import fp from 'fastify-plugin'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import type { ConfigView } from '../../core/config.ts'
-import type { Provider } from '../../core/contracts/provider.ts'
-import type { PluginOptions } from '../../core/types.ts'
+import type { ConfigView } from '@agentd/sdk'
+import type { Provider } from '@agentd/sdk/contracts/provider'
+import type { PluginOptions } from '@agentd/sdk'
 import { Catalogue, loadCatalogueFile, type CatalogueEntry } from '../providers-api/kit/catalogue.ts'
 import { resolveSettings } from '../providers-api/kit/settings.ts'
 import { options, type AnthropicOptions } from './options.ts'
 import { createAnthropicProvider } from './provider.ts'
 
 export { options }
+/** data/config.json sections this plugin reads (shared with every provider plugin). */
+export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 const CATALOGUE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'catalogue.json')
 

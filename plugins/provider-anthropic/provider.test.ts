@@ -4,7 +4,7 @@
 import t from 'tap'
 import { ConfigView, readSettings } from '../../core/config.ts'
 import type { RuntimeConfig } from '../../core/config-schema.ts'
-import type { StreamChunk } from '../../core/contracts/provider.ts'
+import type { StreamChunk } from '@agentd/sdk/contracts/provider'
 import { startFakeAnthropic } from '../../test/fakes/anthropic-upstream.ts'
 import { captureLogger } from '../provider-openai-compatible/test-support.ts'
 import { buildProvider } from './index.ts'

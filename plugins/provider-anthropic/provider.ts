@@ -3,7 +3,7 @@
 // as for the OpenAI-compatible providers.
 import Anthropic from '@anthropic-ai/sdk'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '@agentd/sdk/contracts/provider'
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry } from '../providers-api/kit/retry.ts'

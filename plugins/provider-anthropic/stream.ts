@@ -5,7 +5,7 @@
 // over on the last chunk with the finish reason and usage. A plain class, so the kit's
 // relay (kit/relay.ts) is the only async layer over the SDK's stream.
 import type Anthropic from '@anthropic-ai/sdk'
-import type { CompletionRequest, StreamChunk } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, StreamChunk } from '@agentd/sdk/contracts/provider'
 import { finishReason, usageOf } from './convert.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 import { parseArguments } from '../provider-openai-compatible/convert.ts'

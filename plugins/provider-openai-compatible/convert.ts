@@ -1,6 +1,6 @@
 // Our contract types <-> the OpenAI Chat Completions wire format.
 import type OpenAI from 'openai'
-import type { CompletionRequest, FinishReason, Message, ToolCall } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, FinishReason, Message, ToolCall } from '@agentd/sdk/contracts/provider'
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam
 type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>

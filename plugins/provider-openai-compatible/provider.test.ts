@@ -3,7 +3,7 @@
 // timeouts and cancellation.
 import t from 'tap'
 import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
-import type { StreamChunk } from '../../core/contracts/provider.ts'
+import type { StreamChunk } from '@agentd/sdk/contracts/provider'
 import { makeProvider } from './test-support.ts'
 
 const KEY = 'sk-test-abcdefghijklmnop1234'

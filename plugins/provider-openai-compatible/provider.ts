@@ -3,7 +3,7 @@
 // estimates, the same way for every provider.
 import OpenAI from 'openai'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '@agentd/sdk/contracts/provider'
 import type { Catalogue } from '../providers-api/kit/catalogue.ts'
 import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
 import { withRetry } from '../providers-api/kit/retry.ts'

@@ -5,7 +5,7 @@
 // A plain class rather than a generator: the kit's relay (kit/relay.ts) is the only async
 // layer between the SDK's stream and the consumer (see bench/providers.bench.ts).
 import type OpenAI from 'openai'
-import type { CompletionRequest, StreamChunk } from '../../core/contracts/provider.ts'
+import type { CompletionRequest, StreamChunk } from '@agentd/sdk/contracts/provider'
 import { finishReason, parseArguments } from './convert.ts'
 import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
 

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
 import { ConfigView, readSettings } from '../../core/config.ts'
 import type { RuntimeConfig } from '../../core/config-schema.ts'
-import type { Provider } from '../../core/contracts/provider.ts'
+import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { OpenAICompatibleOptions } from './options.ts'
 import { buildProvider } from './index.ts'
 

@@ -2,7 +2,7 @@
 // when the limit passes, so a hung upstream cannot hold an endpoint open. The rejection is
 // the provider layer's 504, so an endpoint that lets it through answers 504, never 500.
 import { ProviderErrors, tag } from './kit/errors.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export async function bounded<T> (ms: number, provider: string, what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController()

@@ -5,13 +5,15 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import type { PluginOptions } from '../../core/types.ts'
-import type { ModelInfo, ProviderHealth } from '../../core/contracts/provider.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import type { ModelInfo, ProviderHealth } from '@agentd/sdk/contracts/provider'
 import { options, type ProvidersApiOptions } from './options.ts'
 import { ProviderListSchema, ModelListSchema, HealthSchema } from './schemas.ts'
 import { bounded } from './bounded.ts'
 
 export { options }
+/** data/config.json sections this plugin reads (shared with every provider plugin). */
+export { providerConfig as config } from '@agentd/sdk/kits/provider'
 export { resolveModel, defaultModel, defaultProvider, type ResolvedModel } from './resolve-model.ts'
 
 const modelRow = (m: ModelInfo): ModelInfo & { known: boolean } => ({ ...m, known: m.known ?? true })

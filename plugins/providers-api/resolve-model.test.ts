@@ -1,9 +1,10 @@
 // Model resolution rules (DECISIONS.md "Model ids") over a real registry and config view.
 import t from 'tap'
-import { Registry } from '../../core/registry.ts'
+import { createRegistry } from '@agentd/sdk'
 import { ConfigView, readSettings } from '../../core/config.ts'
 import type { RuntimeConfig } from '../../core/config-schema.ts'
-import { DEFAULT_CAPABILITIES, type Provider } from '../../core/contracts/provider.ts'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
+import type { Provider } from '@agentd/sdk/contracts/provider'
 import { resolveModel } from './resolve-model.ts'
 
 function fakeProvider (id: string, knows: string[] = [], configured = true): Provider {
@@ -20,7 +21,7 @@ function fakeProvider (id: string, knows: string[] = [], configured = true): Pro
 }
 
 function scope (ids: Array<Provider | string>, env: Record<string, string> = {}, file: RuntimeConfig = {}) {
-  const registry = new Registry()
+  const registry = createRegistry()
   for (const p of ids) { const prov = typeof p === 'string' ? fakeProvider(p) : p; registry.providers.add(prov.id, prov) }
   const e = Object.freeze({ ...env })
   return { registry, agentConfig: new ConfigView(e, readSettings(e, process.cwd()), file) }
@@ -87,7 +88,7 @@ t.test('a plain-name override changes capabilities only; a provider/model overri
   const overrides = { 'mistral-x': { context_window: 5000 }, 'openai/tuned-x': { context_window: 7000 } }
   const env = Object.freeze({ OPENAI_API_KEY: 'sk-resolve-test-0000' })
   const view = new ConfigView(env, readSettings(env, process.cwd()), { models: { overrides } })
-  const registry = new Registry()
+  const registry = createRegistry()
   for (const id of ['openai', 'local']) registry.providers.add(id, buildProvider(view, { instance: id, max_retries: 0, stream_usage: true }, captureLogger([])))
   t.same(registry.providers.values().map(p => p.status().status), ['configured', 'configured'])
   const s = { registry, agentConfig: view }

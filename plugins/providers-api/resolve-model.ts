@@ -3,9 +3,9 @@
 // `claude` -> anthropic, names with `:` -> local), then the default provider. A model id
 // naming a provider that is not loaded is a 400 that lists the loaded ones.
 // The chat and agent plugins import this; it reads only the generation's registry and config.
-import type { Registry } from '../../core/registry.ts'
-import type { ConfigView } from '../../core/config.ts'
-import type { Provider } from '../../core/contracts/provider.ts'
+import type { Registry } from '@agentd/sdk'
+import type { ConfigView } from '@agentd/sdk'
+import type { Provider } from '@agentd/sdk/contracts/provider'
 import { ProviderErrors, tag } from './kit/errors.ts'
 
 export interface ResolvedModel {

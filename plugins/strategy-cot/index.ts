@@ -2,8 +2,8 @@
 // block and then answers; the numbered reasoning lines become `thought` trace entries.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import type { Strategy, StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import type { Strategy, StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
 import { listItems, splitThinking } from '../agent/text.ts'
 
 export const COT_INSTRUCTION = 'Think step by step. Write your numbered reasoning steps inside <think>...</think>, then give the final answer after the block, without repeating the reasoning.'

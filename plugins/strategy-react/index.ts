@@ -1,8 +1,8 @@
 // Plugin: ReAct, the tool-use loop with an explicit thought / action / observation trace.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import type { Strategy } from '../../core/contracts/strategy.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import type { Strategy } from '@agentd/sdk/contracts/strategy'
 import { react } from './loop.ts'
 
 export function createReact (id = 'react'): Strategy {

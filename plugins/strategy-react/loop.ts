@@ -4,9 +4,9 @@
 // ctx.callTool so the agent's limits and accounting apply; others get a text protocol
 // (Action / Action Input lines) parsed here. Every turn's reasoning is a `thought` trace
 // entry; ctx.callTool adds the `action` and `observation` entries.
-import type { StrategyCompletion, StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
-import type { Message, Provider, ToolCall, ToolDefinition } from '../../core/contracts/provider.ts'
-import { DEFAULT_CAPABILITIES } from '../../core/contracts/provider.ts'
+import type { StrategyCompletion, StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
+import type { Message, Provider, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
 import { runToolLoop } from '../chat/tool-loop.ts'
 import type { ToolSet } from '../chat/tools.ts'
 import { parseJsonLoose, splitThinking } from '../agent/text.ts'

@@ -2,7 +2,7 @@
 // have been made. Calls: 1 draft + one critique per round + one revision after each
 // failing critique, so a pass on round r costs 2r calls and the cap costs 1 + 2*max_rounds.
 // Drafts use the drafting model; critiques use the reasoning model.
-import type { StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
+import type { StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
 import { parseJsonLoose, splitThinking } from '../agent/text.ts'
 
 export interface Verdict { pass: boolean, issues: string[] }

@@ -4,8 +4,8 @@
 import fp from 'fastify-plugin'
 import { Type, type Static } from 'typebox'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import type { Strategy } from '../../core/contracts/strategy.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import type { Strategy } from '@agentd/sdk/contracts/strategy'
 import { treeOfThought, type TotOptions } from './search.ts'
 
 export const options = Type.Object({

@@ -3,8 +3,8 @@
 // call, and keeps the `breadth` best open nodes. At most `depth` expansions happen, so a
 // full search makes `depth` proposal calls and `k * depth` scoring calls, then one call
 // that answers from the best path.
-import type { StrategyContext, StrategyResult } from '../../core/contracts/strategy.ts'
-import type { Message } from '../../core/contracts/provider.ts'
+import type { StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
+import type { Message } from '@agentd/sdk/contracts/provider'
 import { listItems, parseJsonLoose, splitThinking } from '../agent/text.ts'
 
 export interface TotOptions { k: number, depth: number, breadth: number }

@@ -1,6 +1,6 @@
 // Gathers tools from every tool source. A source that fails to list is skipped, not fatal.
 import type { FastifyInstance } from 'fastify'
-import type { ToolInfo } from '../../core/contracts/tool-source.ts'
+import type { ToolInfo } from '@agentd/sdk/contracts/tool-source'
 
 export interface CollectedTool { source: string, originalName: string, info: ToolInfo }
 

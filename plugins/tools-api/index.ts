@@ -5,7 +5,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import { Errors } from '../../core/errors.ts'
+import { Errors } from '@agentd/sdk'
 import { collectTools } from './collect.ts'
 
 // No options; declaring an empty strict schema makes the loader refuse any given in

@@ -2,7 +2,7 @@
 // A template for tool-source plugins: options schema, one registration, nothing global.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
+import type { PluginOptions } from '@agentd/sdk'
 import { options, type BuiltinToolsOptions } from './options.ts'
 import { createBuiltinSource } from './source.ts'
 import { isValidTimeZone } from './time.ts'

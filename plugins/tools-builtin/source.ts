@@ -1,5 +1,5 @@
 // The builtin tool source: a few tools that need nothing outside the process.
-import type { ToolInfo, ToolResult, ToolSource } from '../../core/contracts/tool-source.ts'
+import type { ToolInfo, ToolResult, ToolSource } from '@agentd/sdk/contracts/tool-source'
 import { evaluate, MAX_EXPRESSION_LENGTH } from './arithmetic.ts'
 import { currentTime } from './time.ts'
 import type { BuiltinToolsOptions } from './options.ts'

@@ -1,7 +1,7 @@
 // The alternative backend: the configured chat model translates, for machines that cannot
 // run NLLB. The provider is looked up through the registry (model ids as DECISIONS.md says).
-import type { Translator, ModelStatus } from '../../core/contracts/language.ts'
-import type { Provider } from '../../core/contracts/provider.ts'
+import type { Translator, ModelStatus } from '@agentd/sdk/contracts/language'
+import type { Provider } from '@agentd/sdk/contracts/provider'
 import { resolveModel, type ResolveScope } from '../providers-api/resolve-model.ts'
 import { splitText } from './chunk.ts'
 import { TranslateErrors } from './errors.ts'

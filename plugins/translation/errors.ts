@@ -1,5 +1,5 @@
 // Error codes of the translation plugin.
-import { createError } from '../../core/errors.ts'
+import { createError } from '@agentd/sdk'
 
 export const TranslateErrors = {
   NO_TEXT: createError('AGENT_ERR_TRANSLATION_NO_TEXT', 'Send the text to translate in "text"; it must not be empty.', 400),

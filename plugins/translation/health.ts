@@ -2,8 +2,8 @@
 // {language_detection, translation}}, plus the translation model's load progress while
 // loading and the reason after a failed load, and `detection` with the same details for
 // the detection model (the classifier backend downloads too, and its progress matters).
-import type { Detector, ModelStatus, Translator } from '../../core/contracts/language.ts'
-import type { HealthContributor, HealthSection } from '../../core/contracts/health.ts'
+import type { Detector, ModelStatus, Translator } from '@agentd/sdk/contracts/language'
+import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
 
 function overall (a: ModelStatus['status'], b: ModelStatus['status']): ModelStatus['status'] {
   if (a === 'error' || b === 'error') return 'error'

@@ -6,8 +6,8 @@
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import type { PluginOptions } from '../../core/types.ts'
-import type { Translator } from '../../core/contracts/language.ts'
+import { envInt, type PluginOptions } from '@agentd/sdk'
+import type { Translator } from '@agentd/sdk/contracts/language'
 import { resolveModelDir, type HubSource } from '../language-detect/hf-loader.ts'
 import { LazyModel, type ModelLoader } from '../language-detect/lazy-model.ts'
 import { createChatTranslator } from './chat-backend.ts'
@@ -58,8 +58,8 @@ export function createTranslationPlugin (loaderFactory: NllbLoaderFactory = real
     }
     app.registry.translators.add(opts.instance, translator)
     const detector = () => app.registry.detectors.first()
-    app.registry.health.add(opts.instance, translationHealth(translator, detector, opts.backend))
-    await translationRoutes(app, { translator, detector, maxLength: cfg.settings.maxTextLength, minSourceConfidence: opts.min_source_confidence })
+    app.registry.healthContributors.add(opts.instance, translationHealth(translator, detector, opts.backend))
+    await translationRoutes(app, { translator, detector, maxLength: envInt(cfg.env, 'AGENT_MAX_TEXT_LENGTH', 100_000), minSourceConfidence: opts.min_source_confidence })
   }, { name: 'translation', fastify: '5.x' })
 }
 

@@ -1,6 +1,6 @@
 // The NLLB code list and the lexicon.
 import t from 'tap'
-import { DETECTION_CODES } from '../../core/contracts/language.ts'
+import { DETECTION_CODES } from '@agentd/sdk/kits/language'
 import { LEXICON, NLLB_LANGUAGES, isNllbCode, joinerFor, nllbFor, suggestion } from './languages.ts'
 
 t.test('202 distinct, well-formed NLLB codes with names', async t => {

@@ -1,7 +1,7 @@
 // The NLLB-200 language codes (nllb-languages.json, 202 entries) and the lexicon from the
 // twenty detection codes to them.
 import { readFileSync } from 'node:fs'
-import type { DetectionCode } from '../../core/contracts/language.ts'
+import type { DetectionCode } from '@agentd/sdk/contracts/language'
 
 export interface NllbLanguage { code: string, name: string }
 

@@ -1,9 +1,10 @@
 // POST /api/tools/translate and GET /api/tools/languages (DECISIONS.md shapes).
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES, type Detector, type Translator } from '../../core/contracts/language.ts'
+import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES } from '@agentd/sdk/kits/language'
+import type { Detector, Translator } from '@agentd/sdk/contracts/language'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
-import { withDetails } from '../../core/errors.ts'
+import { withDetails } from '@agentd/sdk'
 import { TranslateErrors } from './errors.ts'
 import { LEXICON, NLLB_LANGUAGES, isNllbCode, nllbFor, nllbName, suggestion } from './languages.ts'
 

@@ -3,7 +3,7 @@
 import type { LazyModel } from '../language-detect/lazy-model.ts'
 import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
 import { TranslateErrors } from './errors.ts'
-import { TIMED_OUT, within } from '../../core/settle.ts'
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export async function awaitModel<T> (holder: LazyModel<T>, waitMs: number): Promise<T> {
   let outcome: T | typeof TIMED_OUT

@@ -39,7 +39,7 @@ t.test('a session stored in Redis is there after the server restarts', async t =
   // memory-redis fails commands fast while it connects (no offline queue): wait until it is up,
   // or the chat would (correctly) fall back to the in-process session store.
   const redisReady = async (k: Kernel): Promise<void> => {
-    const kv = k.current!.app.registry.memory.kv.first()!
+    const kv = k.current!.app.registry.kvStores.first()!
     await until('Redis to be connected', async () => (await kv.health()).status === 'healthy')
   }
   fake.enqueue({ text: 'Noted: blue.' }, { text: 'Blue.' })

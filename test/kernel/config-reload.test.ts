@@ -4,8 +4,11 @@ import t, { type Test } from 'tap'
 import { startKernel, type Started } from '../helpers/kernel.ts'
 import { Workspace } from '../helpers/workspace.ts'
 
+// data/config.json's sections belong to plugins: this one owns the provider sections.
+const CONFIG_OWNER = [{ name: 'provider-config', module: new URL('./fixtures/provider-config', import.meta.url).pathname }]
+
 t.test('a change to data/config.json reloads; an invalid one never half-applies', async t => {
-  const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'llama3.2' } } })
+  const s = await startKernel(t, { plugins: CONFIG_OWNER, config: { preferences: { default_model: 'llama3.2' } } })
   t.equal(s.kernel.current?.app.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL'), 'llama3.2')
   let reloaded = s.nextReload()
   s.ws.writeConfig({ preferences: { default_model: 'openai/gpt-4o-mini' } })
@@ -22,7 +25,7 @@ t.test('a change to data/config.json reloads; an invalid one never half-applies'
 })
 
 t.test('lookup priority: config file, then environment, then default', async t => {
-  const s = await startKernel(t, { plugins: [], env: { DEFAULT_MODEL: 'from-env', LOCAL_MODEL_TIMEOUT: '600' }, config: { providers: { local: { timeout: 300 } } } })
+  const s = await startKernel(t, { plugins: CONFIG_OWNER, env: { DEFAULT_MODEL: 'from-env', LOCAL_MODEL_TIMEOUT: '600' }, config: { providers: { local: { timeout: 300 } } } })
   const c = s.kernel.current!.app.agentConfig
   t.equal(c.lookup('preferences.default_model', 'DEFAULT_MODEL', 'llama3.2'), 'from-env')
   t.equal(c.lookupNumber('providers.local.timeout', 'LOCAL_MODEL_TIMEOUT', 600), 300)
@@ -40,13 +43,13 @@ async function startWithDotenv (t: Test, dotenv: string, env: Record<string, str
 t.test('.env is read, and real environment variables win over it', async t => {
   const { s } = await startWithDotenv(t, 'DEFAULT_MODEL=from-dotenv\nAGENT_MAX_CHAT_LENGTH=42\n', { DEFAULT_MODEL: 'from-real-env' })
   t.equal(s.kernel.env.DEFAULT_MODEL, 'from-real-env')
-  t.equal(s.kernel.settings.maxChatLength, 42)
+  t.equal(s.kernel.env.AGENT_MAX_CHAT_LENGTH, '42')
 })
 
 t.test('rewriting a watched file with the same contents does not rebuild the generation', async t => {
-  const s = await startKernel(t, { plugins: [], config: { preferences: { default_model: 'm' } } })
+  const s = await startKernel(t, { plugins: CONFIG_OWNER, config: { preferences: { default_model: 'm' } } })
   s.ws.writeConfig({ preferences: { default_model: 'm' } })
-  s.ws.writePlugins([])
+  s.ws.writePlugins(CONFIG_OWNER)
   await new Promise(resolve => setTimeout(resolve, 400))
   t.equal(s.kernel.api.generation(), 1)
   const reloaded = s.nextReload()
@@ -64,4 +67,14 @@ t.test('editing .env rebuilds the generation with the new values; process variab
   t.equal(s.kernel.api.lastReload()?.ok, true)
   t.equal(s.kernel.current?.app.agentConfig.env.POSTGRES_URI, 'postgres://b/two', 'the new .env value reaches plugins')
   t.equal(s.kernel.current?.app.agentConfig.env.DEFAULT_MODEL, 'from-process', 'a process variable still wins')
+})
+
+t.test('a config section no loaded plugin declares is refused, naming the key', async t => {
+  const s = await startKernel(t, { plugins: [], config: {} })
+  const reloaded = s.nextReload()
+  s.ws.writeConfig({ preferences: { default_model: 'm' } })
+  await reloaded
+  const plugins = (await s.json('/api/plugins')).body
+  t.equal(plugins.last_reload.ok, false)
+  t.match(plugins.last_reload.error, /unknown key\(s\): preferences/)
 })

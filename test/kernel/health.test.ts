@@ -1,6 +1,6 @@
-// The kernel's own routes with their defaults: /api/index, and /api/health before any
-// plugin owns a section (translation not_loaded, memory not_configured), the degraded
-// roll-up, and the per-contributor cap.
+// The kernel's own routes: /api/index, and /api/health with no plugin (no section: the
+// translation and memory sections are their plugins'), the degraded roll-up, and the
+// per-contributor cap.
 import t from 'tap'
 import { startKernel } from '../helpers/kernel.ts'
 import { VERSION } from '../../core/kernel.ts'
@@ -14,24 +14,13 @@ t.test('/api/index names the service, its version and the docs', async t => {
   t.same(r.body, { message: 'agentd: a self-hosted agent server. See /docs for the API.', version: VERSION, docs: '/docs' })
 })
 
-t.test('with no plugins: healthy, translation not_loaded, memory only when asked and not_configured', async t => {
+t.test('with no plugins: healthy, and no capability section (each section is its plugin\'s)', async t => {
   const s = await startKernel(t, { plugins: [] })
   const plain = await s.json('/api/health')
   t.equal(plain.status, 200)
-  t.same(plain.body, {
-    status: 'healthy',
-    version: VERSION,
-    api: { status: 'healthy' },
-    translation: { status: 'not_loaded', models: { language_detection: 'not_loaded', translation: 'not_loaded' } },
-  })
+  t.same(plain.body, { status: 'healthy', version: VERSION, api: { status: 'healthy' } })
   const withMemory = (await s.json('/api/health?include_memory=true')).body
-  t.equal(withMemory.status, 'healthy', 'not_configured is not a failure')
-  t.same(withMemory.memory, {
-    status: 'not_configured',
-    neo4j: { status: 'not_configured', backend: 'none' },
-    postgres: { status: 'not_configured', backend: 'none' },
-    redis: { status: 'not_configured', backend: 'none' },
-  })
+  t.same(withMemory, { status: 'healthy', version: VERSION, api: { status: 'healthy' } }, 'the kernel invents no memory section')
 })
 
 t.test('a contributor replaces its default section; one that fails makes the whole answer degraded', async t => {

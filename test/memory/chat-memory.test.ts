@@ -6,7 +6,7 @@ import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
 t.test('chat with use_memory stores both turns and a later chat recalls the earlier one', async t => {
   const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ text: 'Nice, teal is a calm colour.' }, { text: 'It is teal.' })
 
   const first = await s.post('/api/agent/chat', { message: 'My favourite colour is teal', use_memory: true, channel: 'home' })
@@ -33,7 +33,7 @@ t.test('chat with use_memory stores both turns and a later chat recalls the earl
 
 t.test('tool calls made in a chat are kept as procedural memory, in its conversation and channel', async t => {
   const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'ping', ms: 1 } }] }, { tool_calls: [{ name: 'explode', arguments: {} }] }, { text: 'done' })
   const res = await s.post('/api/agent/chat', { message: 'use the tools', use_memory: true, channel: 'tools-ch' })
   t.equal(res.status, 200)
@@ -55,7 +55,7 @@ t.test('tool calls made in a chat are kept as procedural memory, in its conversa
 
 t.test('deleting a channel removes the tool calls made in it', async t => {
   const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'a', ms: 1 } }] }, { text: 'ok' }, { tool_calls: [{ name: 'slow_echo', arguments: { text: 'b', ms: 1 } }] }, { text: 'ok' })
   t.equal((await s.post('/api/agent/chat', { message: 'one', use_memory: true, channel: 'gone' })).status, 200)
   t.equal((await s.post('/api/agent/chat', { message: 'two', use_memory: true, channel: 'kept' })).status, 200)
@@ -67,7 +67,7 @@ t.test('deleting a channel removes the tool calls made in it', async t => {
 
 t.test('a chat with use_memory false keeps no tool calls', async t => {
   const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'private', ms: 1 } }] }, { text: 'done' },
     { tool_calls: [{ name: 'slow_echo', arguments: { text: 'public', ms: 1 } }] }, { text: 'done' })
   t.equal((await s.post('/api/agent/chat', { message: 'no memory', use_memory: false })).status, 200)

@@ -60,7 +60,7 @@ async function bootLogged (t: Test, sqlOptions: Record<string, unknown>, memory:
   const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), watch: false, logger: pino({ level: 'info' }, sink) })
   const addr = await kernel.start()
   t.teardown(async () => { await kernel.close(); ws.remove() })
-  return { svc: () => kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl, logs: () => lines, url: `http://127.0.0.1:${addr.port}` }
+  return { svc: () => kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl, logs: () => lines, url: `http://127.0.0.1:${addr.port}` }
 }
 
 t.test('a database that never answers is skipped for a cool-down after a failure, and reported unhealthy', async t => {

@@ -17,7 +17,7 @@ t.test('PostgreSQL and Redis stop and come back under a running server', async t
     extra: memoryPlugins({ sql, kv: { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: redis.uri, connect_timeout_ms: 500 } } }),
   })
   fake.fallback = () => ({ text: 'noted' })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl
+  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   const health = async (): Promise<Record<string, { status: string, backend: string, error?: string }>> => (await s.json('/api/health?include_memory=true')).body.memory
   const chat = async (message: string): Promise<number> => (await s.post('/api/agent/chat', { message, use_memory: true, channel: 'deg' })).status
 

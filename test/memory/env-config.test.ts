@@ -42,7 +42,7 @@ async function boot (t: Test, env: Record<string, string>, sqlOptions: Record<st
   return {
     health: async () => await (await fetch(`${url}/api/health?include_memory=true`)).json() as Awaited<ReturnType<Booted['health']>>,
     logs: () => lines,
-    svc: () => kernel.current?.app.registry.memory.service.first() as MemoryServiceImpl,
+    svc: () => kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl,
   }
 }
 

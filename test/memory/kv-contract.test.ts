@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LocalKvStore } from '../../plugins/memory-kv/local-store.ts'
 import { RedisKvStore } from '../../plugins/memory-redis/redis-store.ts'
-import type { KvStore } from '../../core/contracts/memory.ts'
+import type { KvStore } from '@agentd/sdk/contracts/memory-stores'
 
 export const REDIS_URI = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 

@@ -26,7 +26,7 @@ export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
 export async function startMemoryKernel (t: Test, o: MemoryPluginsOptions & { env?: Record<string, string> } = {}): Promise<Started & { svc: () => MemoryServiceImpl }> {
   const s = await startKernel(t, { plugins: memoryPlugins(o), env: o.env })
   const svc = (): MemoryServiceImpl => {
-    const found = s.kernel.current?.app.registry.memory.service.first()
+    const found = s.kernel.current?.app.registry.memoryServices.first()
     if (found === undefined) throw new Error('no memory service registered')
     return found as MemoryServiceImpl
   }

@@ -6,7 +6,7 @@ import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import { RedisKvStore } from '../../plugins/memory-redis/redis-store.ts'
-import { StoreUnavailableError } from '../../core/contracts/memory.ts'
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 const REDIS_URI = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 
 async function deadPort (): Promise<number> {

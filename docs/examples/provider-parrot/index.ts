@@ -4,8 +4,8 @@ import fp from 'fastify-plugin'
 import { Type, type Static } from 'typebox'
 import type { FastifyInstance } from 'fastify'
 // Types only: they vanish at run time, so the plugin needs nothing from agentd's code.
-import type { PluginOptions } from '../../../core/types.ts'
-import type { CompletionResult, ModelCapabilities, Provider } from '../../../core/contracts/provider.ts'
+import type { PluginOptions } from '@agentd/sdk'
+import type { CompletionResult, ModelCapabilities, Provider } from '@agentd/sdk/contracts/provider'
 
 export const options = Type.Object({ greeting: Type.String({ default: 'Hello' }) }, { additionalProperties: false })
 

@@ -7,8 +7,9 @@
 // defaults) and `known: false`.
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
-import { check, formatErrors } from '../../../core/validate.ts'
-import { DEFAULT_CAPABILITIES, type ModelCapabilities, type ModelInfo } from '../../../core/contracts/provider.ts'
+import { check, formatErrors } from '@agentd/sdk'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
+import type { ModelCapabilities, ModelInfo } from '@agentd/sdk/contracts/provider'
 
 const Entry = Type.Object({
   supports_tools: Type.Optional(Type.Boolean()),

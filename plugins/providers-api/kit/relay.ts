@@ -8,7 +8,7 @@
 // resumption machinery (a request queue and an extra promise per yield, twice when one
 // generator delegates to another) costs more than the relaying itself
 // (bench/providers.bench.ts compares against the raw SDK stream).
-import type { StreamChunk } from '../../../core/contracts/provider.ts'
+import type { StreamChunk } from '@agentd/sdk/contracts/provider'
 import type { Deadline } from './deadline.ts'
 import { classify, classifyMidStream, type UpstreamContext } from './upstream-error.ts'
 

@@ -1,9 +1,9 @@
-// Memory contracts: three store roles (graph, relational+vector, key-value), recall
-// techniques, and the memory service the chat calls. Each role is a small, backend-neutral
-// interface with an in-process or embedded reference implementation, the way
-// @fastify/rate-limit's LocalStore/RedisStore share one interface. Stores never embed
-// text themselves: the service embeds and hands them vectors tagged with the embedder id,
-// so a store can be swapped without touching embeddings and vice versa.
+// Memory store contracts: three roles (graph, relational+vector, key-value). Each role is
+// a small, backend-neutral interface with an in-process or embedded reference
+// implementation, the way @fastify/rate-limit's LocalStore/RedisStore share one interface.
+// Stores never embed text themselves: the memory service embeds and hands them vectors
+// tagged with the embedder id, so a store can be swapped without touching embeddings.
+// A store that cannot reach its backend throws the memory kit's StoreUnavailableError.
 
 /** What a store reports for GET /api/health?include_memory=true (DECISIONS.md). */
 export interface StoreHealth {
@@ -14,37 +14,6 @@ export interface StoreHealth {
   /** Something works but not as well as it could (e.g. no pgvector: exact cosine scan). */
   warning?: string
 }
-
-/**
- * Thrown by a store when its backend cannot be reached (connection refused, dropped,
- * timed out). The memory routes turn it into a 503 that names the store; the chat path
- * swallows it. Anything else a store throws is a bug or a caller's mistake.
- */
-export class StoreUnavailableError extends Error {
-  readonly role: 'relational' | 'graph' | 'kv'
-  readonly backend: string
-  constructor (role: 'relational' | 'graph' | 'kv', backend: string, cause: unknown) {
-    super(`The ${role} memory store (${backend}) is unavailable: ${(cause as Error | undefined)?.message ?? String(cause)}`, { cause })
-    this.name = 'StoreUnavailableError'
-    this.role = role
-    this.backend = backend
-  }
-}
-
-// ---- channels ------------------------------------------------------------------------
-
-/** Longest channel name: every store keys data by it (SQL column, Redis key prefix). */
-export const CHANNEL_MAX_LENGTH = 64
-/** Reserved: a filter value meaning "every channel" on list endpoints; never a channel. */
-export const CHANNEL_ALL = '_all'
-/**
- * A channel name: 1-64 letters, digits, hyphens or underscores, and not `_all`. The one
- * rule for every plugin that takes a channel (chat, agent, memory): a name another
- * plugin accepts but memory refuses would silently lose that request's memory.
- */
-export const CHANNEL_PATTERN = `^(?!${CHANNEL_ALL}$)[A-Za-z0-9_-]{1,${CHANNEL_MAX_LENGTH}}$`
-const CHANNEL_RE = new RegExp(CHANNEL_PATTERN)
-export const isChannelName = (name: string): boolean => CHANNEL_RE.test(name)
 
 /** A vector with the embedder that made it; its dimension is `vector.length`. */
 export interface EmbeddingRef { vector: number[], embedder: string }
@@ -132,7 +101,8 @@ export interface Goal {
 }
 export interface NewGoal { description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef }
 
-export interface Strategy {
+/** Procedural memory: a way of using tools that worked (not an agent reasoning strategy). */
+export interface LearnedStrategy {
   id: string
   description: string
   context_pattern: string
@@ -142,7 +112,7 @@ export interface Strategy {
   last_used: string | null
   channel: string
 }
-export interface NewStrategy { description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef }
+export interface NewLearnedStrategy { description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef }
 
 export interface ToolInvocation {
   id: string
@@ -197,9 +167,9 @@ export interface RelationalStore extends ReembedSupport {
 
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
-  addStrategy: (s: NewStrategy) => Promise<Strategy>
-  strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<Strategy>>
-  similarStrategies: (q: VectorQuery) => Promise<Array<Strategy & { score: number }>>
+  addStrategy: (s: NewLearnedStrategy) => Promise<LearnedStrategy>
+  strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
+  similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
   toolInvocations: (q: { conversation_id?: string, channel?: string, limit: number }) => Promise<ToolInvocation[]>
 
@@ -340,75 +310,12 @@ export interface GraphStore extends ReembedSupport {
   close?: () => Promise<void>
 }
 
-// ---- the service ---------------------------------------------------------------------
 
-export interface MemoryBundle {
-  relevant_turns: Array<Record<string, unknown>>
-  entities: Array<Record<string, unknown>>
-  facts: Array<Record<string, unknown>>
-  strategies: Array<Record<string, unknown>>
-  active_goals: Array<Record<string, unknown>>
-  user_context: Record<string, unknown>
+declare module '../kernel/registry.ts' {
+  interface Capabilities {
+    graphStores: GraphStore
+    relationalStores: RelationalStore
+    kvStores: KvStore
+  }
 }
 
-export interface RecallResult extends MemoryBundle {
-  /** The bundle rendered as prompt text within the token budget ('' when nothing was found). */
-  context: string
-  techniques: string[]
-  timings_ms: Record<string, number>
-  /** Stores that could not be asked; recall still answers with what the others gave. */
-  degraded?: string[]
-  [key: string]: unknown
-}
-
-/**
- * What the chat flow needs from memory. Registered under registry.memory.service.
- * Failure-tolerant: storeTurn and recall never reject because a store is down
- * (they resolve with `stored: false` / an empty context and say why).
- */
-export interface MemoryService {
-  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, turn?: Turn, error?: string }>
-  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
-}
-
-/** What a recall technique is asked. */
-export interface RecallInput {
-  query: string
-  /** The active channel. */
-  channel: string
-  /** What to read: the active channel and `_global`. */
-  channels: string[]
-  top_k: number
-  conversation_id?: string
-  /** The query embedded once by the service for every technique; undefined when no embedder works. */
-  embedding?: EmbeddingRef
-  signal?: AbortSignal
-  /**
-   * true (the recall endpoint): let StoreUnavailableError out, the endpoint answers 503.
-   * false (a chat): a part whose store is down is left empty and its role named in `degraded`.
-   */
-  strict: boolean
-}
-
-/** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */
-export type RecallPart = 'relevant_turns' | 'entities' | 'facts' | 'strategies' | 'active_goals'
-export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, unknown>>>> & {
-  /** Store roles (or stages) that could not be asked; only when not strict. */
-  degraded?: string[]
-  /** The technique's own stages, reported in the result's timings_ms. */
-  timings_ms?: Record<string, number>
-}
-
-/**
- * A recall technique (vector+recency, hybrid keyword, entity-centric, query expansion,
- * HyDE, self-query), registered under registry.recall by any plugin. The service runs
- * every registered technique in parallel and merges their candidates per part: the same
- * `id` from two techniques is kept once with the higher `score`, parts are ordered by
- * `score` (items without one after those with one, in order) and cut to the part's size.
- * Techniques read the stores through registry.memory; a store that is down throws
- * StoreUnavailableError (that part degrades, the chat goes on).
- */
-export interface RecallTechnique {
-  readonly name: string
-  run: (input: RecallInput) => Promise<RecallCandidates>
-}

@@ -13,10 +13,6 @@ export interface Embedder {
   status?: () => { status: string, error?: string }
 }
 
-/** Scales a vector to unit length (a zero vector stays zero). */
-export function normalize (v: number[]): number[] {
-  let sum = 0
-  for (const x of v) sum += x * x
-  const n = Math.sqrt(sum)
-  return n === 0 ? v : v.map(x => x / n)
+declare module '../kernel/registry.ts' {
+  interface Capabilities { embedders: Embedder }
 }

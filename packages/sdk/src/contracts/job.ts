@@ -13,3 +13,7 @@ export interface Job {
   readonly intervalMinutes: number
   run: (ctx: JobContext) => Promise<Record<string, unknown>>
 }
+
+declare module '../kernel/registry.ts' {
+  interface Capabilities { jobs: Job }
+}

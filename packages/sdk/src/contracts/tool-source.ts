@@ -50,3 +50,16 @@ export interface ToolAfterPayload {
   /** Wall time of the tool call itself, in milliseconds (hooks excluded). */
   duration_ms: number
 }
+
+declare module '../kernel/registry.ts' {
+  interface Capabilities { toolSources: ToolSource }
+}
+
+declare module '../kernel/hooks.ts' {
+  interface HookPayloads {
+    /** Before a tool runs; a handler may replace the arguments. */
+    'tool:before': { tool: string, arguments: Record<string, unknown> }
+    /** After a tool ran; a handler may replace the result. */
+    'tool:after': ToolAfterPayload
+  }
+}

@@ -118,16 +118,6 @@ export interface ModelCapabilities {
   cost_per_1k_output: number | null
 }
 
-export const DEFAULT_CAPABILITIES: Readonly<ModelCapabilities> = Object.freeze({
-  supports_tools: false,
-  supports_vision: false,
-  supports_streaming: true,
-  supports_json_mode: false,
-  context_window: 4096,
-  max_output_tokens: null,
-  cost_per_1k_input: null,
-  cost_per_1k_output: null,
-})
 
 export interface ModelInfo extends ModelCapabilities {
   name: string
@@ -186,4 +176,17 @@ export interface Provider {
   health: (signal?: AbortSignal) => Promise<ProviderHealth>
   /** Effective settings with the key redacted, for GET /api/config. Optional for third-party providers. */
   settings?: () => ProviderSettingsView
+}
+
+declare module '../kernel/registry.ts' {
+  interface Capabilities { providers: Provider }
+}
+
+declare module '../kernel/hooks.ts' {
+  interface HookPayloads {
+    /** Before any provider call (chat, agent, translation); a handler may replace the request. */
+    'provider:before': { provider: string, request: CompletionRequest }
+    /** After a provider call finished; a handler may replace the result. */
+    'provider:after': { provider: string, request: CompletionRequest, result: CompletionResult }
+  }
 }

@@ -180,3 +180,14 @@ export interface Strategy {
   /** Carries out `ctx.step`. Anything slow it does besides `ctx.complete`/`ctx.callTool` must honour `ctx.signal`. */
   run: (ctx: StrategyContext) => Promise<StrategyResult>
 }
+
+declare module '../kernel/registry.ts' {
+  interface Capabilities { strategies: Strategy }
+}
+
+declare module '../kernel/hooks.ts' {
+  interface HookPayloads {
+    /** After a full-agent step was recorded. */
+    'agent:step': { task_id: string, step: TraceStep & { timestamp?: string } }
+  }
+}

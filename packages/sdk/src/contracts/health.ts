@@ -1,5 +1,5 @@
 // A health contributor answers for one section of GET /api/health (e.g. `translation`,
-// `memory`). The section's `status` decides the aggregate: any of UNHEALTHY_STATES makes
+// `memory`). The section's `status` decides the aggregate: `unhealthy`, `error` or `degraded` makes
 // the whole answer `degraded`.
 
 export interface HealthSection {
@@ -15,4 +15,6 @@ export interface HealthContributor {
   check: (signal?: AbortSignal) => Promise<HealthSection>
 }
 
-export const UNHEALTHY_STATES: readonly string[] = ['unhealthy', 'error', 'degraded']
+declare module '../kernel/registry.ts' {
+  interface Capabilities { healthContributors: HealthContributor }
+}

@@ -2,37 +2,8 @@
 // Level I answers one of the twenty languages below as an ISO 639-1 code; Level II
 // translates between NLLB-200 codes (`{iso639-3}_{script}`, e.g. `fra_Latn`).
 
-/** The twenty languages Level I detects (SPEC.md), ISO 639-1 code -> English name. */
-export const DETECTION_LANGUAGES = Object.freeze({
-  ar: 'Arabic',
-  bg: 'Bulgarian',
-  de: 'German',
-  el: 'Greek',
-  en: 'English',
-  es: 'Spanish',
-  fr: 'French',
-  hi: 'Hindi',
-  it: 'Italian',
-  ja: 'Japanese',
-  nl: 'Dutch',
-  pl: 'Polish',
-  pt: 'Portuguese',
-  ru: 'Russian',
-  sw: 'Swahili',
-  th: 'Thai',
-  tr: 'Turkish',
-  ur: 'Urdu',
-  vi: 'Vietnamese',
-  zh: 'Chinese',
-} as const)
-
-export type DetectionCode = keyof typeof DETECTION_LANGUAGES
-
-export const DETECTION_CODES = Object.freeze(Object.keys(DETECTION_LANGUAGES) as DetectionCode[])
-
-export function isDetectionCode (code: string): code is DetectionCode {
-  return Object.hasOwn(DETECTION_LANGUAGES, code)
-}
+/** The twenty languages Level I detects (SPEC.md), as ISO 639-1 codes; names in the language kit. */
+export type DetectionCode = 'ar' | 'bg' | 'de' | 'el' | 'en' | 'es' | 'fr' | 'hi' | 'it' | 'ja' | 'nl' | 'pl' | 'pt' | 'ru' | 'sw' | 'th' | 'tr' | 'ur' | 'vi' | 'zh'
 
 export interface Detection {
   /** ISO 639-1 code, always one of DETECTION_CODES. */
@@ -81,5 +52,9 @@ export interface Translator {
   status: () => ModelStatus
 }
 
-/** A detection confidence (0-1) as the API shows it: percent, two decimals. One rule for every endpoint. */
-export const confidencePercent = (fraction: number): number => Math.round(fraction * 10_000) / 100
+declare module '../kernel/registry.ts' {
+  interface Capabilities {
+    detectors: Detector
+    translators: Translator
+  }
+}

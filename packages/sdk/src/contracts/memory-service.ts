@@ -1,0 +1,46 @@
+// The memory service contract: what chat and agent need from memory (store a turn,
+// recall a bundle). The memory plugin implements it over the store roles.
+import type { Turn } from './memory-stores.ts'
+
+export interface MemoryBundle {
+  relevant_turns: Array<Record<string, unknown>>
+  entities: Array<Record<string, unknown>>
+  facts: Array<Record<string, unknown>>
+  strategies: Array<Record<string, unknown>>
+  active_goals: Array<Record<string, unknown>>
+  user_context: Record<string, unknown>
+}
+
+export interface RecallResult extends MemoryBundle {
+  /** The bundle rendered as prompt text within the token budget ('' when nothing was found). */
+  context: string
+  techniques: string[]
+  timings_ms: Record<string, number>
+  /** Stores that could not be asked; recall still answers with what the others gave. */
+  degraded?: string[]
+  [key: string]: unknown
+}
+
+/**
+ * What the chat flow needs from memory. Registered under registry.memoryServices.
+ * Failure-tolerant: storeTurn and recall never reject because a store is down
+ * (they resolve with `stored: false` / an empty context and say why).
+ */
+export interface MemoryService {
+  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, turn?: Turn, error?: string }>
+  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
+}
+
+
+declare module '../kernel/registry.ts' {
+  interface Capabilities { memoryServices: MemoryService }
+}
+
+declare module '../kernel/hooks.ts' {
+  interface HookPayloads {
+    /** After memory stored an item. */
+    'memory:stored': { kind: string, item: unknown }
+    /** After recall built a bundle; a handler may replace the bundle. */
+    'recall:after': { query: string, bundle: RecallResult }
+  }
+}

@@ -1,0 +1,15 @@
+// @agentd/sdk: what a plugin needs from agentd, as values and types. The kernel API
+// (registry, hooks, errors, settle, validation, watching files) is here; capability
+// contracts are types under `@agentd/sdk/contracts`; shared code for whole families of
+// plugins is in the kits (`@agentd/sdk/kits/<name>`).
+export * from './kernel/registry.ts'
+export * from './kernel/hooks.ts'
+export * from './kernel/errors.ts'
+export * from './kernel/settle.ts'
+export * from './kernel/validate.ts'
+export * from './kernel/watch.ts'
+export type * from './kernel/plugin.ts'
+// Every contract's declarations merge into Capabilities and HookPayloads once imported.
+export type * from './contracts/index.ts'
+export { registerFormats } from './kernel/formats.ts'
+export * from './kernel/env.ts'

@@ -1,0 +1,103 @@
+// The kernel as a plugin sees it: what every generation's Fastify instance carries. These
+// are interfaces; the kernel (core/) implements them, and a plugin installed from npm gets
+// the same types from this package.
+import type { Registry } from './registry.ts'
+import type { Hooks } from './hooks.ts'
+
+export interface PluginStatus {
+  name: string
+  module: string
+  version: string
+  enabled: boolean
+  status: 'loaded' | 'disabled' | 'failed'
+  error?: string
+}
+
+export interface ReloadOutcome {
+  at: string
+  ok: boolean
+  reason: string
+  error?: string
+  duration_ms?: number
+}
+
+/** The kernel's controls. */
+export interface KernelApi {
+  readonly version: string
+  generation: () => number
+  plugins: () => PluginStatus[]
+  lastReload: () => ReloadOutcome | null
+  /** Builds and swaps in a new generation; resolves with the outcome (never throws). */
+  reload: (reason: string) => Promise<ReloadOutcome & { generation: number }>
+  /**
+   * Merges a patch into data/config.json, validated whole against the sections the loaded
+   * plugins declare, written atomically; the file watcher then reloads. Rejects with a
+   * 400 (details per bad key) and writes nothing when the result is invalid.
+   */
+  updateConfig: (patch: Record<string, unknown>) => Promise<{ config: Record<string, unknown> }>
+}
+
+/** Something expensive that outlives a generation (a pool, a loaded model), shared by key. */
+export interface ResourceSpec<T> {
+  kind: string
+  /** What makes two resources interchangeable. Secrets may be included: only their hash is kept. */
+  options: unknown
+  create: () => Promise<T> | T
+  dispose?: (value: T) => Promise<void> | void
+}
+
+/** A generation's view of the process-wide resource pool; released when the generation closes. */
+export interface Resources {
+  acquire: <T>(spec: ResourceSpec<T>) => Promise<T>
+}
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/** The server settings a plugin may read (the rest of the kernel's settings are its own). */
+export interface ServerSettings {
+  cwd: string
+  dataDir: string
+  pluginsFile: string
+  logLevel: string
+  /** How long a watcher waits for a burst of file changes to settle (AGENT_RELOAD_DEBOUNCE_MS). */
+  reloadDebounceMs: number
+}
+
+/** Configuration as a plugin reads it: data/config.json, then the environment, then a default. */
+export interface ConfigView {
+  readonly env: Env
+  readonly settings: ServerSettings
+  /** The whole validated data/config.json; each plugin owns and validates its sections. */
+  readonly file: Readonly<Record<string, unknown>>
+  fromFile: (dotted: string) => unknown
+  lookup: (dotted: string, envVar?: string, dflt?: string) => string | undefined
+  lookupNumber: (dotted: string, envVar: string | undefined, dflt: number) => number
+}
+
+export interface LifecycleParticipant {
+  name: string
+  activate?: () => Promise<void> | void
+  deactivate?: () => Promise<void> | void
+}
+
+/** Background work runs only on the serving generation: activate after the swap, deactivate before the drain. */
+export interface Lifecycle {
+  add: (p: LifecycleParticipant) => void
+  /** A file whose change rebuilds the generation (the plugin's own config file). */
+  reloadOn: (file: string) => void
+  readonly active: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registry: Registry
+    hooks: Hooks
+    resources: Resources
+    agentConfig: ConfigView
+    lifecycle: Lifecycle
+    kernel: KernelApi
+  }
+}
+
+/** Options every plugin receives: its validated options plus its instance name from plugins.json. */
+export type PluginOptions<T extends object = Record<string, unknown>> = T & { instance: string }

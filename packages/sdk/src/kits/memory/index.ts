@@ -1,0 +1,42 @@
+// The memory kit: values every memory plugin shares (the contracts are types only).
+// A store throws StoreUnavailableError when its backend cannot be reached; channel names
+// follow one rule everywhere; vectors are unit length.
+import type { StoreHealth } from '../../contracts/memory-stores.ts'
+
+/**
+ * Thrown by a store when its backend cannot be reached (connection refused, dropped,
+ * timed out). The memory routes turn it into a 503 that names the store; the chat path
+ * swallows it. Anything else a store throws is a bug or a caller's mistake.
+ */
+export class StoreUnavailableError extends Error {
+  readonly role: 'relational' | 'graph' | 'kv'
+  readonly backend: string
+  constructor (role: 'relational' | 'graph' | 'kv', backend: string, cause: unknown) {
+    super(`The ${role} memory store (${backend}) is unavailable: ${(cause as Error | undefined)?.message ?? String(cause)}`, { cause })
+    this.name = 'StoreUnavailableError'
+    this.role = role
+    this.backend = backend
+  }
+}
+
+
+/** Longest channel name: every store keys data by it (SQL column, Redis key prefix). */
+export const CHANNEL_MAX_LENGTH = 64
+/** Reserved: a filter value meaning "every channel" on list endpoints; never a channel. */
+export const CHANNEL_ALL = '_all'
+/**
+ * A channel name: 1-64 letters, digits, hyphens or underscores, and not `_all`. The one
+ * rule for every plugin that takes a channel (chat, agent, memory): a name another
+ * plugin accepts but memory refuses would silently lose that request's memory.
+ */
+export const CHANNEL_PATTERN = `^(?!${CHANNEL_ALL}$)[A-Za-z0-9_-]{1,${CHANNEL_MAX_LENGTH}}$`
+const CHANNEL_RE = new RegExp(CHANNEL_PATTERN)
+export const isChannelName = (name: string): boolean => CHANNEL_RE.test(name)
+
+/** Scales a vector to unit length (a zero vector stays zero). */
+export function normalize (v: number[]): number[] {
+  let sum = 0
+  for (const x of v) sum += x * x
+  const n = Math.sqrt(sum)
+  return n === 0 ? v : v.map(x => x / n)
+}

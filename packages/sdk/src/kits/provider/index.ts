@@ -1,0 +1,14 @@
+// The provider kit: shared code for provider plugins (filled in from providers-api/kit).
+import type { ModelCapabilities } from '../../contracts/provider.ts'
+
+export const DEFAULT_CAPABILITIES: Readonly<ModelCapabilities> = Object.freeze({
+  supports_tools: false,
+  supports_vision: false,
+  supports_streaming: true,
+  supports_json_mode: false,
+  context_window: 4096,
+  max_output_tokens: null,
+  cost_per_1k_input: null,
+  cost_per_1k_output: null,
+})
+export * from './config.ts'
