@@ -92,6 +92,7 @@ async function serveBare (): Promise<void> {
   app.decorate('registry', (() => { const r = createRegistry(); r.freeze(); return r })())
   const { VERSION } = await import('../core/kernel.ts')
   app.decorate('kernel', { version: VERSION, generation: () => 1, plugins: () => [], lastReload: () => null, reload: async () => { throw new Error('not in the bench') }, updateConfig: async () => { throw new Error('not in the bench') } })
+  app.decorate('lifecycle', { add: () => undefined, reloadOn: () => undefined, active: true, activated: true })
   await app.register(coreRoutes, { healthTimeoutMs: 5000 })
   await app.register(trivial, { instance: 'trivial' })
   await app.listen({ port: 0, host: '127.0.0.1' })

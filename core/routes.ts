@@ -2,30 +2,28 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
-import { Errors } from '@agentd/sdk'
+import { Errors, TIMED_OUT, within } from '@agentd/sdk'
 
-// A section whose status is one of these makes the whole answer `degraded`.
-const UNHEALTHY_STATES: readonly string[] = ['unhealthy', 'error', 'degraded']
+// A section whose status is one of these makes the whole answer `degraded`; `starting`
+// (a store or model still coming up behind a serving API) also makes it not ready.
+const UNHEALTHY_STATES: readonly string[] = ['unhealthy', 'error', 'degraded', 'starting']
 
 /**
  * Asks each contributor for its section, all at once; one that fails or does not answer
- * within `timeoutMs` (AGENT_HEALTH_TIMEOUT_MS, 5 s) reports `unhealthy` with the reason instead.
+ * within `timeoutMs` (AGENT_HEALTH_TIMEOUT_MS, 5 s) reports `unhealthy` with the reason
+ * instead, and is aborted, so one that honours the signal stops its upstream call.
  */
 async function checkAll (contributors: HealthContributor[], into: Record<string, HealthSection>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  // Aborted at the cap, so a contributor that honours the signal stops its upstream call.
   const abort = new AbortController()
-  const timeout = new Promise<'timeout'>(resolve => { timer = setTimeout(() => { resolve('timeout'); abort.abort() }, timeoutMs) })
-  try {
-    await Promise.all(contributors.map(async c => {
-      try {
-        const r = await Promise.race([c.check(abort.signal), timeout])
-        into[c.section] = r === 'timeout' ? { status: 'unhealthy', error: `health of ${c.section} did not answer within ${timeoutMs} ms` } : r
-      } catch (err) {
-        into[c.section] = { status: 'unhealthy', error: (err as Error).message }
-      }
-    }))
-  } finally { clearTimeout(timer) }
+  await Promise.all(contributors.map(async c => {
+    try {
+      const r = await within(c.check(abort.signal), timeoutMs)
+      into[c.section] = r === TIMED_OUT ? { status: 'unhealthy', error: `health of ${c.section} did not answer within ${timeoutMs} ms` } : r
+    } catch (err) {
+      into[c.section] = { status: 'unhealthy', error: (err as Error).message }
+    }
+  }))
+  abort.abort()
 }
 
 const PluginStatusSchema = Type.Object({
@@ -42,19 +40,36 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
   app.get('/api/health', {
     schema: {
       tags: ['core'],
-      summary: 'Health of the API and of every registered contributor',
-      querystring: Type.Object({ include_memory: Type.Optional(Type.Boolean()) }),
+      summary: 'Liveness, readiness and the health of every registered contributor',
+      description: '`?live=true` answers 200 as long as the process serves, asking nobody. Otherwise 503 `starting` until the serving generation is activated (tool servers configured, schedules started); then 200 with `ready` false and status `degraded` while a section is still `starting`.',
+      querystring: Type.Object({ include_memory: Type.Optional(Type.Boolean()), live: Type.Optional(Type.Boolean()) }),
     },
-  }, async (request) => {
-    const query = request.query as { include_memory?: boolean }
+  }, async (request, reply) => {
+    const query = request.query as { include_memory?: boolean, live?: boolean }
+    if (query.live === true) return { status: 'alive', version: app.kernel.version }
+    if (!app.lifecycle.activated) {
+      return await reply.code(503).header('retry-after', '1').send({ status: 'starting', ready: false, version: app.kernel.version, api: { status: 'starting' } })
+    }
     const optIns: Record<string, boolean> = { include_memory: query.include_memory === true }
     const sections: Record<string, HealthSection> = {}
     const asked = app.registry.healthContributors.values().filter(c => c.optIn === undefined || optIns[c.optIn])
     // Most polls have no contributor to wait for: no timer, no promises.
     if (asked.length > 0) await checkAll(asked, sections, opts.healthTimeoutMs)
     let degraded = false
-    for (const name in sections) if (UNHEALTHY_STATES.includes(sections[name].status)) degraded = true
-    return { status: degraded ? 'degraded' : 'healthy', version: app.kernel.version, api: { status: 'healthy' }, ...sections }
+    const starting: string[] = []
+    for (const name in sections) {
+      const status = sections[name].status
+      if (UNHEALTHY_STATES.includes(status)) degraded = true
+      if (status === 'starting') starting.push(name)
+    }
+    return {
+      status: degraded ? 'degraded' : 'healthy',
+      ready: starting.length === 0,
+      ...(starting.length > 0 ? { starting } : {}),
+      version: app.kernel.version,
+      api: { status: 'healthy' },
+      ...sections,
+    }
   })
 
   app.get('/api/plugins', {

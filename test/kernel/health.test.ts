@@ -18,9 +18,9 @@ t.test('with no plugins: healthy, and no capability section (each section is its
   const s = await startKernel(t, { plugins: [] })
   const plain = await s.json('/api/health')
   t.equal(plain.status, 200)
-  t.same(plain.body, { status: 'healthy', version: VERSION, api: { status: 'healthy' } })
+  t.same(plain.body, { status: 'healthy', ready: true, version: VERSION, api: { status: 'healthy' } })
   const withMemory = (await s.json('/api/health?include_memory=true')).body
-  t.same(withMemory, { status: 'healthy', version: VERSION, api: { status: 'healthy' } }, 'the kernel invents no memory section')
+  t.same(withMemory, { status: 'healthy', ready: true, version: VERSION, api: { status: 'healthy' } }, 'the kernel invents no memory section')
 })
 
 t.test('a contributor replaces its default section; one that fails makes the whole answer degraded', async t => {
@@ -66,4 +66,38 @@ t.test('a contributor that does not answer is reported unhealthy at the cap; the
 t.test('the cap is 5 s unless AGENT_HEALTH_TIMEOUT_MS says otherwise', async t => {
   const s = await startKernel(t, { plugins: [] })
   t.equal(s.kernel.settings.healthTimeoutMs, 5000)
+})
+
+t.test('readiness: 503 until the serving generation is activated, then degraded while a section is starting, then ready', async t => {
+  const { activateGate } = await import('./fixtures/gated-activate/index.ts')
+  const gate = activateGate()
+  const gated = new URL('./fixtures/gated-activate', import.meta.url).pathname
+  const { Kernel } = await import('../../core/kernel.ts')
+  const { Workspace } = await import('../helpers/workspace.ts')
+  const { testEnv } = await import('../helpers/kernel.ts')
+  const ws = new Workspace()
+  ws.writePlugins([{ name: 'gated', module: gated }])
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), watch: false })
+  t.teardown(async () => { gate.open(); await kernel.close(); ws.remove() })
+  const started = kernel.start()
+  // The generation is swapped in (its routes answer) but activation waits on the gate.
+  const { pollUntil } = await import('../helpers/poll.ts')
+  const url = (): string => `http://127.0.0.1:${(kernel.server.address() as { port: number }).port}`
+  t.equal(await pollUntil(() => kernel.api.generation(), n => n === 1), 1, 'the generation is swapped in')
+  const before = await fetch(`${url()}/api/health`)
+  t.equal(before.status, 503, 'not ready before activation')
+  t.match(await before.json(), { status: 'starting', ready: false })
+  const live = await fetch(`${url()}/api/health?live=true`)
+  t.equal(live.status, 200, 'liveness answers at once')
+  t.match(await live.json(), { status: 'alive' })
+
+  gate.open()
+  await started
+  const degraded = await fetch(`${url()}/api/health`)
+  t.equal(degraded.status, 200)
+  t.match(await degraded.json(), { status: 'degraded', ready: false, starting: ['store'], store: { status: 'starting' } })
+
+  gate.up = true
+  const ready = await fetch(`${url()}/api/health`)
+  t.match(await ready.json(), { status: 'healthy', ready: true, store: { status: 'healthy' } })
 })

@@ -86,6 +86,8 @@ export interface Lifecycle {
   /** A file whose change rebuilds the generation (the plugin's own config file). */
   reloadOn: (file: string) => void
   readonly active: boolean
+  /** Activation has finished (every participant's activate() returned). */
+  readonly activated: boolean
 }
 
 declare module 'fastify' {
