@@ -73,15 +73,30 @@ function nearestPackageVersion (file: string): string | undefined {
   }
 }
 
+// When the kernel runs compiled (`npm start` runs dist/), a plugins.json path into the
+// source tree (./plugins/chat) loads that plugin's compiled twin under dist/.
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const COMPILED_ROOT = path.basename(HERE) === 'core' && path.basename(path.dirname(HERE)) === 'dist' && import.meta.url.endsWith('.js')
+  ? path.dirname(path.dirname(HERE))
+  : undefined
+
+function compiledTwin (file: string): string {
+  if (COMPILED_ROOT === undefined || !file.endsWith('.ts')) return file
+  const rel = path.relative(COMPILED_ROOT, file)
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return file
+  const twin = path.join(COMPILED_ROOT, 'dist', rel.replace(/\.ts$/, '.js'))
+  return existsSync(twin) ? twin : file
+}
+
 /** A relative module resolves against the folder of plugins.json; anything else is an npm package name. */
 export function resolveModule (spec: string, pluginsFile: string): string {
   const baseDir = path.dirname(pluginsFile)
   if (isRelative(spec)) {
     const file = resolveFile(path.resolve(baseDir, spec))
     if (file === undefined) throw new Error(`no file or folder with an index at ${path.resolve(baseDir, spec)}`)
-    return file
+    return compiledTwin(file)
   }
-  const found = resolvePackage(spec, baseDir) ?? resolvePackage(spec, path.dirname(fileURLToPath(import.meta.url)))
+  const found = resolvePackage(spec, baseDir) ?? resolvePackage(spec, HERE)
   if (found === undefined) throw new Error(`npm package "${spec}" is not installed; run \`npm install ${spec}\``)
   return found
 }

@@ -1,0 +1,50 @@
+// `npm start` runs compiled JavaScript: the kernel from dist/, each plugins.json path into
+// the source tree from its compiled twin, the SDK from packages/sdk/dist. Node 20 cannot
+// load a .ts file without a loader, so a plugin that slipped back to its source, or an
+// asset the build forgot (the cld3 worker, the NLLB language table), fails this test.
+import t from 'tap'
+import { spawn, spawnSync } from 'node:child_process'
+import { createServer } from 'node:net'
+import path from 'node:path'
+import { REPO, Workspace, repoPlugin } from '../helpers/workspace.ts'
+import { pollUntil } from '../helpers/poll.ts'
+
+async function freePort (): Promise<number> {
+  const s = createServer()
+  await new Promise<void>(resolve => s.listen(0, '127.0.0.1', resolve))
+  const { port } = s.address() as { port: number }
+  await new Promise(resolve => s.close(resolve))
+  return port
+}
+
+t.test('the compiled server starts, loads plugins from dist and answers ready', async t => {
+  const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8' })
+  t.equal(build.status, 0, `build: ${build.stderr}${build.stdout}`)
+  const ws = new Workspace()
+  ws.writePlugins(['tools-builtin', 'prompts', 'providers-api', 'chat', 'language-detect', 'translation'].map(name => ({ name, module: repoPlugin(name) })))
+  const port = await freePort()
+  // No --import=tsx: a .ts module anywhere on the path is an error here.
+  const child = spawn(process.execPath, ['--conditions=agentd-compiled', path.join(REPO, 'dist', 'core', 'main.js')], {
+    cwd: ws.dir,
+    env: { PATH: process.env.PATH, API_PORT: String(port), AGENT_DATA_DIR: path.join(ws.dir, 'data'), AGENT_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (c: Buffer) => { output += c.toString() })
+  child.stderr.on('data', (c: Buffer) => { output += c.toString() })
+  t.teardown(async () => {
+    if (child.exitCode === null) { child.kill('SIGTERM'); await new Promise(resolve => child.once('exit', resolve)) }
+    ws.remove()
+  })
+  const health = await pollUntil(async () => {
+    try { return await (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Record<string, unknown> } catch { return {} }
+  }, h => h.ready === true, 60_000, 100)
+  t.equal(health.ready, true, `ready; server output: ${output}`)
+  const plugins = await (await fetch(`http://127.0.0.1:${port}/api/plugins`)).json() as { plugins: Array<{ name: string, status: string }> }
+  t.same(plugins.plugins.map(p => p.status), plugins.plugins.map(() => 'loaded'), 'every plugin loaded from its compiled twin')
+  const detected = await (await fetch(`http://127.0.0.1:${port}/api/tools/language-detect-20`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Das ist ein ganz normaler deutscher Satz über das Wetter.' }) })).json() as { detected_language?: string }
+  t.equal(detected.detected_language, 'de', 'the cld3 worker (an asset beside the code) runs')
+  const languages = await fetch(`http://127.0.0.1:${port}/api/tools/languages`)
+  t.equal(languages.status, 200, 'the NLLB language table (an asset beside the code) is found')
+  t.ok((((await languages.json()) as { count?: number }).count ?? 0) > 200, 'with its 200+ languages')
+})
