@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { providerConfig } from '@agentd/sdk/kits/provider'
 import { runtimeConfigSchema } from './config-schema.ts'
-import { parseRate, updateRuntimeConfig, readRuntimeConfig, dottedToNested, leafKeys, readSettings } from './config.ts'
+import { parseRate, updateRuntimeConfig, readRuntimeConfig, readSettings } from './config.ts'
 
 const tmp = (t: { teardown: (fn: () => void) => void }): string => {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentd-config-'))
@@ -29,12 +29,6 @@ t.test('settings defaults follow DECISIONS.md', async t => {
   t.equal(s.apiKeyRequired, false)
   t.equal(s.rateLimitEnabled, false)
   t.throws(() => readSettings({ API_PORT: 'http' }, '/srv'), /API_PORT must be a non-negative integer/)
-})
-
-t.test('dotted keys', async t => {
-  t.same(dottedToNested('providers.openai.api_key', 'k'), { providers: { openai: { api_key: 'k' } } })
-  t.throws(() => dottedToNested('a.__proto__.b', 1), /not a valid dotted key/)
-  t.same(leafKeys({ providers: { openai: { api_key: 'k', base_url: 'u' } }, preferences: { default_model: 'm' } }), ['providers.openai.api_key', 'providers.openai.base_url', 'preferences.default_model'])
 })
 
 t.test('an update merges, validates the whole and writes atomically', async t => {

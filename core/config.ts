@@ -168,28 +168,6 @@ export function deepMerge (base: Record<string, unknown>, patch: Record<string, 
   return out
 }
 
-/** Dotted keys of every leaf in a patch: {providers:{openai:{api_key}}} -> providers.openai.api_key. */
-export function leafKeys (obj: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(obj).flatMap(([k, v]) => isPlainObject(v) && Object.keys(v).length > 0 && !prefix.startsWith('models.overrides')
-    ? leafKeys(v, `${prefix}${k}.`)
-    : [`${prefix}${k}`])
-}
-
-/** `{key: "a.b.c", value}` -> `{a:{b:{c:value}}}`. */
-export function dottedToNested (key: string, value: unknown): Record<string, unknown> {
-  const parts = key.split('.')
-  if (parts.some(p => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) {
-    throw new Errors.BAD_REQUEST(`"${key}" is not a valid dotted key.`)
-  }
-  const root: Record<string, unknown> = {}
-  let cur = root
-  parts.forEach((p, i) => {
-    if (i === parts.length - 1) cur[p] = value
-    else { const next: Record<string, unknown> = {}; cur[p] = next; cur = next }
-  })
-  return root
-}
-
 /**
  * Merges a patch into data/config.json: validated as a whole, then written atomically
  * (temp file + rename). Updates are serialized in this process, so concurrent callers

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { existsSync, statSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
+import { moduleResolve } from 'import-meta-resolve'
 import type { TSchema } from 'typebox'
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
 import { PluginsFileSchema, type ConfigSections, type PluginEntry } from './config-schema.ts'
@@ -101,33 +102,11 @@ export function resolveModule (spec: string, pluginsFile: string): string {
   return found
 }
 
-type ExportsField = string | { [condition: string]: ExportsField } | undefined
-
-/** The ESM entry of an exports field: "." then the import/node/default conditions. */
-function exportEntry (exp: ExportsField): string | undefined {
-  if (exp === undefined || typeof exp === 'string') return exp
-  const root = '.' in exp ? exp['.'] : exp
-  if (typeof root === 'string') return root
-  for (const cond of ['import', 'node', 'default']) {
-    const v = root?.[cond]
-    const hit = exportEntry(typeof v === 'object' ? { '.': v } : v)
-    if (hit !== undefined) return hit
-  }
-  return undefined
-}
-
-/** Walks up from `dir` through node_modules folders, as Node's resolver does, reading the package's entry point. */
+/** Node's own ESM resolution (exports, conditions, main), from a folder's node_modules up. */
 function resolvePackage (spec: string, dir: string): string | undefined {
-  for (let cur = dir; ; cur = path.dirname(cur)) {
-    const pkgDir = path.join(cur, 'node_modules', spec)
-    const pkgJson = path.join(pkgDir, 'package.json')
-    if (existsSync(pkgJson)) {
-      const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { exports?: ExportsField, module?: string, main?: string }
-      const entry = exportEntry(pkg.exports) ?? pkg.module ?? pkg.main ?? 'index.js'
-      return resolveFile(path.resolve(pkgDir, entry))
-    }
-    if (path.dirname(cur) === cur) return undefined
-  }
+  try {
+    return fileURLToPath(moduleResolve(spec, pathToFileURL(path.join(dir, 'plugins.json')), new Set(['node', 'import'])))
+  } catch { return undefined }
 }
 
 async function importModule (file: string): Promise<PluginModule> {
