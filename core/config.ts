@@ -1,37 +1,21 @@
-// Configuration layers. Static for the life of the process: `.env` and the environment
-// (real variables win over .env). Live: data/config.json, re-read for every generation.
-// Lookup priority for a runtime setting (SPEC.md): config file, then environment, then default.
-import { readFileSync, existsSync, mkdirSync } from 'node:fs'
+// The kernel's settings (from the environment, read once at start) and data/config.json,
+// re-read and validated for every generation. The environment with .env and the view
+// plugins read (config file, then environment, then default) are the SDK's.
+import { mkdirSync } from 'node:fs'
 import { readFile, writeFile, rename, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { parse as parseDotEnv } from 'dotenv'
 import type { TSchema } from 'typebox'
 import type { RuntimeConfig } from './config-schema.ts'
 import { check, formatErrors } from '@agentd/sdk'
 import { Errors, withDetails, type ErrorDetail } from '@agentd/sdk'
-import type { ConfigView as PluginConfigView } from '@agentd/sdk'
+import { envInt, type Env } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
-
-export type Env = Readonly<Record<string, string | undefined>>
-
-/** The environment with `.env` from `cwd` underneath it. */
-export function loadEnv (cwd: string, env: NodeJS.ProcessEnv = process.env): Env {
-  const file = path.join(cwd, '.env')
-  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file)) : {}
-  return Object.freeze({ ...fromFile, ...env })
-}
 
 function bool (v: string | undefined, dflt: boolean): boolean {
   if (v === undefined || v === '') return dflt
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())
 }
 
-function int (name: string, v: string | undefined, dflt: number): number {
-  if (v === undefined || v === '') return dflt
-  const n = Number(v)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}".`)
-  return n
-}
 
 /** "100/m", "10/s", "1000/h", "5000/d" -> max and window in ms. */
 export function parseRate (spec: string): { max: number, windowMs: number } {
@@ -71,7 +55,7 @@ export function readSettings (env: Env, cwd: string): Settings {
   }
   return {
     host: env.API_HOST ?? '127.0.0.1',
-    port: int('API_PORT', env.API_PORT, 12319),
+    port: envInt(env, 'API_PORT', 12319),
     cwd,
     dataDir: path.resolve(cwd, env.AGENT_DATA_DIR ?? './data'),
     pluginsFile: path.resolve(cwd, env.AGENT_PLUGINS_FILE ?? './plugins.json'),
@@ -80,10 +64,10 @@ export function readSettings (env: Env, cwd: string): Settings {
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
-    drainTimeoutMs: int('AGENT_DRAIN_TIMEOUT_MS', env.AGENT_DRAIN_TIMEOUT_MS, 30_000),
-    reloadDebounceMs: int('AGENT_RELOAD_DEBOUNCE_MS', env.AGENT_RELOAD_DEBOUNCE_MS, 150),
+    drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
+    reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),
     corsOrigins: parseCorsOrigins(env.AGENT_CORS_ORIGINS),
-    healthTimeoutMs: int('AGENT_HEALTH_TIMEOUT_MS', env.AGENT_HEALTH_TIMEOUT_MS, 5000),
+    healthTimeoutMs: envInt(env, 'AGENT_HEALTH_TIMEOUT_MS', 5000),
   }
 }
 
@@ -112,44 +96,6 @@ export async function readRuntimeConfig (dataDir: string, schema: TSchema): Prom
   const res = check(schema, raw)
   if (!res.ok) throw withDetails(new Errors.CONFIG_INVALID(`${file} is invalid: ${formatErrors(res.errors)}.`), res.errors)
   return res.value as RuntimeConfig
-}
-
-/** A generation's read-only view of configuration. */
-export class ConfigView implements PluginConfigView {
-  readonly env: Env
-  readonly settings: Settings
-  readonly file: Readonly<RuntimeConfig>
-
-  constructor (env: Env, settings: Settings, file: RuntimeConfig) {
-    this.env = env
-    this.settings = settings
-    this.file = Object.freeze(structuredClone(file))
-  }
-
-  /** A value at a dotted path in data/config.json, or undefined. */
-  fromFile (dotted: string): unknown {
-    let cur: unknown = this.file
-    for (const part of dotted.split('.')) {
-      if (cur === null || typeof cur !== 'object') return undefined
-      cur = (cur as Record<string, unknown>)[part]
-    }
-    return cur
-  }
-
-  /** Config file, then environment variable, then default. */
-  lookup (dotted: string, envVar?: string, dflt?: string): string | undefined {
-    const v = this.fromFile(dotted)
-    if (v !== undefined && v !== null && v !== '') return String(v)
-    const e = envVar === undefined ? undefined : this.env[envVar]
-    if (e !== undefined && e !== '') return e
-    return dflt
-  }
-
-  lookupNumber (dotted: string, envVar: string | undefined, dflt: number): number {
-    const v = this.lookup(dotted, envVar)
-    const n = v === undefined ? NaN : Number(v)
-    return Number.isFinite(n) ? n : dflt
-  }
 }
 
 // ---- writing data/config.json ------------------------------------------------------
@@ -198,3 +144,5 @@ export async function updateRuntimeConfig (dataDir: string, schema: TSchema, pat
 }
 
 export function ensureDir (dir: string): void { mkdirSync(dir, { recursive: true }) }
+
+export { ConfigView, loadEnv, type Env } from '@agentd/sdk'

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dist = path.join(root, 'dist')
@@ -38,7 +38,10 @@ if (process.argv.includes('--if-stale') && existsSync(stamp) && existsSync(sdkDi
 const started = performance.now()
 rmSync(dist, { recursive: true, force: true })
 rmSync(sdkDist, { recursive: true, force: true })
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
+// typescript@7 is a native compiler: run its executable itself, not through a node
+// process (which a test runner's loaders would follow into).
+const { default: tscPath } = await import(pathToFileURL(path.join(root, 'node_modules', 'typescript', 'lib', 'getExePath.js')).href)
+const tsc = spawnSync(tscPath(), ['-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
 if (tsc.status !== 0) {
   console.error('build: the TypeScript compiler failed (above); `npm run dev` runs the sources without compiling.')
   process.exit(tsc.status ?? 1)

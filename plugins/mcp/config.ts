@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Type, type Static } from 'typebox'
 import { check, formatErrors } from '@agentd/sdk'
-import { resourceKey } from '../../core/resources.ts'
+import { resourceKey } from '@agentd/sdk'
 
 export const TRANSPORTS = ['stdio', 'sse', 'streamable_http', 'http'] as const
 export type TransportKind = typeof TRANSPORTS[number]

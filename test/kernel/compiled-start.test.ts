@@ -18,7 +18,7 @@ async function freePort (): Promise<number> {
 }
 
 t.test('the compiled server starts, loads plugins from dist and answers ready', async t => {
-  const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8' })
+  const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
   t.equal(build.status, 0, `build: ${build.stderr}${build.stdout}`)
   const ws = new Workspace()
   ws.writePlugins(['tools-builtin', 'prompts', 'providers-api', 'chat', 'language-detect', 'translation'].map(name => ({ name, module: repoPlugin(name) })))

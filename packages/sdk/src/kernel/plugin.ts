@@ -3,6 +3,7 @@
 // the same types from this package.
 import type { Registry } from './registry.ts'
 import type { Hooks } from './hooks.ts'
+import type { ConfigView } from './config-view.ts'
 
 export interface PluginStatus {
   name: string
@@ -63,16 +64,6 @@ export interface ServerSettings {
   reloadDebounceMs: number
 }
 
-/** Configuration as a plugin reads it: data/config.json, then the environment, then a default. */
-export interface ConfigView {
-  readonly env: Env
-  readonly settings: ServerSettings
-  /** The whole validated data/config.json; each plugin owns and validates its sections. */
-  readonly file: Readonly<Record<string, unknown>>
-  fromFile: (dotted: string) => unknown
-  lookup: (dotted: string, envVar?: string, dflt?: string) => string | undefined
-  lookupNumber: (dotted: string, envVar: string | undefined, dflt: number) => number
-}
 
 export interface LifecycleParticipant {
   name: string

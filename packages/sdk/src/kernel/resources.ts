@@ -4,14 +4,8 @@
 // acquires the same key before the old generation releases it gets the same instance,
 // and the last release disposes it.
 import { createHash } from 'node:crypto'
+import type { ResourceSpec, Resources } from './plugin.ts'
 
-export interface ResourceSpec<T> {
-  kind: string
-  /** What makes two resources interchangeable. Secrets may be included: only their hash is kept. */
-  options: unknown
-  create: () => Promise<T> | T
-  dispose?: (value: T) => Promise<void> | void
-}
 
 interface Entry {
   key: string
@@ -93,7 +87,7 @@ export class ResourcePool {
  * A generation's view of the pool: everything it acquires is released when the
  * generation closes, so plugins never release by hand.
  */
-export class ScopedResources {
+export class ScopedResources implements Resources {
   readonly #pool: ResourcePool
   readonly #handles: Array<ResourceHandle<unknown>> = []
 
