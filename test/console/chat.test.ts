@@ -118,7 +118,7 @@ t.test('console chat', async t => {
     await page.keyboard.press('Enter')
     await page.locator('.answer', { hasText: 'Hi there.' }).waitFor()
     await page.keyboard.press('Shift+Tab')
-    const focused = await page.evaluate(() => document.activeElement?.tagName)
+    const focused = await page.evaluate('document.activeElement?.tagName')
     t.ok(focused !== 'BODY', 'focus moves between controls')
   })
 })

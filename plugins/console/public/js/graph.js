@@ -43,12 +43,18 @@ export function layout (graph) {
 export function EntityGraph ({ graph, onOpen }) {
   const { nodes, edges, rings } = layout(graph)
   const label = (s) => String(s).length > 18 ? `${String(s).slice(0, 17)}…` : String(s)
-  return html`<svg class="graph" viewBox=${`0 0 ${SIZE} ${SIZE}`} role="img" aria-label=${`Graph of ${graph.entity.name}: ${nodes.length - 1} connected entities, ${edges.length} relationships`}>
+  // Fit the drawing to the rings it has, so a small graph is not lost in a big square.
+  const half = RING * Math.max(rings, 1) + 60
+  const edgeLabel = (e) => {
+    const dx = e.to.x - e.from.x; const dy = e.to.y - e.from.y; const len = Math.hypot(dx, dy) || 1
+    return { x: e.from.x + dx * 0.5 - (dy / len) * 9, y: e.from.y + dy * 0.5 + (dx / len) * 9 }
+  }
+  return html`<svg class="graph" viewBox=${`${C - half} ${C - half} ${2 * half} ${2 * half}`} role="img" aria-label=${`Graph of ${graph.entity.name}: ${nodes.length - 1} connected entities, ${edges.length} relationships`}>
     <defs><marker id="arrow" viewBox="0 0 10 10" refX="24" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead" /></marker></defs>
     ${Array.from({ length: rings }, (_, i) => html`<circle class="ring" cx=${C} cy=${C} r=${RING * (i + 1)} />`)}
     ${edges.map(e => html`<g class="edge">
       <line x1=${e.from.x} y1=${e.from.y} x2=${e.to.x} y2=${e.to.y} marker-end="url(#arrow)" />
-      <text x=${(e.from.x + e.to.x) / 2} y=${(e.from.y + e.to.y) / 2 - 4}>${e.type}</text>
+      <text x=${edgeLabel(e).x} y=${edgeLabel(e).y}>${e.type}</text>
     </g>`)}
     ${nodes.map(n => html`<g class=${`node depth-${n.depth}`} transform=${`translate(${n.x},${n.y})`}
         tabindex=${n.depth === 0 ? undefined : 0} role=${n.depth === 0 ? undefined : 'button'} aria-label=${`${n.name} (${n.type})`}

@@ -5,16 +5,24 @@ import { api } from '../api.js'
 
 const sectionStatus = (v) => (v && typeof v === 'object' && 'status' in v ? v.status : undefined)
 
+/** One value of a health section: a status badge with its backend and error, nested sections, or plain text. */
+function HealthValue ({ v }) {
+  if (v === null || typeof v !== 'object') return html`<span>${String(v)}</span>`
+  const rest = Object.entries(v).filter(([k]) => !['status', 'backend', 'error', 'warning'].includes(k))
+  return html`${sectionStatus(v) ? html`<${Badge} status=${sectionStatus(v)} />` : null}
+    ${v.backend ? html` <span class="muted">${v.backend}</span>` : null}
+    ${v.error ? html` <span class="error-text">${v.error}</span>` : null}
+    ${v.warning ? html` <span class="muted">${v.warning}</span>` : null}
+    ${rest.length > 0 ? html`<ul class="sub">${rest.map(([k, x]) => html`<li>${k}: <${HealthValue} v=${x} /></li>`)}</ul>` : null}`
+}
+
 function Health () {
   const state = useApi('/api/health?include_memory=true')
   return html`<section><h2>Health</h2>
     <${Loaded} state=${state} what="Health">${d => html`
       <p>Server <${Badge} status=${d.status} /> <span class="muted">version ${d.version}</span> <button type="button" class="link" onClick=${state.reload}>Refresh</button></p>
-      <ul class="health">${Object.entries(d).filter(([, v]) => v && typeof v === 'object').map(([k, v]) => html`<li class="card">
-        <div class="row"><strong>${k}</strong> ${sectionStatus(v) ? html`<${Badge} status=${sectionStatus(v)} />` : null}</div>
-        <ul class="sub">${Object.entries(v).filter(([kk]) => kk !== 'status').map(([kk, vv]) => html`<li>${kk}: ${vv && typeof vv === 'object'
-          ? (sectionStatus(vv) ? html`<${Badge} status=${sectionStatus(vv)} />${vv.backend ? html` <span class="muted">${vv.backend}</span>` : null}${vv.error ? html` <span class="error-text">${vv.error}</span>` : null}` : html`<code>${JSON.stringify(vv)}</code>`)
-          : html`<span>${String(vv)}</span>`}</li>`)}</ul>
+      <ul class="health">${Object.entries(d).filter(([, v]) => v && typeof v === 'object').map(([k, v]) => html`<li class="card" data-section=${k}>
+        <div class="row"><strong>${k}</strong></div><${HealthValue} v=${v} />
       </li>`)}</ul>`}<//>
   </section>`
 }
