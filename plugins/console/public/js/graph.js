@@ -6,7 +6,8 @@ import { html } from './ui.js'
 
 const SIZE = 560
 const C = SIZE / 2
-const RING = 80
+// Wide enough that an edge's label, at its middle, clears the node labels at both ends.
+const RING = 120
 
 export function layout (graph) {
   const nodes = new Map()
@@ -47,7 +48,7 @@ export function EntityGraph ({ graph, onOpen }) {
   const half = RING * Math.max(rings, 1) + 60
   const edgeLabel = (e) => {
     const dx = e.to.x - e.from.x; const dy = e.to.y - e.from.y; const len = Math.hypot(dx, dy) || 1
-    return { x: e.from.x + dx * 0.5 - (dy / len) * 9, y: e.from.y + dy * 0.5 + (dx / len) * 9 }
+    return { x: e.from.x + dx * 0.55 - (dy / len) * 6, y: e.from.y + dy * 0.55 + (dx / len) * 6 + 4 }
   }
   return html`<svg class="graph" viewBox=${`${C - half} ${C - half} ${2 * half} ${2 * half}`} role="img" aria-label=${`Graph of ${graph.entity.name}: ${nodes.length - 1} connected entities, ${edges.length} relationships`}>
     <defs><marker id="arrow" viewBox="0 0 10 10" refX="24" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead" /></marker></defs>
