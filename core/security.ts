@@ -25,6 +25,8 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
     const expected = settings.apiKey
     app.addHook('onRequest', async (request, reply) => {
       if (isPreflight(request.method, request.headers) || OPEN_PATHS.has(request.url.split('?')[0])) return
+      // Routes that declare `config: { public: true }` hold no data (the console's files).
+      if (request.routeOptions.config.public === true) return
       const given = request.headers['x-api-key']
       if (typeof given !== 'string' || !keyMatches(given, expected)) return await sendError(reply, new Errors.UNAUTHORIZED())
     })

@@ -90,6 +90,13 @@ declare module 'fastify' {
     lifecycle: Lifecycle
     kernel: KernelApi
   }
+  interface FastifyContextConfig {
+    /**
+     * Served without `X-API-Key` even when AGENT_API_KEY_REQUIRED is on. Only for routes
+     * that hand out no data (the console's static page and scripts, which then ask for the key).
+     */
+    public?: boolean
+  }
 }
 
 /** Options every plugin receives: its validated options plus its instance name from plugins.json. */

@@ -1,0 +1,85 @@
+// The console's tools, jobs, prompts and system pages in Debian's Chromium against a real
+// agentd: connect and disconnect an MCP server and see its tools, toggle a job, edit the
+// global prompt, see health, providers, models and plugins.
+import t from 'tap'
+import { startConsoleServer } from './server.ts'
+import { launch, openPage, shot, WIDTHS } from './browser.ts'
+
+t.test('console operations', async t => {
+  const { s } = await startConsoleServer(t, { memory: false })
+  const browser = await launch(t)
+
+  t.test('MCP: connect a server, see its tools, disconnect it', async t => {
+    const { page, errors } = await openPage(t, browser, `${s.url}/#/tools`)
+    const card = page.locator('[data-server="fixture"]')
+    await card.locator('.badge', { hasText: 'disconnected' }).waitFor()
+    await card.getByRole('button', { name: 'Connect' }).click()
+    await card.locator('.badge', { hasText: 'connected' }).filter({ hasNotText: 'dis' }).waitFor()
+    t.equal((await s.json('/api/mcp/servers')).body.servers[0].status, 'connected', 'connected on the server')
+    await card.getByRole('button', { name: 'Show tools' }).click()
+    await card.locator('.tool-list code', { hasText: 'greet' }).waitFor()
+    t.ok((await card.locator('.tool-list code').allTextContents()).includes('add'), 'its tools are listed')
+    // The page's list of every tool shows them too, after a refresh.
+    await page.reload()
+    await page.locator('table td code', { hasText: 'greet' }).waitFor()
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'tools') }
+    await card.getByRole('button', { name: 'Disconnect' }).click()
+    await card.locator('.badge', { hasText: 'disconnected' }).waitFor()
+    t.equal((await s.json('/api/mcp/servers')).body.servers[0].status, 'disconnected', 'disconnected on the server')
+    t.same(errors, [])
+  })
+
+  t.test('jobs: toggle a job and run it', async t => {
+    const jobs = await s.json('/api/jobs')
+    const { page } = await openPage(t, browser, `${s.url}/#/jobs`)
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'jobs') }
+    if (jobs.status === 404) {
+      // Not on main yet (issue 15): the page says so instead of failing.
+      await page.locator('.notice', { hasText: 'Jobs is not available' }).waitFor()
+      t.skip('GET /api/jobs answered 404: the jobs plugin is not on main yet; toggle and run are tested once it is', () => {})
+      return
+    }
+    const job = jobs.body.jobs[0] as { name: string, enabled: boolean }
+    const card = page.locator(`[data-job="${job.name}"]`)
+    const toggle = card.getByRole('switch')
+    await toggle.waitFor()
+    t.equal(await toggle.isChecked(), job.enabled)
+    await toggle.click()
+    await card.locator('label.switch', { hasText: job.enabled ? 'disabled' : 'enabled' }).waitFor()
+    const after = (await s.json('/api/jobs')).body.jobs.find((j: { name: string }) => j.name === job.name)
+    t.equal(after.enabled, !job.enabled, 'toggled on the server')
+    await toggle.click()
+    await card.locator('label.switch', { hasText: job.enabled ? 'enabled' : 'disabled' }).waitFor()
+    await card.getByRole('button', { name: 'Run now' }).click()
+    await page.locator('main [role=status], main [role=alert]').first().waitFor()
+    await card.getByRole('button', { name: 'History' }).click()
+    await card.locator('table.history tbody tr').first().waitFor()
+    t.pass('ran and shows its history')
+  })
+
+  t.test('prompts: edit the global prompt; profiles with their sections', async t => {
+    const { page } = await openPage(t, browser, `${s.url}/#/prompts`)
+    const box = page.locator('#global-prompt')
+    await box.waitFor()
+    await box.fill('You are the console test assistant.')
+    await page.click('text=Save global prompt')
+    await page.locator('.ok', { hasText: 'Saved.' }).waitFor()
+    t.equal((await s.json('/api/prompts/global')).body.global_prompt.content, 'You are the console test assistant.', 'saved on the server')
+    await page.getByRole('button', { name: 'Sections' }).first().click()
+    await page.locator('ol.sections li').first().waitFor()
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'prompts') }
+  })
+
+  t.test('system: health, providers and models, plugins', async t => {
+    const { page } = await openPage(t, browser, `${s.url}/#/system`)
+    await page.locator('[data-section="api"] .badge', { hasText: 'healthy' }).waitFor()
+    await page.locator('table.models td code', { hasText: 'openai/gpt-4o-mini' }).waitFor()
+    const row = page.locator('table.models tr', { hasText: 'openai/gpt-4o-mini' })
+    t.match(await row.textContent(), /128,000.*\$0\.00015/, 'context window and cost')
+    const plugins = page.locator('table.plugins tbody tr')
+    await plugins.first().waitFor()
+    t.equal(await plugins.count(), (await s.json('/api/plugins')).body.plugins.length, 'every plugin listed')
+    t.match(await page.locator('table.plugins tr').filter({ has: page.locator('td:first-child', { hasText: /^console$/ }) }).textContent(), /loaded/)
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'system') }
+  })
+})
