@@ -1,6 +1,7 @@
 // cld3 in worker threads: the same answers as in the thread, batches under load, a
 // crashed worker replaced (its texts retried once), nothing left running after dispose.
 import t from 'tap'
+import { until } from '../../test/helpers/poll.ts'
 import { threadId } from 'node:worker_threads'
 import { loadCld3 } from './cld3-backend.ts'
 import { loadCld3Pool, poolSize } from './cld3-pool.ts'
@@ -12,14 +13,6 @@ import { udhrSnippets } from './udhr-snippets.ts'
 const FR = 'Tous les êtres humains naissent libres et égaux en dignité et en droits.'
 const DE = 'Alle Menschen sind frei und gleich an Würde und Rechten geboren.'
 
-/** Polls (CPU is shared: generous deadline) until the condition holds. */
-async function until (cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`)
-    await new Promise(resolve => setTimeout(resolve, 10))
-  }
-}
 
 const workerPorts = (): number => process.getActiveResourcesInfo().filter(r => r === 'MessagePort').length
 
@@ -86,7 +79,7 @@ t.test('a worker that exits (no exception) is replaced too', async t => {
   // The replacements may still be starting: a guess waits for the first one ready.
   const got = await Promise.all([FR, DE, FR, DE].map(async text => (await pool.guess(text)).language))
   t.same(got, ['fr', 'de', 'fr', 'de'])
-  await until(() => pool.threads().length === 2)
+  await until('two worker threads', () => pool.threads().length === 2, 20_000)
   t.pass('both workers replaced')
 })
 
@@ -112,7 +105,7 @@ t.test('dispose while a replacement is starting waits for it and ends it', async
   const pool = await loadCld3Pool(1, { workerUrl: CRASHING_WORKER_URL })
   const lost = pool.guess('EXIT-ALWAYS').catch((err: Error) => err)
   // The first exit schedules a replacement; dispose lands while it may still be starting.
-  await until(() => pool.restarts() > 0)
+  await until('the crashed worker to be restarted', () => pool.restarts() > 0, 20_000)
   await pool.dispose?.()
   t.type(await lost, Error)
   t.equal(workerPorts(), ports, 'no worker handle left open')

@@ -14,6 +14,8 @@ import { composePrompt, resolveProfile, type ComposedPrompt, type ComposeInput }
 export interface PromptsApi {
   /** The prompts file as last loaded (valid). */
   readonly file: PromptsFile
+  /** Why the last edit of the file was refused (the last valid version serves meanwhile). */
+  readonly lastError: string | undefined
   /** The profile an id means (undefined or "default": the default profile); throws a 404-class error for an unknown id. */
   profile: (id?: string) => PromptProfile | null
   /** The tools prompt of every tool source, one block per source. */
@@ -40,6 +42,7 @@ export function createPromptsApi (app: FastifyInstance, store: PromptStore): Pro
 
   return {
     get file () { return store.current },
+    get lastError () { return store.lastError },
     profile: (id) => resolveProfile(store.current, id),
     toolsPrompt,
     compose: async (input) => {

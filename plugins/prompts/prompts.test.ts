@@ -2,6 +2,7 @@ import t, { type Test } from 'tap'
 import { readFileSync, writeFileSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import { startKernel } from '../../test/helpers/kernel.ts'
+import { until } from '../../test/helpers/poll.ts'
 import { repoPlugin, Workspace } from '../../test/helpers/workspace.ts'
 import { composePrompt, TOOLS_HEADING } from './compose.ts'
 import { parsePromptsFile, SHIPPED_DEFAULT } from './store.ts'
@@ -37,13 +38,6 @@ async function start (t: Test, text = FILE): Promise<Awaited<ReturnType<typeof s
   return await startKernel(t, { ws, plugins })
 }
 
-async function until (what: string, fn: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 25))
-  }
-}
 
 t.test('composition order: global, tools, enabled sections by order, additional context, memory context', async t => {
   const file = parsePromptsFile(FILE, 'x.yaml')
@@ -100,10 +94,11 @@ t.test('editing the file reloads profiles live; a bad edit keeps the last good v
   const file = path.join(s.ws.dataDir, 'system_prompts.yaml')
   writeFileSync(file, FILE.replace('SECTION-10', 'EDITED-10'))
   await until('the edit to show', async () => /EDITED-10/.test((await s.json('/api/prompts/compose')).body.system_prompt))
-  t.pass('edit picked up without a reload of the generation')
-  t.equal(s.kernel.api.generation(), 1, 'no generation rebuild was needed')
+  t.equal(s.kernel.api.generation(), 1, 'edit picked up without a rebuild of the generation')
   writeFileSync(file, FILE.replace('type: format', 'type: nonsense'))
-  await new Promise(resolve => setTimeout(resolve, 400))
+  // The watcher has read the bad file once the store reports why it refused it.
+  await until('the bad edit to be read and refused', () => s.kernel.current?.app.prompts.lastError !== undefined)
+  t.match(s.kernel.current?.app.prompts.lastError, /type/, 'the refusal names the bad field')
   t.match((await s.json('/api/prompts/compose')).body.system_prompt, /EDITED-10/, 'invalid file ignored, last good version serves')
   writeFileSync(file, FILE.replace('SECTION-10', 'FIXED-10'))
   await until('the fix to show', async () => /FIXED-10/.test((await s.json('/api/prompts/compose')).body.system_prompt))

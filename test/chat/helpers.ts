@@ -64,10 +64,4 @@ export async function streamChat (s: Started, body: unknown, init?: RequestInit)
   return { status: res.status, type, text, events: type?.startsWith('text/event-stream') === true ? parseSse(text) : [] }
 }
 
-export async function until (what: string, fn: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 20))
-  }
-}
+export { until } from '../helpers/poll.ts'

@@ -26,10 +26,14 @@ t.test('use_memory: the user turn is stored, then recalled context ends the syst
 t.test('use_memory false skips memory entirely', async t => {
   const { s, fake } = await startChat(t, { extra: [memory()] })
   memoryJournal().length = 0
-  fake.enqueue({ text: 'ok' })
+  fake.enqueue({ text: 'ok' }, { text: 'remembered' })
   await s.post('/api/agent/chat', { message: 'hi', use_memory: false })
-  await new Promise(resolve => setTimeout(resolve, 100))
-  t.same(memoryJournal(), [])
+  // A later chat with memory: once its turns are stored, anything the first one had
+  // queued would be in the journal too (memory writes keep their order).
+  const marker = await (await s.post('/api/agent/chat', { message: 'marker', use_memory: true })).json() as Json
+  await until('the marker chat to be stored', () => memoryJournal().filter(c => c.op === 'storeTurn').length >= 2)
+  t.same(memoryJournal().map(c => c.arg.conversation_id ?? marker.session_id), memoryJournal().map(() => marker.session_id), 'only the chat with memory reached it')
+  t.equal(memoryJournal().length, 3, 'two turns and one recall, all the second chat\'s')
   t.notMatch((fake.completions[0].body.messages as Json[])[0].content, /MEMORY-CONTEXT/)
 })
 

@@ -8,7 +8,7 @@ import { repoPlugin, Workspace } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 import { fixture, MODEL, until } from './helpers.ts'
 
-const REDIS = process.env.REDIS_URI ?? 'redis://127.0.0.1:6379'
+const REDIS = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 
 t.test('a session stored in Redis is there after the server restarts', async t => {
   const namespace = `agentd-test-chat-${randomUUID().slice(0, 8)}:`

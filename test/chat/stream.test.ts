@@ -109,12 +109,18 @@ t.test('a client that disconnects mid-stream aborts the upstream call', async t 
   const res = await s.post('/api/agent/chat/stream', { message: 'talk a lot' }, { signal: ctl.signal })
   const reader = res.body!.getReader()
   let text = ''
-  while (!text.includes('event: chunk')) text += new TextDecoder().decode((await reader.read()).value)
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    text += new TextDecoder().decode(value)
+    if (text.includes('event: chunk')) break
+  }
+  t.match(text, /event: chunk/, 'a chunk arrived before the client left (the stream did not end early)')
   ctl.abort()
   await until('the upstream to see the abort', () => fake.completions[0]?.aborted === true)
-  t.pass('the upstream connection was closed by agentd')
+  t.equal(fake.completions[0].aborted, true, 'the upstream connection was closed by agentd')
   await until('the task to end', async () => (await s.json('/api/agent/status')).body.status === 'idle')
-  t.pass('the task tracker is idle again')
+  t.equal((await s.json('/api/agent/status')).body.status, 'idle', 'the task tracker is idle again')
 })
 
 t.test('a client that disconnects while a tool runs cancels the pending tool call', async t => {

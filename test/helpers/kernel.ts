@@ -3,6 +3,7 @@ import type { Test } from 'tap'
 import { Kernel } from '../../core/kernel.ts'
 import { Workspace, type PluginSpec } from './workspace.ts'
 import { once } from 'node:events'
+import { pino, type Logger } from 'pino'
 
 export interface Started {
   kernel: Kernel
@@ -14,6 +15,17 @@ export interface Started {
   json: <T = any>(p: string, init?: RequestInit) => Promise<{ status: number, body: T, headers: Headers }> // eslint-disable-line @typescript-eslint/no-explicit-any
   /** Resolves after the next reload that completes (ok or not). */
   nextReload: () => Promise<void>
+  /** What the kernel and its plugins logged (only with the `logLevel` option). */
+  logs: LogLine[]
+}
+
+export interface LogLine { level: number, msg: string, [key: string]: unknown }
+
+/** A pino logger that keeps every line in `lines`, for tests that check what was logged. */
+export function capturingLogger (level = 'debug'): { logger: Logger, lines: LogLine[] } {
+  const lines: LogLine[] = []
+  const logger = pino({ level }, { write: (s: string) => { lines.push(JSON.parse(s) as LogLine) } })
+  return { logger, lines }
 }
 
 export interface StartOptions {
@@ -22,6 +34,8 @@ export interface StartOptions {
   env?: Record<string, string>
   ws?: Workspace
   watch?: boolean
+  /** Capture the log at this level into `logs` (e.g. 'debug'). */
+  logLevel?: string
 }
 
 /** A minimal environment: nothing from the machine leaks in (no real API keys). */
@@ -43,7 +57,8 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
   const ws = opts.ws ?? new Workspace()
   if (opts.plugins !== undefined) ws.writePlugins(opts.plugins)
   if (opts.config !== undefined) ws.writeConfig(opts.config)
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, opts.env), watch: opts.watch ?? true })
+  const capture = opts.logLevel === undefined ? undefined : capturingLogger(opts.logLevel)
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, opts.env), watch: opts.watch ?? true, ...(capture === undefined ? {} : { logger: capture.logger }) })
   const addr = await kernel.start()
   const url = `http://127.0.0.1:${addr.port}`
   t.teardown(async () => { await kernel.close(); if (opts.ws === undefined) ws.remove() })
@@ -52,7 +67,7 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
     method: 'POST', headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string> | undefined) }, body: typeof body === 'string' ? body : JSON.stringify(body), ...init,
   })
   return {
-    kernel, ws, url, get, post,
+    kernel, ws, url, get, post, logs: capture?.lines ?? [],
     json: async (p, init) => {
       const res = await fetch(url + p, init)
       const text = await res.text()

@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap'
 import { startKernel, type Started } from '../helpers/kernel.ts'
 import { Workspace } from '../helpers/workspace.ts'
+import { until } from '../helpers/poll.ts'
 
 // data/config.json's sections belong to plugins: this one owns the provider sections.
 const CONFIG_OWNER = [{ name: 'provider-config', module: new URL('./fixtures/provider-config', import.meta.url).pathname }]
@@ -47,11 +48,12 @@ t.test('.env is read, and real environment variables win over it', async t => {
 })
 
 t.test('rewriting a watched file with the same contents does not rebuild the generation', async t => {
-  const s = await startKernel(t, { plugins: CONFIG_OWNER, config: { preferences: { default_model: 'm' } } })
+  const s = await startKernel(t, { plugins: CONFIG_OWNER, config: { preferences: { default_model: 'm' } }, logLevel: 'debug' })
   s.ws.writeConfig({ preferences: { default_model: 'm' } })
   s.ws.writePlugins(CONFIG_OWNER)
-  await new Promise(resolve => setTimeout(resolve, 400))
-  t.equal(s.kernel.api.generation(), 1)
+  // The watcher has seen the writes once the kernel says it compared and found no change.
+  await until('the watcher to compare the rewritten files', () => s.logs.some(l => l.msg === 'watched files unchanged; no reload'))
+  t.equal(s.kernel.api.generation(), 1, 'the same bytes rewritten rebuilt nothing')
   const reloaded = s.nextReload()
   s.ws.writeConfig({ preferences: { default_model: 'n' } })
   await reloaded

@@ -1,6 +1,7 @@
 // An MCP tool named like a tool of a source registered earlier (the builtin `calculate`)
 // loses the name in the chat's tool set: GET /api/mcp/tools says so and the log warns.
 import t from 'tap'
+import { eventually } from '../helpers/poll.ts'
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { Kernel } from '../../core/kernel.ts'
@@ -24,24 +25,16 @@ t.test('a tool shadowed by the builtin source is marked and warned about once', 
   t.teardown(async () => { await kernel.close(); ws.remove() })
   const url = `http://127.0.0.1:${port}`
   const tools = async (): Promise<ToolRow[]> => ((await (await fetch(`${url}/api/mcp/tools`)).json()) as { tools: ToolRow[] }).tools
-  const until = async <T>(fn: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> => {
-    const deadline = Date.now() + 10_000
-    for (;;) {
-      const v = await fn()
-      if (v !== undefined) return v
-      if (Date.now() > deadline) throw new Error(`${what} did not happen within 10 s`)
-      await new Promise(resolve => setTimeout(resolve, 50))
-    }
-  }
 
-  await until(async () => (await tools()).find(x => x.name === 'greet'), 'fx connected')
+
+  await eventually('fx connected', async () => (await tools()).find(x => x.name === 'greet'))
   t.notOk((await tools()).some(x => x.shadowed_by !== undefined), 'no clash yet')
 
   await fx.addTool('calculate', 'from the tool server')
-  const row = await until(async () => (await tools()).find(x => x.name === 'calculate'), 'calculate listed')
+  const row = await eventually('calculate listed', async () => (await tools()).find(x => x.name === 'calculate'))
   t.match(row, { name: 'calculate', server: 'fx', shadowed_by: 'tools-builtin' })
   t.equal((await tools()).find(x => x.name === 'greet')?.shadowed_by, undefined, 'other tools are not marked')
-  const warning = await until(() => lines.find(l => l.tool === 'calculate' && l.level === 40), 'the warning')
+  const warning = await eventually('the warning', () => lines.find(l => l.tool === 'calculate' && l.level === 40))
   t.match(warning, { mcp_server: 'fx', shadowed_by: 'tools-builtin', msg: /MCP tool "calculate" of server "fx" is shadowed by tool source "tools-builtin"/ })
 
   // The chat's tool set indeed calls the builtin one.
@@ -54,7 +47,7 @@ t.test('a tool shadowed by the builtin source is marked and warned about once', 
 
   // Another list change does not repeat the warning.
   await fx.addTool('another', 'x')
-  await until(async () => (await tools()).find(x => x.name === 'another'), 'another listed')
+  await eventually('another listed', async () => (await tools()).find(x => x.name === 'another'))
   await new Promise(resolve => setTimeout(resolve, 200))
   t.equal(lines.filter(l => l.tool === 'calculate' && l.level === 40).length, 1, 'warned once')
 })
