@@ -7,9 +7,9 @@
 // defaults) and `known: false`.
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
-import { check, formatErrors } from '@agentd/sdk'
-import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import type { ModelCapabilities, ModelInfo } from '@agentd/sdk/contracts/provider'
+import { check, formatErrors } from '../../kernel/validate.ts'
+import { DEFAULT_CAPABILITIES } from './capabilities.ts'
+import type { ModelCapabilities, ModelInfo } from '../../contracts/provider.ts'
 
 const Entry = Type.Object({
   supports_tools: Type.Optional(Type.Boolean()),
