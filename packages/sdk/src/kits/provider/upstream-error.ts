@@ -74,12 +74,20 @@ function causeCode (e: SdkErrorLike): string | undefined {
 /** Errors already classified carry an AGENT_ERR_PROVIDER_ code. */
 export const isProviderError = (err: unknown): err is ProviderError => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
 
-/** For a provider on plain fetch: an error answer, read the way `classify` reads an SDK's (status, headers, the body's message). */
+/**
+ * For a provider on plain fetch: an error answer as `classify` reads an SDK's (status,
+ * headers, message). The message is the body's `error.message`, `message` or `error`
+ * (a string), else the body's text.
+ */
 export async function responseError (res: Response): Promise<Error> {
   const text = await res.text().catch(() => '')
-  let body: unknown
-  try { body = JSON.parse(text) } catch { body = { message: text } }
-  return Object.assign(new Error(`${res.status} ${text}`), { status: res.status, headers: res.headers, error: body })
+  let message = text
+  try {
+    const b = JSON.parse(text) as { error?: unknown, message?: unknown }
+    const m = (b.error as { message?: unknown } | undefined)?.message ?? b.message ?? b.error
+    if (typeof m === 'string') message = m
+  } catch {}
+  return Object.assign(new Error(message), { status: res.status, headers: res.headers, error: { message } })
 }
 
 export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadline): ProviderError {
