@@ -7,7 +7,8 @@
 // 408/409/429/5xx and connection failures, honour `retry-after-ms` / `Retry-After`, else
 // back off exponentially with jitter). Two rules of ours stay, enforced here:
 // - a wait the upstream asks for beyond MAX_RETRY_WAIT_MS is not slept (the SDKs would
-//   sleep up to 24 days): the answer goes back at once, carrying the wait as Retry-After;
+//   sleep whatever it asks, up to 24 days): the answer goes back at once, carrying the
+//   wait as Retry-After;
 // - the caller is never held by a retry sleep: the openai SDK sleeps without watching the
 //   signal, so `attempt` races the call against the deadline's signal.
 // One deadline covers the whole call, retries and their waits included, and a timeout is
