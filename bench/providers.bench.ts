@@ -47,7 +47,7 @@ async function timed (deltas: () => Promise<AsyncIterable<boolean>>): Promise<Ru
 }
 
 async function * ours (provider: Provider, model: string): AsyncIterable<boolean> {
-  for await (const c of provider.stream({ model, messages })) yield c.content !== ''
+  for await (const p of provider.stream({ model, messages })) yield p.type === 'text-delta' && p.delta !== ''
 }
 
 interface Series {

@@ -2,7 +2,7 @@
 // Text inside <think>, <thinking>, <reasoning> or <reflection> blocks (any case) is
 // thinking; so is everything after an opening tag that never closes (a model cut off
 // mid-thought, or one whose reply starts with an unclosed <think>). Provider-native
-// reasoning (StreamChunk.thinking) is merged in through `native()`.
+// reasoning (a stream's reasoning-delta parts) is merged in through `native()`.
 //
 // It works on a stream: a tag split across chunks at any position is recognised,
 // because a tail that could still become a tag is held back until the next chunk

@@ -2,7 +2,7 @@
 // and tool source: no HTTP, so each test pins one rule of the loop.
 import t from 'tap'
 import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import type { CompletionRequest, CompletionResult, Provider, StreamChunk } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, CompletionResult, Provider, StreamPart } from '@agentd/sdk/contracts/provider'
 import type { ToolSource } from '@agentd/sdk/contracts/tool-source'
 import { runToolLoop, type LoopEvent } from './tool-loop.ts'
 import { collectToolSet } from './tools.ts'
@@ -23,14 +23,14 @@ function scripted (script: Script): Provider & { requests: CompletionRequest[] }
     listModels: async () => [],
     capabilities: () => ({ ...DEFAULT_CAPABILITIES, supports_tools: true }),
     complete,
-    stream: async function * (req): AsyncGenerator<StreamChunk> {
+    stream: async function * (req): AsyncGenerator<StreamPart> {
       const r = await complete(req)
-      for (const piece of r.thinking?.match(/.{1,3}/gs) ?? []) yield { content: '', thinking: piece }
-      for (const piece of r.content.match(/.{1,3}/gs) ?? []) yield { content: piece }
-      const last: StreamChunk = { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage }
-      if (r.thinking_signature !== undefined) last.thinking_signature = r.thinking_signature
-      if (r.thinking_redacted !== undefined) last.thinking_redacted = r.thinking_redacted
-      yield last
+      for (const piece of r.thinking?.match(/.{1,3}/gs) ?? []) yield { type: 'reasoning-delta', delta: piece }
+      for (const piece of r.content.match(/.{1,3}/gs) ?? []) yield { type: 'text-delta', delta: piece }
+      for (const call of r.tool_calls) yield { type: 'tool-call', call }
+      if (r.thinking_signature !== undefined) yield { type: 'reasoning-signature', signature: r.thinking_signature }
+      for (const data of r.thinking_redacted ?? []) yield { type: 'reasoning-redacted', data }
+      yield { type: 'finish', finish_reason: r.finish_reason, usage: r.usage, model: r.model }
     },
     health: async () => ({ status: 'healthy' }),
   }

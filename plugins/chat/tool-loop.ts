@@ -158,24 +158,26 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
     let redacted: string[] = []
     calls++
     if (opts.stream) {
-      for await (const chunk of opts.provider.stream(request, opts.signal)) {
-        if (chunk.thinking !== undefined && chunk.thinking !== '') {
-          nativeText += chunk.thinking
-          await relay(parser.native(chunk.thinking))
-        }
-        if (chunk.thinking_signature !== undefined) signature = chunk.thinking_signature
-        if (chunk.thinking_redacted !== undefined) redacted = [...redacted, ...chunk.thinking_redacted]
-        if (chunk.content !== '') {
-          const pieces = parser.push(chunk.content)
-          if (pieces.length > 0) {
-            const pending = relay(pieces)
-            if (pending !== undefined) await pending
+      for await (const part of opts.provider.stream(request, opts.signal)) {
+        switch (part.type) {
+          case 'text-delta': {
+            const pieces = parser.push(part.delta)
+            if (pieces.length > 0) {
+              const pending = relay(pieces)
+              if (pending !== undefined) await pending
+            }
+            break
           }
+          case 'reasoning-delta':
+            if (part.delta === '') break
+            nativeText += part.delta
+            await relay(parser.native(part.delta))
+            break
+          case 'reasoning-signature': signature = part.signature; break
+          case 'reasoning-redacted': redacted = [...redacted, part.data]; break
+          case 'tool-call': toolCalls = [...toolCalls, part.call]; break
+          case 'finish': finish = part.finish_reason; replyUsage = part.usage; model = part.model; break
         }
-        if (chunk.tool_calls !== undefined && chunk.tool_calls.length > 0) toolCalls = [...toolCalls, ...chunk.tool_calls]
-        if (chunk.finish_reason !== undefined && chunk.finish_reason !== null) finish = chunk.finish_reason
-        if (chunk.usage !== undefined) replyUsage = chunk.usage
-        if (chunk.model !== undefined) model = chunk.model
       }
       throwIfAborted(opts.signal)
     } else {

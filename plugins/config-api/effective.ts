@@ -3,7 +3,7 @@
 // provider resolved them. Secrets are redacted by the caller.
 import type { FastifyInstance } from 'fastify'
 import type { ProviderConfigFile } from '@agentd/sdk/kits/provider'
-import { safeUrl } from '../providers-api/kit/secrets.ts'
+import { safeUrl } from '@agentd/sdk/kits/provider'
 
 export const LLM_DEFAULTS = { default_temperature: 0.7, default_max_tokens: 4096, top_p: 1.0, frequency_penalty: 0.0, presence_penalty: 0.0 }
 

@@ -2,7 +2,7 @@
 import OpenAI from 'openai'
 import { normalize } from '@agentd/sdk/kits/memory'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
-import { scrub } from '../providers-api/kit/secrets.ts'
+import { scrub } from '@agentd/sdk/kits/provider'
 
 export interface OpenAIEmbedderOptions {
   model: string

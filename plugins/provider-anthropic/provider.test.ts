@@ -1,12 +1,13 @@
 // The Anthropic provider against a fake Messages API on loopback, through the real
-// @anthropic-ai/sdk: conversions both ways, SSE streaming, thinking, tool use, errors,
-// retries, timeouts and cancellation.
+// @anthropic-ai/sdk: what is particular to it (conversions both ways, thinking in all its
+// forms, 529, configuration). What every provider must do (streaming, tool calls, errors,
+// retries, timeouts, cancellation) is test/providers/provider-contract.ts.
 import t from 'tap'
 import { ConfigView, readSettings } from '../../core/config.ts'
 import type { RuntimeConfig } from '../../core/config-schema.ts'
-import type { StreamChunk } from '@agentd/sdk/contracts/provider'
+import { collect, finishOf, reasoningOf, rejection, textOf } from '../../test/helpers/stream.ts'
 import { startFakeAnthropic } from '../../test/fakes/anthropic-upstream.ts'
-import { captureLogger } from '../provider-openai-compatible/test-support.ts'
+import { captureLogger } from '../../test/helpers/log.ts'
 import { buildProvider } from './index.ts'
 import type { AnthropicOptions } from './options.ts'
 
@@ -24,17 +25,6 @@ function make (url: string | undefined, opts: Partial<AnthropicOptions> = {}, en
 }
 
 const ask = (text: string) => ({ model: 'claude-sonnet-4-5', messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: text }] })
-
-async function collect (it: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
-  const out: StreamChunk[] = []
-  for await (const c of it) out.push(c)
-  return out
-}
-
-async function rejection (p: Promise<unknown>): Promise<Error & { statusCode?: number, code?: string }> {
-  try { await p } catch (err) { return err as Error & { statusCode?: number, code?: string } }
-  throw new Error('expected a rejection')
-}
 
 t.test('plain completion: system prompt, tools and max_tokens on the wire; text and usage back', async t => {
   const fake = await startFakeAnthropic(t, { apiKey: KEY })
@@ -72,8 +62,9 @@ t.test('encrypted reasoning (redacted_thinking) comes back in order, streamed or
   const r = await provider.complete(ask('q'))
   t.same(r.thinking_redacted, ['EnCrYpTeD-1', 'EnCrYpTeD-2'])
   t.equal(r.thinking_signature, 'sig-r')
-  const last = (await collect(provider.stream(ask('q')))).at(-1)!
-  t.same(last.thinking_redacted, ['EnCrYpTeD-1', 'EnCrYpTeD-2'], 'streamed: on the last chunk')
+  const parts = await collect(provider.stream(ask('q')))
+  t.same(parts.flatMap(p => p.type === 'reasoning-redacted' ? [p.data] : []), ['EnCrYpTeD-1', 'EnCrYpTeD-2'], 'streamed: reasoning-redacted parts, in order')
+  t.same(parts.flatMap(p => p.type === 'reasoning-signature' ? [p.signature] : []), ['sig-r'])
   await provider.complete({
     model: 'claude-sonnet-4-5',
     messages: [
@@ -129,93 +120,30 @@ t.test('signed and encrypted reasoning goes back only to the model that produced
   t.same(replayed[2], ['thinking', 'redacted_thinking', 'text'], 'a history from before the model was recorded is replayed as it was')
 })
 
-t.test('streaming: text and thinking deltas in order; the last chunk has usage and the signature', async t => {
+t.test('streaming: reasoning then text deltas; the signature before finish, which has the usage', async t => {
   const fake = await startFakeAnthropic(t)
   fake.enqueue({ thinking: 'pondering deeply', signature: 'sig-s', text: 'The answer is 42.', chunkSize: 3, usage: { input_tokens: 9, output_tokens: 7 } })
   const { provider } = make(fake.url)
-  const chunks = await collect(provider.stream(ask('q')))
-  t.equal(chunks.map(c => c.thinking ?? '').join(''), 'pondering deeply')
-  t.equal(chunks.map(c => c.content).join(''), 'The answer is 42.')
-  t.ok(chunks.length > 8)
-  const last = chunks.at(-1)!
-  t.equal(last.finish_reason, 'stop')
-  t.same(last.usage, { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 })
-  t.equal(last.thinking_signature, 'sig-s')
-  t.equal(fake.messages[0].body.stream, true)
+  const parts = await collect(provider.stream(ask('q')))
+  t.equal(reasoningOf(parts), 'pondering deeply')
+  t.equal(textOf(parts), 'The answer is 42.')
+  t.ok(parts.findLastIndex(p => p.type === 'reasoning-delta') < parts.findIndex(p => p.type === 'text-delta'), 'reasoning first')
+  t.same(parts.at(-2), { type: 'reasoning-signature', signature: 'sig-s' })
+  const finish = finishOf(parts)
+  t.equal(finish.finish_reason, 'stop')
+  t.same(finish.usage, { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 })
 })
 
-t.test('streamed tool_use split across many input_json_delta events is assembled', async t => {
+t.test('529 overloaded is retried after a backoff', async t => {
   const fake = await startFakeAnthropic(t)
-  fake.enqueue({ chunkSize: 2, text: 'Let me check.', tool_uses: [{ id: 'toolu_a', name: 'search', input: { query: 'fastify plugins', limit: 5 } }, { id: 'toolu_b', name: 'calc', input: { expression: '6*7' } }] })
-  const { provider } = make(fake.url)
-  const chunks = await collect(provider.stream(ask('q')))
-  const last = chunks.at(-1)!
-  t.equal(last.finish_reason, 'tool_calls')
-  t.same(last.tool_calls, [
-    { id: 'toolu_a', name: 'search', arguments: { query: 'fastify plugins', limit: 5 } },
-    { id: 'toolu_b', name: 'calc', arguments: { expression: '6*7' } },
-  ])
-})
-
-t.test('401 becomes a 502 naming anthropic and ANTHROPIC_API_KEY, never the key', async t => {
-  const fake = await startFakeAnthropic(t, { apiKey: 'sk-ant-other-key-99999' })
-  const { provider, lines } = make(fake.url)
-  const err = await rejection(provider.complete(ask('hi')))
-  t.equal(err.statusCode, 502)
-  t.match(err.message, /anthropic rejected the API key/)
-  t.match(err.message, /ANTHROPIC_API_KEY or providers\.anthropic\.api_key/)
-  t.notMatch(err.message, KEY)
-  t.notOk(lines.some(l => l.includes(KEY)))
-})
-
-t.test('529 overloaded is retried', async t => {
-  const fake = await startFakeAnthropic(t)
+  // Retry-After: 0 is no wait asked for: the SDK backs off (0.5 s less up to 25% jitter).
   fake.enqueue({ status: 529, headers: { 'retry-after': '0' } }, { text: 'made it' })
-  const { provider } = make(fake.url)
-  const chunks = await collect(provider.stream(ask('hi')))
-  t.equal(chunks.map(c => c.content).join(''), 'made it')
-  t.equal(fake.messages.length, 2)
-})
-
-t.test('a 429 with Retry-After: 1 waits that second, not the default backoff', async t => {
-  // Without Retry-After the first backoff is 500 ms +-25% (375-625 ms): 950 ms or more can
-  // only come from honouring the header, and under 2.5 s rules out sleeping much longer than asked.
-  const fake = await startFakeAnthropic(t)
-  fake.enqueue({ status: 429, headers: { 'retry-after': '1' } }, { text: 'made it' })
   const { provider, lines } = make(fake.url)
-  const started = performance.now()
-  const chunks = await collect(provider.stream(ask('hi')))
-  const waited = performance.now() - started
-  t.equal(chunks.map(c => c.content).join(''), 'made it')
-  t.equal(fake.messages.length, 2)
-  t.ok(waited >= 950, `waited ${waited.toFixed(0)} ms, at least the second asked for`)
-  t.ok(waited < 2500, `waited ${waited.toFixed(0)} ms, not much more than asked`)
-  t.ok(lines.some(l => l.includes('"wait_ms":1000')), 'the retry logged the wait the upstream asked for')
-})
-
-t.test('an upstream that hangs gives a 504 within the configured timeout', async t => {
-  const fake = await startFakeAnthropic(t)
-  fake.enqueue({ hang: true })
-  const { provider } = make(fake.url, { timeout: 0.3 })
-  const started = Date.now()
-  const err = await rejection(provider.complete(ask('hi')))
-  t.equal(err.statusCode, 504)
-  t.ok(Date.now() - started < 1500)
-  t.match(err.message, /anthropic did not answer within 0.3 s/)
-})
-
-t.test('aborting closes the upstream request; so does a consumer that stops reading', async t => {
-  const fake = await startFakeAnthropic(t)
-  fake.enqueue({ hang: true }, { text: 'w'.repeat(300), chunkSize: 1, delayMs: 10 })
-  const { provider } = make(fake.url)
-  const ac = new AbortController()
-  const p = provider.complete(ask('hi'), ac.signal)
-  setTimeout(() => { ac.abort() }, 100)
-  t.equal((await rejection(p)).code, 'AGENT_ERR_PROVIDER_ABORTED')
-  for await (const c of provider.stream(ask('hi'))) if (c.content !== '') break
-  await new Promise(resolve => setTimeout(resolve, 150))
-  t.equal(fake.messages[0].aborted, true)
-  t.equal(fake.messages[1].aborted, true)
+  t.equal(textOf(await collect(provider.stream(ask('hi')))), 'made it')
+  t.equal(fake.messages.length, 2, 'two attempts')
+  const waited = fake.messages[1].at - fake.messages[0].at
+  t.ok(waited >= 370, `the second attempt came ${waited.toFixed(0)} ms after the first`)
+  t.ok(lines.some(l => l.includes('retrying') && l.includes('"status":529')), 'the retry is logged')
 })
 
 t.test('without a key: not_configured with what to set; calls are 503; health says so', async t => {
@@ -234,18 +162,6 @@ t.test('health makes a real models call; the catalogue knows snapshot ids', asyn
   t.equal(provider.knowsModel?.('claude-sonnet-4-20250514'), true)
   t.equal(provider.capabilities('claude-3-5-haiku-latest').max_output_tokens, 8192)
   t.ok((await provider.listModels()).some(m => m.name === 'claude-sonnet-4-5' && m.supports_tools && m.context_window === 200000))
-})
-
-t.test('an unknown model is a 404; other refusals are a 502 with the upstream reason', async t => {
-  const fake = await startFakeAnthropic(t)
-  fake.enqueue({ status: 404, message: 'model: claude-nope' }, { status: 400, message: 'prompt is too long: 250000 tokens > 200000 maximum' })
-  const { provider } = make(fake.url)
-  const missing = await rejection(provider.complete({ ...ask('hi'), model: 'claude-nope' }))
-  t.equal(missing.statusCode, 404)
-  t.match(missing.message, /anthropic does not know model "claude-nope"/)
-  const refused = await rejection(provider.complete(ask('hi')))
-  t.equal(refused.statusCode, 502)
-  t.match(refused.message, /anthropic answered HTTP 400: prompt is too long/)
 })
 
 t.test('settings the Messages API cannot take are left out and noted once in the log', async t => {

@@ -1,17 +1,14 @@
-// The Anthropic provider on `@anthropic-ai/sdk`. The kit does timeouts, retries (429,
-// 5xx, 529 overloaded; Retry-After honoured), error mapping and usage estimates, exactly
-// as for the OpenAI-compatible providers.
+// The Anthropic provider on `@anthropic-ai/sdk`. The SDK retries (429, 5xx, 529
+// overloaded; Retry-After honoured); the provider kit (@agentd/sdk/kits/provider) does
+// timeouts, keeps the retries to our rules, maps errors and estimates usage, exactly as
+// for the OpenAI-compatible providers.
 import Anthropic from '@anthropic-ai/sdk'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '@agentd/sdk/contracts/provider'
-import type { Catalogue } from '../providers-api/kit/catalogue.ts'
-import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
-import { withRetry } from '../providers-api/kit/retry.ts'
-import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
-import { relayStream } from '../providers-api/kit/relay.ts'
-import { safeUrl } from '../providers-api/kit/secrets.ts'
-import { upstream } from '../providers-api/kit/upstream.ts'
-import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamPart } from '@agentd/sdk/contracts/provider'
+import {
+  attempt, relayStream, retryingFetch, safeUrl, upstream, usageOrEstimate,
+  type Catalogue, type ResolvedSettings, type UpstreamContext,
+} from '@agentd/sdk/kits/provider'
 import { finishReason, toParams, usageOf } from './convert.ts'
 import { EventAssembler } from './stream.ts'
 import type { ThinkingSettings } from './thinking.ts'
@@ -33,15 +30,20 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const notConfigured = settings.apiKey === undefined
     ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
     : undefined
-  const client = new Anthropic({
+  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = upstream(id, settings, baseUrl, notConfigured)
+  const client = (maxRetries: number): Anthropic => new Anthropic({
     // Passing the key (even a placeholder) keeps the SDK from looking for credentials in the environment or on disk.
     apiKey: settings.apiKey ?? 'not-configured',
     baseURL: baseUrl,
+    // The kit's Deadline enforces the timeout (also between streamed parts); the SDK's is a backstop.
     timeout: settings.timeoutMs + 5_000,
-    maxRetries: 0,
+    maxRetries,
+    fetch: retryingFetch(ctx, maxRetries, cfg.log),
     defaultHeaders: cfg.headers,
   })
-  const { ctx, policy, quick, ensureConfigured } = upstream(id, settings, baseUrl, cfg.maxRetries, notConfigured)
+  const calls = client(cfg.maxRetries)
+  // Health probes are quick questions: never retried.
+  const quick = client(0)
   const log = cfg.log
 
   // Settings this API cannot take are left out; say so once per generation, not per call.
@@ -55,13 +57,13 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   }
   const maxTokens = (req: CompletionRequest): number => req.max_tokens ?? Math.min(cfg.defaultMaxTokens, catalogue.capabilities(req.model).max_output_tokens ?? cfg.defaultMaxTokens)
 
-  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamChunk> => {
+  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamPart> => {
     const c: UpstreamContext = { ...ctx, model: req.model }
     return relayStream(async () => {
       ensureConfigured()
       noteUnsupported(req)
       const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
-      const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.messages.create(params, { signal: d.signal }), log)
+      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }))
       return { upstream, deadline }
     }, new EventAssembler(req), c)
   }
@@ -77,8 +79,8 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       ensureConfigured()
       noteUnsupported(req)
       const c: UpstreamContext = { ...ctx, model: req.model }
-      const { value: msg, deadline } = await withRetry(c, policy, signal,
-        async d => await client.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }), log)
+      const { value: msg, deadline } = await attempt(c, timeoutMs, signal,
+        async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }))
       deadline.dispose()
       let content = ''
       let thinking = ''
@@ -112,7 +114,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const started = performance.now()
       try {
         // GET /v1/models?limit=1: authenticated, free, fast.
-        const { deadline } = await withRetry(ctx, quick, signal, async d => await client.models.list({ limit: 1 }, { signal: d.signal }), log)
+        const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.models.list({ limit: 1 }, { signal: d.signal }))
         deadline.dispose()
         return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
       } catch (err) {

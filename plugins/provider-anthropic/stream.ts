@@ -1,14 +1,14 @@
-// Turns Anthropic's SSE events into our StreamChunks: text_delta -> content,
-// thinking_delta -> thinking (signature_delta and redacted_thinking blocks kept for the
-// last chunk), input_json_delta
-// pieces assembled per content block into whole tool calls with parsed arguments, handed
-// over on the last chunk with the finish reason and usage. A plain class, so the kit's
-// relay (kit/relay.ts) is the only async layer over the SDK's stream.
+// Turns Anthropic's SSE events into StreamParts: text_delta -> text-delta, thinking_delta
+// -> reasoning-delta; signature_delta and redacted_thinking blocks are kept, and
+// input_json_delta pieces assembled per content block into whole tool calls with parsed
+// arguments; once the upstream ended they are handed over (tool-call parts, the
+// reasoning-signature, reasoning-redacted parts in order), then `finish` with the finish
+// reason and usage. A plain class, so the kit's relay is the only async layer over the
+// SDK's stream.
 import type Anthropic from '@anthropic-ai/sdk'
-import type { CompletionRequest, StreamChunk } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, StreamPart } from '@agentd/sdk/contracts/provider'
+import { parseArguments, usageOrEstimate } from '@agentd/sdk/kits/provider'
 import { finishReason, usageOf } from './convert.ts'
-import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
-import { parseArguments } from '../provider-openai-compatible/convert.ts'
 
 interface PartialTool { id: string, name: string, json: string }
 
@@ -26,13 +26,13 @@ export class EventAssembler {
 
   constructor (req: CompletionRequest) { this.#req = req }
 
-  /** The chunk to hand on for this event, or undefined when it carried no text. */
-  push (ev: Anthropic.Messages.RawMessageStreamEvent): StreamChunk | undefined {
+  /** The part to hand on for this event, or undefined when it carried no text. */
+  push (ev: Anthropic.Messages.RawMessageStreamEvent): StreamPart | undefined {
     switch (ev.type) {
       case 'content_block_delta': {
         const d = ev.delta
-        if (d.type === 'text_delta') { this.#text += d.text; return { content: d.text } }
-        if (d.type === 'thinking_delta') return { content: '', thinking: d.thinking }
+        if (d.type === 'text_delta') { this.#text += d.text; return { type: 'text-delta', delta: d.text } }
+        if (d.type === 'thinking_delta') return { type: 'reasoning-delta', delta: d.thinking }
         if (d.type === 'signature_delta') this.#signature += d.signature
         else if (d.type === 'input_json_delta') { const t = this.#tools.get(ev.index); if (t !== undefined) t.json += d.partial_json }
         return undefined
@@ -58,20 +58,19 @@ export class EventAssembler {
     }
   }
 
-  /** The last chunk: finish reason, whole tool calls, usage, reasoning signature. */
-  finish (): StreamChunk {
+  /** The closing parts: whole tool calls, the reasoning's signature and encrypted blocks, then finish. */
+  finish (): StreamPart[] {
     const tools = [...this.#tools.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => t)
-    const toolCalls = tools.map(t => ({ id: t.id, name: t.name, arguments: parseArguments(t.json) }))
+    const parts: StreamPart[] = tools.map(t => ({ type: 'tool-call', call: { id: t.id, name: t.name, arguments: parseArguments(t.json) } }))
+    if (this.#signature !== '') parts.push({ type: 'reasoning-signature', signature: this.#signature })
+    for (const data of this.#redacted) parts.push({ type: 'reasoning-redacted', data })
     const reported = this.#input === undefined || this.#output === undefined ? undefined : usageOf({ input_tokens: this.#input + this.#cache, output_tokens: this.#output })
-    const last: StreamChunk = {
-      content: '',
-      finish_reason: finishReason(this.#stop, toolCalls.length > 0),
+    parts.push({
+      type: 'finish',
+      finish_reason: finishReason(this.#stop, tools.length > 0),
       usage: usageOrEstimate(reported, this.#req, this.#text + tools.map(t => t.json).join('')),
       model: this.#model ?? this.#req.model,
-    }
-    if (toolCalls.length > 0) last.tool_calls = toolCalls
-    if (this.#signature !== '') last.thinking_signature = this.#signature
-    if (this.#redacted.length > 0) last.thinking_redacted = [...this.#redacted]
-    return last
+    })
+    return parts
   }
 }

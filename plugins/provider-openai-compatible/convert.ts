@@ -1,6 +1,7 @@
 // Our contract types <-> the OpenAI Chat Completions wire format.
 import type OpenAI from 'openai'
 import type { CompletionRequest, FinishReason, Message, ToolCall } from '@agentd/sdk/contracts/provider'
+import { parseArguments } from '@agentd/sdk/kits/provider'
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam
 type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, 'stream'>
@@ -63,20 +64,6 @@ export function finishReason (r: string | null | undefined, hasToolCalls: boolea
     case 'tool_calls': case 'function_call': return 'tool_calls'
     case 'content_filter': return 'content_filter'
     default: return 'stop'
-  }
-}
-
-/**
- * Tool-call arguments arrive as a JSON string. A model that writes broken JSON gets its
- * text back under `_raw_arguments`, so the tool's own validation can tell it what is wrong.
- */
-export function parseArguments (text: string): Record<string, unknown> {
-  if (text.trim() === '') return {}
-  try {
-    const v: unknown = JSON.parse(text)
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : { value: v }
-  } catch {
-    return { _raw_arguments: text }
   }
 }
 

@@ -11,8 +11,7 @@ import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { PluginOptions } from '@agentd/sdk'
 import { options, type OpenAICompatibleOptions } from './options.ts'
 import { PRESETS, isPresetName } from './presets.ts'
-import { Catalogue, loadCatalogueFile, type CatalogueEntry } from '../providers-api/kit/catalogue.ts'
-import { resolveSettings } from '../providers-api/kit/settings.ts'
+import { Catalogue, loadCatalogueFile, resolveSettings, type CatalogueEntry } from '@agentd/sdk/kits/provider'
 import { createOpenAICompatibleProvider } from './provider.ts'
 
 export { options }

@@ -1,18 +1,14 @@
 // One OpenAI-compatible provider instance on the `openai` SDK. The SDK does the wire
-// format; the layer around it (kit/) does timeouts, retries, error mapping and usage
-// estimates, the same way for every provider.
+// format and the retries; the provider kit (@agentd/sdk/kits/provider) does timeouts,
+// keeps the retries to our rules, maps errors and estimates usage, the same way for every
+// provider.
 import OpenAI from 'openai'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamChunk } from '@agentd/sdk/contracts/provider'
-import type { Catalogue } from '../providers-api/kit/catalogue.ts'
-import type { ResolvedSettings } from '../providers-api/kit/settings.ts'
-import { withRetry } from '../providers-api/kit/retry.ts'
-import type { UpstreamContext } from '../providers-api/kit/upstream-error.ts'
-import { relayStream } from '../providers-api/kit/relay.ts'
-import { ProviderErrors, tag } from '../providers-api/kit/errors.ts'
-import { safeUrl } from '../providers-api/kit/secrets.ts'
-import { upstream } from '../providers-api/kit/upstream.ts'
-import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamPart } from '@agentd/sdk/contracts/provider'
+import {
+  attempt, ProviderErrors, relayStream, retryingFetch, safeUrl, tag, upstream, usageOrEstimate,
+  type Catalogue, type ResolvedSettings, type UpstreamContext,
+} from '@agentd/sdk/kits/provider'
 import { DEFAULT_QUIRKS, finishReason, reasoningOf, toParams, toToolCalls, type WireQuirks } from './convert.ts'
 import { ChunkAssembler } from './stream.ts'
 
@@ -31,8 +27,6 @@ export interface OpenAICompatibleConfig {
   log: FastifyBaseLogger
 }
 
-/** Health and model listing are quick questions: they never wait longer than this. */
-
 export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Provider {
   const { id, settings, catalogue } = cfg
   const baseUrl = settings.baseUrl ?? ''
@@ -43,37 +37,38 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       : undefined
   const notConfigured = missing === undefined ? undefined : `Provider "${id}" is not configured: ${missing} (POST /api/config/update takes it without a restart).`
 
-  const client = new OpenAI({
+  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = upstream(id, settings, baseUrl, notConfigured)
+  const client = (maxRetries: number): OpenAI => new OpenAI({
     // Local servers ignore the key, but the SDK insists on one.
     apiKey: settings.apiKey ?? 'not-needed',
     baseURL: baseUrl === '' ? 'http://127.0.0.1:9/v1' : baseUrl,
     organization: null,
     project: null,
-    // Our own Deadline enforces the timeout (also between streamed chunks); the SDK's is a backstop.
+    // The kit's Deadline enforces the timeout (also between streamed parts); the SDK's is a backstop.
     timeout: settings.timeoutMs + 5_000,
-    maxRetries: 0,
+    maxRetries,
+    fetch: retryingFetch(ctx, maxRetries, cfg.log),
     defaultHeaders: cfg.headers,
   })
-
-  const { ctx, policy, quick, ensureConfigured } = upstream(id, settings, baseUrl, cfg.maxRetries, notConfigured)
-  const log = cfg.log
+  const calls = client(cfg.maxRetries)
+  // Model listings and health probes are quick questions: never retried.
+  const quick = client(0)
   const quirks = cfg.quirks ?? DEFAULT_QUIRKS
-
 
   const serverModels = async (signal?: AbortSignal): Promise<string[]> => {
     ensureConfigured()
-    const { value, deadline } = await withRetry(ctx, quick, signal, async d => await client.models.list({ signal: d.signal }), log)
+    const { value, deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.models.list({ signal: d.signal }))
     deadline.dispose()
     return value.data.map(m => m.id)
   }
 
-  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamChunk> => {
+  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamPart> => {
     const c: UpstreamContext = { ...ctx, model: req.model }
     return relayStream(async () => {
       ensureConfigured()
       const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
       if (cfg.streamUsage) params.stream_options = { include_usage: true }
-      const { value: upstream, deadline } = await withRetry(c, policy, signal, async d => await client.chat.completions.create(params, { signal: d.signal }), log)
+      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.chat.completions.create(params, { signal: d.signal }))
       return { upstream, deadline }
     }, new ChunkAssembler(req), c)
   }
@@ -92,8 +87,8 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     complete: async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
       ensureConfigured()
       const c: UpstreamContext = { ...ctx, model: req.model }
-      const { value: res, deadline } = await withRetry(c, policy, signal,
-        async d => await client.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal }), log)
+      const { value: res, deadline } = await attempt(c, timeoutMs, signal,
+        async d => await calls.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal }))
       deadline.dispose()
       const choice = res.choices?.[0]
       if (choice === undefined) throw tag(new ProviderErrors.BAD_RESPONSE(`${id} answered without a choice for model "${req.model}".`), { provider: id })
@@ -120,7 +115,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       try {
         if (cfg.healthPath === undefined) await serverModels(signal)
         else {
-          const { deadline } = await withRetry(ctx, quick, signal, async d => await client.get(cfg.healthPath!, { signal: d.signal }), log)
+          const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.get(cfg.healthPath!, { signal: d.signal }))
           deadline.dispose()
         }
         return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }

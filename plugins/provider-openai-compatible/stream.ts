@@ -1,13 +1,14 @@
-// Turns OpenAI-style stream chunks into our StreamChunks: text and reasoning deltas are
-// passed on as they come; tool-call deltas (split across many chunks, keyed by `index`)
-// are assembled and handed over whole, with parsed arguments, on the final chunk, which
-// also carries the finish reason and the usage (estimated and marked when not reported).
-// A plain class rather than a generator: the kit's relay (kit/relay.ts) is the only async
-// layer between the SDK's stream and the consumer (see bench/providers.bench.ts).
+// Turns OpenAI-style stream chunks into StreamParts: text and reasoning deltas are passed
+// on as they come; tool-call deltas (split across many chunks, keyed by `index`) are
+// assembled and handed over as whole `tool-call` parts, arguments parsed, once the
+// upstream ended, before the `finish` part with the finish reason and the usage
+// (estimated and marked when not reported). A plain class rather than a generator: the
+// kit's relay is the only async layer between the SDK's stream and the consumer (see
+// bench/providers.bench.ts).
 import type OpenAI from 'openai'
-import type { CompletionRequest, StreamChunk } from '@agentd/sdk/contracts/provider'
-import { finishReason, parseArguments } from './convert.ts'
-import { usageOrEstimate } from '../providers-api/kit/estimate.ts'
+import type { CompletionRequest, StreamPart } from '@agentd/sdk/contracts/provider'
+import { parseArguments, usageOrEstimate } from '@agentd/sdk/kits/provider'
+import { finishReason } from './convert.ts'
 
 interface PartialCall { id: string, name: string, args: string }
 interface ReasoningDelta { reasoning_content?: unknown, reasoning?: unknown }
@@ -22,8 +23,8 @@ export class ChunkAssembler {
 
   constructor (req: CompletionRequest) { this.#req = req }
 
-  /** The chunk to hand on for this upstream chunk, or undefined when it carried no text. */
-  push (chunk: OpenAI.Chat.Completions.ChatCompletionChunk): StreamChunk | undefined {
+  /** The part(s) to hand on for this upstream chunk, or undefined when it carried no text. */
+  push (chunk: OpenAI.Chat.Completions.ChatCompletionChunk): StreamPart | StreamPart[] | undefined {
     if (chunk.usage !== undefined && chunk.usage !== null) this.#reported = chunk.usage
     this.#model ??= chunk.model
     const choice = chunk.choices?.[0]
@@ -43,12 +44,13 @@ export class ChunkAssembler {
     const r = delta as ReasoningDelta
     const thinking = r.reasoning_content ?? r.reasoning
     if (typeof thinking === 'string' && thinking !== '') {
+      if (content === '') return { type: 'reasoning-delta', delta: thinking }
       this.#text += content
-      return { content, thinking }
+      return [{ type: 'reasoning-delta', delta: thinking }, { type: 'text-delta', delta: content }]
     }
     if (content === '') return undefined
     this.#text += content
-    return { content }
+    return { type: 'text-delta', delta: content }
   }
 
   /**
@@ -65,17 +67,16 @@ export class ChunkAssembler {
     return call
   }
 
-  /** The last chunk: finish reason, whole tool calls, usage. */
-  finish (): StreamChunk {
+  /** The closing parts: whole tool calls, then finish (reason, usage, model). */
+  finish (): StreamPart[] {
     const calls = this.#calls.filter(c => c !== undefined && c.name !== '')
-    const toolCalls = calls.map((c, i) => ({ id: c.id === '' ? `call_${i}` : c.id, name: c.name, arguments: parseArguments(c.args) }))
-    const last: StreamChunk = {
-      content: '',
-      finish_reason: finishReason(this.#finish, toolCalls.length > 0),
+    const parts: StreamPart[] = calls.map((c, i) => ({ type: 'tool-call', call: { id: c.id === '' ? `call_${i}` : c.id, name: c.name, arguments: parseArguments(c.args) } }))
+    parts.push({
+      type: 'finish',
+      finish_reason: finishReason(this.#finish, calls.length > 0),
       usage: usageOrEstimate(this.#reported, this.#req, this.#text + calls.map(c => c.args).join('')),
       model: this.#model ?? this.#req.model,
-    }
-    if (toolCalls.length > 0) last.tool_calls = toolCalls
-    return last
+    })
+    return parts
   }
 }

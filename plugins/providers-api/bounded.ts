@@ -1,7 +1,7 @@
 // Runs a provider call with a time limit: the signal is aborted and the promise rejects
 // when the limit passes, so a hung upstream cannot hold an endpoint open. The rejection is
 // the provider layer's 504, so an endpoint that lets it through answers 504, never 500.
-import { ProviderErrors, tag } from './kit/errors.ts'
+import { ProviderErrors, tag } from '@agentd/sdk/kits/provider'
 import { TIMED_OUT, within } from '@agentd/sdk'
 
 export async function bounded<T> (ms: number, provider: string, what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {

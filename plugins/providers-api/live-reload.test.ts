@@ -49,8 +49,8 @@ export default async function echoProvider (app, opts) {
     knowsModel: model => model === 'echo-1',
     complete: async req => ({ content: answer(req), finish_reason: 'stop', tool_calls: [], model: req.model, usage: usage(answer(req)) }),
     stream: async function * (req) {
-      for (const word of answer(req).split(/(?<= )/)) yield { content: word }
-      yield { content: '', finish_reason: 'stop', usage: usage(answer(req)) }
+      for (const word of answer(req).split(/(?<= )/)) yield { type: 'text-delta', delta: word }
+      yield { type: 'finish', finish_reason: 'stop', usage: usage(answer(req)), model: req.model }
     },
     health: async () => ({ status: 'healthy' }),
   }
@@ -96,7 +96,7 @@ t.test('a stream running during a config change finishes on the old settings; th
     if (done) break
     text += new TextDecoder().decode(value)
   }
-  const content = [...text.matchAll(/^data: (.*)$/gm)].map(m => JSON.parse(m[1]) as { content?: string }).map(c => c.content ?? '').join('')
+  const content = [...text.matchAll(/^data: (.*)$/gm)].map(m => JSON.parse(m[1]) as { type?: string, delta?: string }).map(p => p.type === 'text-delta' ? p.delta : '').join('')
   t.equal(content, 'old-server-'.repeat(6), 'the running stream finished whole on the old server')
   t.match(text, /event: done/)
   const next = await s.json('/api/test/provider-complete?model=local/llama3.2')
@@ -128,7 +128,7 @@ t.test('anthropic through the kernel: a bare claude name resolves to it and stre
   })
   const res = await s.get('/api/test/provider-stream?model=claude-sonnet-4-5', { headers: { accept: 'text/event-stream' } })
   const text = await res.text()
-  const content = [...text.matchAll(/^data: (.*)$/gm)].map(m => JSON.parse(m[1]) as { content?: string }).map(c => c.content ?? '').join('')
+  const content = [...text.matchAll(/^data: (.*)$/gm)].map(m => JSON.parse(m[1]) as { type?: string, delta?: string }).map(p => p.type === 'text-delta' ? p.delta : '').join('')
   t.equal(content, 'streamed by claude')
   t.equal(up.messages[0].body.model, 'claude-sonnet-4-5')
   const health = await s.json('/api/providers/health')

@@ -84,7 +84,7 @@ t.test('a plain-name override changes capabilities only; a provider/model overri
   // Two configured providers built as the plugin builds them; local is the default provider
   // (the default model llama3.2 is in its catalogue), openai comes first in the registry.
   const { buildProvider } = await import('../provider-openai-compatible/index.ts')
-  const { captureLogger } = await import('../provider-openai-compatible/test-support.ts')
+  const { captureLogger } = await import('../../test/helpers/log.ts')
   const overrides = { 'mistral-x': { context_window: 5000 }, 'openai/tuned-x': { context_window: 7000 } }
   const env = Object.freeze({ OPENAI_API_KEY: 'sk-resolve-test-0000' })
   const view = new ConfigView(env, readSettings(env, process.cwd()), { models: { overrides } })

@@ -6,7 +6,7 @@
 import type { Registry } from '@agentd/sdk'
 import type { ConfigView } from '@agentd/sdk'
 import type { Provider } from '@agentd/sdk/contracts/provider'
-import { ProviderErrors, tag } from './kit/errors.ts'
+import { ProviderErrors, tag } from '@agentd/sdk/kits/provider'
 
 export interface ResolvedModel {
   provider: Provider

@@ -65,8 +65,10 @@ function contextProvider (ctx: StrategyContext, last: { call?: StrategyCompletio
     complete,
     stream: async function * (req, signal) {
       const r = await complete(req, signal)
-      yield { content: r.content, ...(r.thinking === undefined ? {} : { thinking: r.thinking }) }
-      yield { content: '', finish_reason: r.finish_reason, tool_calls: r.tool_calls, usage: r.usage, model: r.model }
+      if (r.thinking !== undefined) yield { type: 'reasoning-delta', delta: r.thinking }
+      yield { type: 'text-delta', delta: r.content }
+      for (const call of r.tool_calls) yield { type: 'tool-call', call }
+      yield { type: 'finish', finish_reason: r.finish_reason, usage: r.usage, model: r.model }
     },
     health: async () => ({ status: 'healthy' }),
   }

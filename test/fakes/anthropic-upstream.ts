@@ -41,6 +41,8 @@ export interface AnthropicRecordedRequest {
   body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the client sent
   aborted: boolean
   stream: boolean
+  /** performance.now() when the request arrived: the gap between two attempts is the wait the client slept. */
+  at: number
 }
 
 export interface FakeAnthropicOptions {
@@ -122,7 +124,7 @@ export class FakeAnthropic {
     let body: unknown = {}
     try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
     const path = (req.url ?? '/').split('?')[0]
-    const record: AnthropicRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true }
+    const record: AnthropicRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true, at: performance.now() }
     this.requests.push(record)
     let finished = false
     res.once('close', () => { if (!finished) record.aborted = true })

@@ -50,6 +50,8 @@ export interface RecordedRequest {
   /** True when the client closed the connection before the reply ended. */
   aborted: boolean
   stream: boolean
+  /** performance.now() when the request arrived: the gap between two attempts is the wait the client slept. */
+  at: number
 }
 
 export interface FakeOpenAIOptions {
@@ -126,7 +128,7 @@ export class FakeOpenAI {
     let body: unknown = {}
     try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
     const path = (req.url ?? '/').split('?')[0]
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true }
+    const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true, at: performance.now() }
     this.requests.push(record)
     let finished = false
     res.once('close', () => { if (!finished) record.aborted = true })

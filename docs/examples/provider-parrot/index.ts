@@ -3,34 +3,29 @@
 import fp from 'fastify-plugin'
 import { Type, type Static } from 'typebox'
 import type { FastifyInstance } from 'fastify'
-// Types only: they vanish at run time, so the plugin needs nothing from agentd's code.
 import type { PluginOptions } from '@agentd/sdk'
-import type { CompletionResult, ModelCapabilities, Provider } from '@agentd/sdk/contracts/provider'
+import type { CompletionResult, Provider } from '@agentd/sdk/contracts/provider'
+import { DEFAULT_CAPABILITIES, estimateTokens } from '@agentd/sdk/kits/provider'
 
 export const options = Type.Object({ greeting: Type.String({ default: 'Hello' }) }, { additionalProperties: false })
-
-const CAPABILITIES: ModelCapabilities = {
-  supports_tools: false, supports_vision: false, supports_streaming: true, supports_json_mode: false,
-  context_window: 4096, max_output_tokens: null, cost_per_1k_input: null, cost_per_1k_output: null,
-}
 
 async function parrot (app: FastifyInstance, opts: PluginOptions<Static<typeof options>>): Promise<void> {
   const answer = (text: string): string => `${opts.greeting}: ${text}`
   const provider: Provider = {
     id: opts.instance,
     status: () => ({ status: 'configured' }),
-    listModels: async () => [{ name: 'parrot-1', provider: opts.instance, ...CAPABILITIES }],
-    capabilities: () => ({ ...CAPABILITIES }),
+    listModels: async () => [{ name: 'parrot-1', provider: opts.instance, ...DEFAULT_CAPABILITIES }],
+    capabilities: () => ({ ...DEFAULT_CAPABILITIES }),
     knowsModel: (model) => model === 'parrot-1',
     complete: async (req): Promise<CompletionResult> => {
       const content = answer(req.messages.at(-1)?.content ?? '')
-      const tokens = Math.ceil(content.length / 4)
+      const tokens = estimateTokens(content)
       return { content, finish_reason: 'stop', tool_calls: [], model: req.model, usage: { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens, estimated: true } }
     },
     stream: async function * (req, signal) {
       const result = await provider.complete(req, signal)
-      for (const word of result.content.split(/(?<= )/)) yield { content: word }
-      yield { content: '', finish_reason: 'stop', usage: result.usage }
+      for (const word of result.content.split(/(?<= )/)) yield { type: 'text-delta', delta: word }
+      yield { type: 'finish', finish_reason: 'stop', usage: result.usage, model: req.model }
     },
     health: async () => ({ status: 'healthy' }),
   }

@@ -1,5 +1,5 @@
-// The model-provider contract. Types mirror SPEC.md (Message, ToolCall, StreamChunk,
-// CompletionResult, ModelCapabilities); field names stay snake_case as in the wire API.
+// The model-provider contract. Types mirror SPEC.md (Message, ToolCall, CompletionResult,
+// ModelCapabilities; a stream is a union of parts, StreamPart); field names stay snake_case as in the wire API.
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -90,22 +90,38 @@ export interface CompletionResult {
 }
 
 /**
- * One streamed piece. `content` is answer text (may be empty); `thinking` is native
- * reasoning text. Tool calls arrive whole, assembled from the upstream's deltas, on the
- * chunk that carries `finish_reason: "tool_calls"`. The last chunk carries `usage`.
+ * One part of a streamed completion: a tagged union, as the Vercel AI SDK's
+ * LanguageModelV2StreamPart, so a consumer switches on `type` and each part carries only
+ * what it means. In order: text and reasoning deltas as they come; then, once the upstream
+ * has finished, the whole tool calls (assembled from the upstream's deltas, arguments
+ * parsed), the reasoning's signature and encrypted blocks where the provider has them, and
+ * last exactly one `finish`.
  */
-export interface StreamChunk {
-  content: string
-  thinking?: string
-  finish_reason?: FinishReason | null
-  tool_calls?: ToolCall[]
-  usage?: Usage
-  model?: string
-  /** On the last chunk, where the provider signs its reasoning (see Message.thinking_signature). */
-  thinking_signature?: string
-  /** On the last chunk: encrypted reasoning blocks, in order (see Message.thinking_redacted). */
-  thinking_redacted?: string[]
-}
+export type StreamPart =
+  | TextDeltaPart
+  | ReasoningDeltaPart
+  | ReasoningSignaturePart
+  | ReasoningRedactedPart
+  | ToolCallPart
+  | FinishPart
+
+/** Answer text. */
+export interface TextDeltaPart { type: 'text-delta', delta: string }
+
+/** Native reasoning text, apart from the answer (never put reasoning in a text-delta). */
+export interface ReasoningDeltaPart { type: 'reasoning-delta', delta: string }
+
+/** The signature of the reasoning streamed so far, where the provider signs it (see Message.thinking_signature). */
+export interface ReasoningSignaturePart { type: 'reasoning-signature', signature: string }
+
+/** One encrypted reasoning block, in order (see Message.thinking_redacted). */
+export interface ReasoningRedactedPart { type: 'reasoning-redacted', data: string }
+
+/** One whole tool call the model requested. */
+export interface ToolCallPart { type: 'tool-call', call: ToolCall }
+
+/** The last part: why the model stopped, the usage (estimates marked) and the model that answered. */
+export interface FinishPart { type: 'finish', finish_reason: FinishReason, usage: Usage, model: string }
 
 export interface ModelCapabilities {
   supports_tools: boolean
@@ -168,10 +184,10 @@ export interface Provider {
    */
   complete: (req: CompletionRequest, signal?: AbortSignal) => Promise<CompletionResult>
   /**
-   * The same as a stream of chunks (see StreamChunk); errors as for `complete`, thrown
+   * The same as a stream of parts (see StreamPart); errors as for `complete`, thrown
    * from the iterator. Breaking out of the loop or aborting `signal` closes the upstream request.
    */
-  stream: (req: CompletionRequest, signal?: AbortSignal) => AsyncIterable<StreamChunk>
+  stream: (req: CompletionRequest, signal?: AbortSignal) => AsyncIterable<StreamPart>
   /** A real, cheap upstream call. */
   health: (signal?: AbortSignal) => Promise<ProviderHealth>
   /** Effective settings with the key redacted, for GET /api/config. Optional for third-party providers. */

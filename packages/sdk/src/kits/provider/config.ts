@@ -11,7 +11,8 @@ const ProviderSettings = Type.Object({
   timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600, description: 'seconds' })),
 }, { additionalProperties: false })
 
-const CapabilityOverride = Type.Object({
+/** Capability figures for one model, each optional: a catalogue entry or a `models.overrides` entry. */
+export const CapabilityOverride = Type.Object({
   supports_tools: Type.Optional(Type.Boolean()),
   supports_vision: Type.Optional(Type.Boolean()),
   supports_streaming: Type.Optional(Type.Boolean()),

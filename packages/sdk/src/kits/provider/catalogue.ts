@@ -7,20 +7,13 @@
 // defaults) and `known: false`.
 import { readFileSync } from 'node:fs'
 import { Type, type Static } from 'typebox'
-import { check, formatErrors } from '@agentd/sdk'
-import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import type { ModelCapabilities, ModelInfo } from '@agentd/sdk/contracts/provider'
+import { check, formatErrors } from '../../kernel/validate.ts'
+import { DEFAULT_CAPABILITIES } from './capabilities.ts'
+import { CapabilityOverride } from './config.ts'
+import type { ModelCapabilities, ModelInfo } from '../../contracts/provider.ts'
 
-const Entry = Type.Object({
-  supports_tools: Type.Optional(Type.Boolean()),
-  supports_vision: Type.Optional(Type.Boolean()),
-  supports_streaming: Type.Optional(Type.Boolean()),
-  supports_json_mode: Type.Optional(Type.Boolean()),
-  context_window: Type.Optional(Type.Integer({ minimum: 1 })),
-  max_output_tokens: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  cost_per_1k_input: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-  cost_per_1k_output: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])),
-}, { additionalProperties: false })
+// A catalogue entry is what a `models.overrides` entry may say.
+const Entry = CapabilityOverride
 
 export const CatalogueFileSchema = Type.Object({
   /** Where the figures come from and when they were checked; for people, not code. */

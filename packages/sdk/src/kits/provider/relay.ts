@@ -1,4 +1,5 @@
-// Relays an SDK stream through a provider's chunk assembler, with the deadline semantics
+// Relays an upstream stream (an SDK's, or any async iterable of events) through a
+// provider's assembler, with the deadline semantics
 // every provider shares: silence is timed between upstream events (not while our
 // consumer holds a chunk), an aborted SDK stream says why, and a consumer that stops
 // early closes the upstream request.
@@ -8,42 +9,45 @@
 // resumption machinery (a request queue and an extra promise per yield, twice when one
 // generator delegates to another) costs more than the relaying itself
 // (bench/providers.bench.ts compares against the raw SDK stream).
-import type { StreamChunk } from '@agentd/sdk/contracts/provider'
+import type { StreamPart } from '../../contracts/provider.ts'
 import type { Deadline } from './deadline.ts'
-import { classify, classifyMidStream, type UpstreamContext } from './upstream-error.ts'
+import { classify, classifyMidStream, isProviderError, type UpstreamContext } from './upstream-error.ts'
 
-/** Errors already classified by the kit carry an AGENT_ERR_PROVIDER_ code. */
-export const isProviderError = (err: unknown): boolean => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
 
 export interface StreamAssembler<E> {
-  /** One upstream event in; a chunk out when there is something to say. */
-  push: (event: E) => StreamChunk | undefined
-  /** The closing chunk (finish reason, assembled tool calls, usage). */
-  finish: () => StreamChunk
+  /** One upstream event in; a part out when there is something to say (several, rarely: text and reasoning in one event). */
+  push: (event: E) => StreamPart | readonly StreamPart[] | undefined
+  /** The closing parts, after the upstream ended: whole tool calls, reasoning signature, then `finish`. */
+  finish: () => readonly StreamPart[]
 }
 
-/** The upstream stream and its deadline, once the request has been answered (retries done). */
+/** The upstream stream and its deadline, once the request has been answered (the SDK's retries done). */
 export interface Connected<E> { upstream: AsyncIterable<E>, deadline: Deadline }
 
 /**
  * The provider's stream: `connect` runs on the first `next()` (like a generator's body,
  * nothing happens before the consumer starts reading); its errors pass through as they are
- * (the retry wrapper has classified them).
+ * (`attempt` has classified them).
  */
-export function relayStream<E> (connect: () => Promise<Connected<E>>, assembler: StreamAssembler<E>, ctx: UpstreamContext): AsyncIterableIterator<StreamChunk> {
+export function relayStream<E> (connect: () => Promise<Connected<E>>, assembler: StreamAssembler<E>, ctx: UpstreamContext): AsyncIterableIterator<StreamPart> {
   return new Relay(connect, assembler, ctx)
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
+const EMPTY: readonly StreamPart[] = Object.freeze([])
+const isPart = (p: StreamPart | readonly StreamPart[]): p is StreamPart => !Array.isArray(p)
 
-class Relay<E> implements AsyncIterableIterator<StreamChunk> {
+class Relay<E> implements AsyncIterableIterator<StreamPart> {
   readonly #connect: () => Promise<Connected<E>>
   readonly #assembler: StreamAssembler<E>
   readonly #ctx: UpstreamContext
   #it: AsyncIterator<E> | undefined
   #deadline: Deadline | undefined
-  /** No more chunks: finished, failed, or stopped by the consumer. */
+  /** No more parts from upstream: finished, failed, or stopped by the consumer. */
   #over = false
+  /** Parts still to hand on from one push (or from finish). */
+  #queue: readonly StreamPart[] = EMPTY
+  #queued = 0
 
   constructor (connect: () => Promise<Connected<E>>, assembler: StreamAssembler<E>, ctx: UpstreamContext) {
     this.#connect = connect
@@ -53,7 +57,8 @@ class Relay<E> implements AsyncIterableIterator<StreamChunk> {
 
   [Symbol.asyncIterator] (): this { return this }
 
-  async next (): Promise<IteratorResult<StreamChunk>> {
+  async next (): Promise<IteratorResult<StreamPart>> {
+    if (this.#queued < this.#queue.length) return { done: false, value: this.#queue[this.#queued++] }
     if (this.#over) return DONE
     let d = this.#deadline
     if (d === undefined) {
@@ -76,17 +81,17 @@ class Relay<E> implements AsyncIterableIterator<StreamChunk> {
         const r = await it.next()
         if (r.done === true) {
           // The SDK ends a stream quietly when it is aborted; say why.
-          if (d.signal.aborted) throw classify(d.signal.reason, this.#ctx, d).error
+          if (d.signal.aborted) throw classify(d.signal.reason, this.#ctx, d)
           this.#over = true
           d.dispose()
-          return { done: false, value: this.#assembler.finish() }
+          return this.#hand(this.#assembler.finish())
         }
         d.touch()
         const out = this.#assembler.push(r.value)
-        if (out !== undefined) {
+        if (out !== undefined && (isPart(out) || out.length > 0)) {
           // Time the consumer spends before asking for more is not the upstream's silence.
           d.pause()
-          return { done: false, value: out }
+          return isPart(out) ? { done: false, value: out } : this.#hand(out)
         }
       }
     } catch (err) {
@@ -96,14 +101,22 @@ class Relay<E> implements AsyncIterableIterator<StreamChunk> {
     }
   }
 
+  #hand (parts: readonly StreamPart[]): IteratorResult<StreamPart> {
+    if (parts.length === 0) return DONE
+    this.#queue = parts
+    this.#queued = 1
+    return { done: false, value: parts[0] }
+  }
+
   /** The consumer stopped early (break, or a failure on its side): close the upstream request. */
-  async return (): Promise<IteratorResult<StreamChunk>> {
+  async return (): Promise<IteratorResult<StreamPart>> {
     if (!this.#over && this.#deadline !== undefined) {
       this.#stop(this.#deadline)
       // The abort above already closed the request; the SDK's own cleanup may still throw about it.
       try { await this.#it?.return?.() } catch {}
     }
     this.#over = true
+    this.#queue = EMPTY
     return DONE
   }
 

@@ -2,7 +2,7 @@
 // data/config.json `providers.<id>.*`, then the environment variable, then the default.
 // The values are read once per generation: a config update rebuilds the generation, so a
 // new key reaches the next request while a stream already running keeps the old one.
-import type { ConfigView } from '@agentd/sdk'
+import type { ConfigView } from '../../kernel/config-view.ts'
 
 export interface SettingsSpec {
   /** Provider id (also its key under `providers` in data/config.json). */

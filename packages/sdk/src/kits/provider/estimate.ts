@@ -1,6 +1,6 @@
 // Token estimates for when an upstream omits usage. About four characters per token is
 // the usual rule for English with BPE tokenizers; the result is marked `estimated`.
-import type { CompletionRequest, Usage } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, Usage } from '../../contracts/provider.ts'
 
 export function estimateTokens (text: string): number {
   return text === '' ? 0 : Math.max(1, Math.ceil(text.length / 4))

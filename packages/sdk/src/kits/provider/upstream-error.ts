@@ -1,6 +1,8 @@
-// Turns whatever an SDK threw (the openai and @anthropic-ai/sdk clients share the same
-// error shapes: `status`, `headers`, `error`, APIConnectionError, APIUserAbortError) into
-// one of ProviderErrors, with a message that names the provider and what to fix.
+// Turns whatever an upstream call threw (the openai and @anthropic-ai/sdk clients share
+// the same error shapes: `status`, `headers`, `error`, APIConnectionError,
+// APIUserAbortError; a provider on plain fetch throws `await responseError(res)` or fetch's
+// own TypeError) into one of ProviderErrors, with a message that names the provider and
+// what to fix.
 import { ProviderErrors, tag, type ProviderErrorFields } from './errors.ts'
 import { scrub } from './secrets.ts'
 import type { Deadline } from './deadline.ts'
@@ -29,12 +31,6 @@ interface SdkErrorLike {
   error?: unknown
   cause?: unknown
   code?: string
-}
-
-export interface Classified {
-  retryable: boolean
-  retryAfterMs?: number
-  error: ProviderError
 }
 
 export type ProviderError = FastifyError & ProviderErrorFields
@@ -75,9 +71,26 @@ function causeCode (e: SdkErrorLike): string | undefined {
   return typeof e.code === 'string' ? e.code : undefined
 }
 
-const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 520, 522, 524, 529])
+/** Errors already classified carry an AGENT_ERR_PROVIDER_ code. */
+export const isProviderError = (err: unknown): err is ProviderError => String((err as { code?: unknown } | undefined)?.code ?? '').startsWith('AGENT_ERR_PROVIDER_')
 
-export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadline): Classified {
+/**
+ * For a provider on plain fetch: an error answer as `classify` reads an SDK's (status,
+ * headers, message). The message is the body's `error.message`, `message` or `error`
+ * (a string), else the body's text.
+ */
+export async function responseError (res: Response): Promise<Error> {
+  const text = await res.text().catch(() => '')
+  let message = text
+  try {
+    const b = JSON.parse(text) as { error?: unknown, message?: unknown }
+    const m = (b.error as { message?: unknown } | undefined)?.message ?? b.message ?? b.error
+    if (typeof m === 'string') message = m
+  } catch {}
+  return Object.assign(new Error(message), { status: res.status, headers: res.headers, error: { message } })
+}
+
+export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadline): ProviderError {
   const e = (err ?? {}) as SdkErrorLike
   // The SDKs leave `name` as "Error"; their classes are told apart by constructor name.
   const kind = (err as { constructor?: { name?: string } } | undefined)?.constructor?.name
@@ -86,17 +99,14 @@ export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadlin
   const fields: ProviderErrorFields = { provider: p }
   const clean = (s: string): string => scrub(s, ctx.secrets)
   if (deadline?.callerAborted === true) {
-    return { retryable: false, error: tag(new ProviderErrors.ABORTED(`The request to ${p} was cancelled by the caller.`), fields) }
+    return tag(new ProviderErrors.ABORTED(`The request to ${p} was cancelled by the caller.`), fields)
   }
   if (deadline?.timedOut === true || is('APIConnectionTimeoutError')) {
     const secs = deadline === undefined ? undefined : deadline.timeoutMs / 1000
-    return {
-      retryable: false,
-      error: tag(new ProviderErrors.TIMEOUT(`${p} did not answer within ${secs ?? 'the'} s at ${ctx.baseUrl}${ctx.model === undefined ? '' : ` (model "${ctx.model}")`}; check the server, or raise ${ctx.timeoutHint}.`), fields),
-    }
+    return tag(new ProviderErrors.TIMEOUT(`${p} did not answer within ${secs ?? 'the'} s at ${ctx.baseUrl}${ctx.model === undefined ? '' : ` (model "${ctx.model}")`}; check the server, or raise ${ctx.timeoutHint}.`), fields)
   }
   if (is('APIUserAbortError') || is('AbortError')) {
-    return { retryable: false, error: tag(new ProviderErrors.ABORTED(`The request to ${p} was cancelled.`), fields) }
+    return tag(new ProviderErrors.ABORTED(`The request to ${p} was cancelled.`), fields)
   }
   if (typeof e.status === 'number') {
     const status = e.status
@@ -106,40 +116,33 @@ export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadlin
     if (retryAfter !== undefined) withStatus.retryAfter = Math.ceil(retryAfter / 1000)
     if (status === 401 || status === 403) {
       // The upstream's own words can quote the key; ours say what to fix.
-      return { retryable: false, error: tag(new ProviderErrors.AUTH(`${p} rejected the API key (HTTP ${status}): set a valid key in ${ctx.keyHint} (POST /api/config/update takes it without a restart).`), withStatus) }
+      return tag(new ProviderErrors.AUTH(`${p} rejected the API key (HTTP ${status}): set a valid key in ${ctx.keyHint} (POST /api/config/update takes it without a restart).`), withStatus)
     }
     if (status === 404 && ctx.model !== undefined && /model/i.test(msg)) {
-      return { retryable: false, error: tag(new ProviderErrors.MODEL_NOT_FOUND(`${p} does not know model "${ctx.model}" (${msg}); GET /api/providers/models?provider=${p} lists the models it offers.`), withStatus) }
+      return tag(new ProviderErrors.MODEL_NOT_FOUND(`${p} does not know model "${ctx.model}" (${msg}); GET /api/providers/models?provider=${p} lists the models it offers.`), withStatus)
     }
     if (status === 404) {
-      return { retryable: false, error: tag(new ProviderErrors.UPSTREAM(`${p} answered 404 at ${ctx.baseUrl} (${msg}); check ${ctx.urlHint}.`), withStatus) }
+      return tag(new ProviderErrors.UPSTREAM(`${p} answered 404 at ${ctx.baseUrl} (${msg}); check ${ctx.urlHint}.`), withStatus)
     }
     if (status === 429) {
       const wait = retryAfter === undefined ? '' : ` It asked to retry after ${Math.ceil(retryAfter / 1000)} s.`
-      return { retryable: true, retryAfterMs: retryAfter, error: tag(new ProviderErrors.RATE_LIMITED(`${p} is rate limiting this key (HTTP 429: ${msg}).${wait} Retry later or raise the account's limits.`), withStatus) }
+      return tag(new ProviderErrors.RATE_LIMITED(`${p} is rate limiting this key (HTTP 429: ${msg}).${wait} Retry later or raise the account's limits.`), withStatus)
     }
-    return {
-      retryable: RETRYABLE_STATUS.has(status),
-      retryAfterMs: retryAfter,
-      error: tag(new ProviderErrors.UPSTREAM(`${p} answered HTTP ${status}: ${msg || 'no message'}.${status >= 500 ? ' The provider is failing; retry later or pick another provider.' : ''}`), withStatus),
-    }
+    return tag(new ProviderErrors.UPSTREAM(`${p} answered HTTP ${status}: ${msg || 'no message'}.${status >= 500 ? ' The provider is failing; retry later or pick another provider.' : ''}`), withStatus)
   }
   if (is('APIConnectionError') || causeCode(e) !== undefined || is('TypeError')) {
     const code = causeCode(e)
-    return {
-      retryable: true,
-      error: tag(new ProviderErrors.UNREACHABLE(`Cannot reach ${p} at ${ctx.baseUrl}${code === undefined ? '' : ` (${code})`}: is the server running? Set the address in ${ctx.urlHint}.`), fields),
-    }
+    return tag(new ProviderErrors.UNREACHABLE(`Cannot reach ${p} at ${ctx.baseUrl}${code === undefined ? '' : ` (${code})`}: is the server running? Set the address in ${ctx.urlHint}.`), fields)
   }
-  return { retryable: false, error: tag(new ProviderErrors.BAD_RESPONSE(`${p} sent a response that could not be read: ${clean(e.message ?? String(err))}.`), fields) }
+  return tag(new ProviderErrors.BAD_RESPONSE(`${p} sent a response that could not be read: ${clean(e.message ?? String(err))}.`), fields)
 }
 
 /** An error thrown while reading a stream that had already started. */
 export function classifyMidStream (err: unknown, ctx: UpstreamContext, deadline: Deadline): ProviderError {
-  const c = classify(err, ctx, deadline)
-  if (c.error.statusCode === 503) {
+  const e = classify(err, ctx, deadline)
+  if (e.statusCode === 503) {
     // The connection worked, then broke: that is a bad response, not an unreachable server.
-    return tag(new ProviderErrors.BAD_RESPONSE(`The stream from ${ctx.provider} broke before it finished: ${c.error.message}`), { provider: ctx.provider })
+    return tag(new ProviderErrors.BAD_RESPONSE(`The stream from ${ctx.provider} broke before it finished: ${e.message}`), { provider: ctx.provider })
   }
-  return c.error
+  return e
 }

@@ -2,7 +2,7 @@
 // the provider and what to fix, so the chat plugin can pass them straight to the caller.
 // Status codes follow DECISIONS.md: 502 the upstream answered with an error, 504 it timed
 // out, 503 nothing usable (not configured, not reachable), 400/404 the caller's mistake.
-import { createError } from '@agentd/sdk'
+import { createError } from '../../kernel/errors.ts'
 
 export const ProviderErrors = {
   /** No key (or no URL): the provider cannot be called until it is configured. */

@@ -71,3 +71,34 @@ t.test('URLs are shown without credentials', async t => {
   t.equal(safeUrl('http://bob:hunter2@10.0.0.5:8000/v1'), 'http://10.0.0.5:8000/v1')
   t.equal(safeUrl('http://localhost:11434/v1'), 'http://localhost:11434/v1')
 })
+
+t.test('relay: several parts from one event and the closing parts come out in order; the deadline is disposed', async t => {
+  const { relayStream } = await import('./relay.ts')
+  const d = new Deadline(10_000)
+  async function * events (): AsyncGenerator<string> { yield 'a'; yield 'skip'; yield 'b+c' }
+  const parts: string[] = []
+  for await (const p of relayStream(async () => ({ upstream: events(), deadline: d }), {
+    push: (e: string) => e === 'skip' ? undefined : e.includes('+') ? e.split('+').map(x => ({ type: 'text-delta' as const, delta: x })) : { type: 'reasoning-delta' as const, delta: e },
+    finish: () => [{ type: 'tool-call' as const, call: { id: '1', name: 'n', arguments: {} } }, { type: 'finish' as const, finish_reason: 'tool_calls' as const, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }, model: 'm' }],
+  }, { provider: 'p', baseUrl: '', keyHint: '', urlHint: '', timeoutHint: '', secrets: [] })) parts.push(p.type === 'text-delta' || p.type === 'reasoning-delta' ? p.delta : p.type === 'tool-call' ? p.call.id : p.type)
+  t.same(parts, ['a', 'b', 'c', '1', 'finish'])
+  t.equal(d.signal.aborted, false, 'a stream that finished is not aborted')
+})
+
+t.test('relay: a consumer that stops early aborts the upstream call and closes its iterator', async t => {
+  const { relayStream } = await import('./relay.ts')
+  const d = new Deadline(10_000)
+  let closed = false
+  async function * events (): AsyncGenerator<string> { try { for (;;) yield 'x' } finally { closed = true } }
+  for await (const _p of relayStream(async () => ({ upstream: events(), deadline: d }), { push: (e: string) => ({ type: 'text-delta' as const, delta: e }), finish: () => [] }, { provider: 'p', baseUrl: '', keyHint: '', urlHint: '', timeoutHint: '', secrets: [] })) break
+  t.equal(d.signal.aborted, true)
+  t.equal(closed, true)
+})
+
+t.test('tool-call arguments: an object, a wrapped value, or the raw text when the JSON is broken', async t => {
+  const { parseArguments } = await import('./tool-arguments.ts')
+  t.same(parseArguments('{"a":1}'), { a: 1 })
+  t.same(parseArguments('  '), {})
+  t.same(parseArguments('[1]'), { value: [1] })
+  t.same(parseArguments('{"a":'), { _raw_arguments: '{"a":' })
+})
