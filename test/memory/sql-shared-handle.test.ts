@@ -6,7 +6,7 @@ import { Value } from 'typebox/value'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { SqlOptionsSchema, resolveTarget, sqlResource, type SqlOptions } from '@agentd/sdk/kits/sql'
-import { ResourcePool } from '../../core/resources.ts'
+import { ResourcePool } from '@agentd/sdk'
 
 const quiet = { warn: () => {} }
 const appWith = (env: Record<string, string>): FastifyInstance =>
