@@ -10,7 +10,7 @@
 // recency, facts, entities, strategies, goals, and rendering to prompt text), and, at the
 // largest size, (d) small channel = nearest 30 turns of a 20-turn channel inside the big
 // table (few rows: planned as an exact scan of the channel's rows, no HNSW walk; see
-// EXACT_SCAN_MAX_ROWS in plugins/memory-sql/vector.ts). Ratios are against pglite+hnsw
+// EXACT_SCAN_MAX_ROWS in packages/sdk/src/kits/sql/vector.ts). Ratios are against pglite+hnsw
 // measured in the same run. Target (issue 6): p95 recall < 50 ms at 100k on PGlite with
 // HNSW; checked for (b), (c) and (d) at the largest size run, "met"/"NOT met", and the
 // exit code is 1 on a miss.
@@ -22,11 +22,10 @@
 // BENCH_MEMORY_BACKENDS (default pglite,postgres), TEST_POSTGRES_URI.
 import { randomUUID, randomBytes } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import { openSql, type SqlHandle } from '../plugins/memory-sql/connect.ts'
+import { ensureVectorIndex, openSql, type SqlHandle } from '@agentd/sdk/kits/sql'
 import { SqlRelationalStore } from '../plugins/memory-sql/relational-store.ts'
 import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
 import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
-import { ensureVectorIndex } from '../plugins/memory-sql/vector.ts'
 import pino from 'pino'
 import { createRegistry } from '@agentd/sdk'
 import { Hooks } from '@agentd/sdk'

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { startAgent } from './test-support.ts'
 import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
-import { storedTurns } from '../../test/fixtures/plugins/memory-recorder/index.ts'
+import { storedTurns } from '../../test/helpers/fake-memory.ts'
 import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -111,7 +111,7 @@ t.test('memory on: the task and the result are stored', async t => {
   const h = await startAgent(t, {
     agent: { enable_planning: false },
     replies: { cot: { text: 'Because of Rayleigh scattering.' } },
-    extraPlugins: [{ name: 'memory-recorder', module: fixturePlugin('memory-recorder') }],
+    extraPlugins: [{ name: 'fake-memory', module: fixturePlugin('fake-memory') }],
   })
   const { body } = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
   t.equal(body.status, 'complete')
@@ -131,7 +131,7 @@ for (const mode of ['unstored', 'throw']) {
     const h = await startAgent(t, {
       agent: { enable_planning: false },
       replies: { cot: { text: 'Still answered.' } },
-      extraPlugins: [{ name: 'memory-recorder', module: fixturePlugin('memory-recorder'), options: { mode } }],
+      extraPlugins: [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { mode } }],
     })
     const { status, body } = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
     t.equal(status, 200)

@@ -4,7 +4,8 @@ import t from 'tap'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startAgent } from './test-support.ts'
-import { memoryJournal, releaseStores, storeGate } from '../../test/chat/fixtures/test-memory/index.ts'
+import { memoryJournal, releaseStores, storeGate } from '../../test/helpers/fake-memory.ts'
+import { fixturePlugin } from '../../test/helpers/workspace.ts'
 
 const chatFixture = (name: string): string => path.join(path.dirname(fileURLToPath(import.meta.url)), '../../test/chat/fixtures', name)
 
@@ -31,7 +32,7 @@ t.test('a store slower than the remaining time does not hold the answer past tim
   const h = await startAgent(t, {
     agent: { enable_planning: false, timeout_seconds: 1 },
     replies: { cot: { text: 'Answered quickly.' } },
-    extraPlugins: [{ name: 'test-memory', module: chatFixture('test-memory'), options: { gate_stores: true } }],
+    extraPlugins: [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { gate_stores: true } }],
   })
   t.teardown(releaseStores)
   const started = Date.now()

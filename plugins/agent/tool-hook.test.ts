@@ -3,7 +3,7 @@
 import t from 'tap'
 import { startAgent } from './test-support.ts'
 import { fixturePlugin } from '../../test/helpers/workspace.ts'
-import { storedTurns } from '../../test/fixtures/plugins/memory-recorder/index.ts'
+import { storedTurns } from '../../test/helpers/fake-memory.ts'
 import { toolAfterPayloads } from '../../test/chat/fixtures/tool-after-recorder/index.ts'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,7 +24,7 @@ for (const enableMemory of [true, false]) {
       agent: { enable_planning: false },
       config: { models: { overrides: { 'fake/m1': { supports_tools: true } } } },
       replies: waitOnce,
-      extraPlugins: [{ name: 'slow-tool', module: fixturePlugin('slow-tool') }, { name: 'memory-recorder', module: fixturePlugin('memory-recorder') }, recorder],
+      extraPlugins: [{ name: 'slow-tool', module: fixturePlugin('slow-tool') }, { name: 'fake-memory', module: fixturePlugin('fake-memory') }, recorder],
     })
     const { body } = await h.run({ task: 'Wait using the wait tool', reasoning_strategy: 'react', config: { enable_memory: enableMemory } })
     t.equal(body.status, 'complete')

@@ -2,7 +2,7 @@
 // backend: salience updates, moving (promoting) an item to another channel with merging,
 // and replacing the vectors another embedder made.
 import t from 'tap'
-import { claimHash as hash } from '../memory/service.ts'
+import { claimHash as hash } from '@agentd/sdk/kits/memory'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'

@@ -4,14 +4,11 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
-import type { SqlHandle } from '../memory-sql/connect.ts'
-import { SqlReady } from '../memory-sql/sql-ready.ts'
-import { staleEmbeddings, setEmbeddings, type VectorSource } from '../memory-sql/reembed.ts'
-import { SQL_CHANNEL_TX, type SqlChannelPart, type SqlTxParticipant } from '../memory-sql/shared-tx.ts'
+import {
+  SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
+  type Row, type SqlChannelPart, type SqlHandle, type SqlTxParticipant, type VectorSource,
+} from '@agentd/sdk/kits/sql'
 import { moveToChannel } from './promote.ts'
-import { guarded } from '../memory-sql/unavailable.ts'
-import { likeContains, nearestRows, vectorValue } from '../memory-sql/vector.ts'
-import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from '../memory-sql/rows.ts'
 import { graphMigrations } from './migrations.ts'
 
 const ENTITY_COLS = sql.raw('e.id, e.name, e.type, e.aliases, e.description, e.salience, e.properties, e.first_seen, e.last_accessed, e.access_count, e.channel')

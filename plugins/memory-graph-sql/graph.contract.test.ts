@@ -1,6 +1,6 @@
 // The graph store contract on every SQL backend: embedded PGlite and the real PostgreSQL 15.
 import t from 'tap'
-import { claimHash as hash } from '../memory/service.ts'
+import { claimHash as hash } from '@agentd/sdk/kits/memory'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'

@@ -4,8 +4,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
-import { SqlOptionsSchema, resolveTarget, type SqlOptions } from '../memory-sql/target.ts'
-import { acquireSql } from '../memory-sql/connect.ts'
+import { SqlOptionsSchema, acquireSql, resolveTarget, type SqlOptions } from '@agentd/sdk/kits/sql'
 import { SqlGraphStore } from './graph-store.ts'
 
 export const options = SqlOptionsSchema

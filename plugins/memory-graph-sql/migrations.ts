@@ -1,7 +1,6 @@
 // The graph schema on SQL, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
-import type { Migration } from '../memory-sql/migrate.ts'
-import { createDotFunction } from '../memory-sql/vector.ts'
+import { createDotFunction, type Migration } from '@agentd/sdk/kits/sql'
 
 export const graphMigrations: Migration[] = [
   {

@@ -3,7 +3,7 @@
 // merges into it: its links and relationships are re-pointed, counts and confidence
 // combined, and the row removed. Runs inside the caller's transaction.
 import { sql, type Kysely } from 'kysely'
-import type { Row } from '../memory-sql/rows.ts'
+import type { Row } from '@agentd/sdk/kits/sql'
 
 export async function moveToChannel (trx: Kysely<unknown>, kind: 'entity' | 'fact', id: string, channel: string): Promise<{ id: string, merged: boolean } | undefined> {
   return kind === 'fact' ? await moveFact(trx, id, channel) : await moveEntity(trx, id, channel)

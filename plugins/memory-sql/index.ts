@@ -5,8 +5,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
-import { SqlOptionsSchema, resolveTarget, type SqlOptions } from './target.ts'
-import { acquireSql } from './connect.ts'
+import { SqlOptionsSchema, acquireSql, resolveTarget, type SqlOptions } from '@agentd/sdk/kits/sql'
 import { SqlRelationalStore } from './relational-store.ts'
 
 export const options = SqlOptionsSchema

@@ -1,12 +1,11 @@
 // The relational store's support for later recall techniques and consolidation jobs, on
-// every SQL backend: keyword search, unconsolidated conversations, re-embedding, and a
-// channel deleted from the relational and the graph store in one transaction.
+// every SQL backend: keyword search, unconsolidated conversations, re-embedding. (A
+// channel deleted from both SQL stores in one transaction: test/memory/sql-stores-together.test.ts.)
 import t from 'tap'
 import { sql } from 'kysely'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlRelationalStore } from './relational-store.ts'
-import { SqlGraphStore } from '../memory-graph-sql/graph-store.ts'
 
 for (const backend of SQL_BACKENDS) {
   t.test(`relational store jobs on ${backend.name}`, async t => {
@@ -73,29 +72,6 @@ for (const backend of SQL_BACKENDS) {
       const found = await store.similarTurns({ embedding: { vector: axis(4, 2), embedder: 'new-e' }, channels: ['rt'], limit: 5 })
       t.same(found.map(x => x.content), ['turn text'])
       t.equal(await store.setEmbeddings([{ kind: 'turn', id: 'not-a-uuid', embedding: null }]), 0, 'a bad id changes nothing')
-    })
-
-    t.test('a channel goes from both stores in one transaction', async t => {
-      const graph = new SqlGraphStore(h)
-      await graph.init()
-      await store.addTurn({ conversation_id: 'tx-1', role: 'user', content: 'in tx', channel: 'tx' })
-      await graph.addFact({ claim: 'fact in tx', claim_hash: 'tx-hash', source: 'user_stated', channel: 'tx' })
-      // A graph delete that fails must leave the relational rows in place.
-      await sql.raw(`CREATE OR REPLACE FUNCTION agentd_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN IF OLD.channel = 'tx' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN OLD; END $$`).execute(h.db)
-      await sql.raw('CREATE TRIGGER agentd_test_refuse BEFORE DELETE ON facts FOR EACH ROW EXECUTE FUNCTION agentd_test_refuse()').execute(h.db)
-      await t.rejects(store.deleteChannelWith('tx', graph), /refused by test/)
-      t.same((await store.conversationTurns('tx-1', 10)).map(x => x.content), ['in tx'], 'rolled back: the turn is still there')
-      await sql.raw('DROP TRIGGER agentd_test_refuse ON facts').execute(h.db)
-      const res = await store.deleteChannelWith('tx', graph)
-      t.match(res, { relational: { turns: 1, conversations: 1 }, graph: { facts: 1 } })
-      t.same(await store.conversationTurns('tx-1', 10), [])
-      t.equal((await graph.facts({ channel: 'tx', offset: 0, limit: 10 })).total, 0)
-    })
-
-    t.test('a graph store on another database is not joined', async t => {
-      const other = await backend.open(t)
-      t.equal(await store.deleteChannelWith('x', new SqlGraphStore(other)), undefined)
     })
   })
 }

@@ -1,7 +1,6 @@
 // The relational memory schema, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
-import type { Migration } from './migrate.ts'
-import { createDotFunction } from './vector.ts'
+import { createDotFunction, type Migration } from '@agentd/sdk/kits/sql'
 
 export const relationalMigrations: Migration[] = [
   {

@@ -4,16 +4,11 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
-import type { SqlHandle } from './connect.ts'
+import {
+  SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
+  type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
+} from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
-import { guarded } from './unavailable.ts'
-import { likeContains, nearestRows, vectorValue } from './vector.ts'
-import { iso, isoOrNull, jsonb, num, obj, strArr, type Row } from './rows.ts'
-import { SqlReady } from './sql-ready.ts'
-import { staleEmbeddings, setEmbeddings, type VectorSource } from './reembed.ts'
-import { SQL_CHANNEL_TX, type SqlTxParticipant } from './shared-tx.ts'
-
-export { SqlReady }
 
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [

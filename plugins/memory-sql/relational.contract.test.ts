@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis, unit } from '../../test/memory/vectors.ts'
 import { SqlRelationalStore } from './relational-store.ts'
-import { migrate } from './migrate.ts'
+import { migrate } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
 
 const E = 'test-embedder'

@@ -1,12 +1,13 @@
 // Memory hook points and session storage of the chat.
 import t from 'tap'
-import { startChat, streamChat, until, fixture } from './helpers.ts'
-import { memoryJournal, kvData, storeGate, releaseStores } from './fixtures/test-memory/index.ts'
+import { startChat, streamChat, until } from './helpers.ts'
+import { memoryJournal, kvData, storeGate, releaseStores } from '../helpers/fake-memory.ts'
+import { fixturePlugin } from '../helpers/workspace.ts'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- request bodies
 
 const memory = (options: Record<string, unknown> = {}): { name: string, module: string, options: Record<string, unknown> } =>
-  ({ name: 'test-memory', module: fixture('test-memory'), options })
+  ({ name: 'fake-memory', module: fixturePlugin('fake-memory'), options })
 
 t.test('use_memory: the user turn is stored, then recalled context ends the system prompt; the answer is stored after', async t => {
   const { s, fake } = await startChat(t, { extra: [memory({ context: 'User likes tea.' })] })
@@ -38,7 +39,7 @@ t.test('use_memory false skips memory entirely', async t => {
 })
 
 t.test('a failing memory never fails the chat', async t => {
-  const { s, fake } = await startChat(t, { extra: [memory({ fail: true })] })
+  const { s, fake } = await startChat(t, { extra: [memory({ mode: 'throw' })] })
   memoryJournal().length = 0
   fake.enqueue({ text: 'still here' }, { text: 'streamed too' })
   const res = await s.post('/api/agent/chat', { message: 'hi' })

@@ -4,7 +4,7 @@ import t from 'tap'
 import { sql } from 'kysely'
 import { startMemoryKernel, del } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { openSql } from '@agentd/sdk/kits/sql'
 import { until } from '../chat/helpers.ts'
 
 t.test('pruning is scheduled and removes entries older than the retention', async t => {

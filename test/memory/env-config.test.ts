@@ -12,7 +12,7 @@ import { testEnv } from '../helpers/kernel.ts'
 import { memoryPlugins } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
 import { sparePort } from './servers.ts'
-import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { openSql } from '@agentd/sdk/kits/sql'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
 const SECRET = `pw-${randomBytes(6).toString('hex')}`

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { startMemoryKernel } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
 import { repoPlugin } from '../helpers/workspace.ts'
-import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { openSql } from '@agentd/sdk/kits/sql'
 
 const REDIS = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 

@@ -5,7 +5,7 @@ import t from 'tap'
 import { sql } from 'kysely'
 import { startMemoryKernel, memoryPlugins, postJson } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { openSql } from '@agentd/sdk/kits/sql'
 import { repoPlugin } from '../helpers/workspace.ts'
 
 t.test('a reload keeps the pooled stores and their data', async t => {

@@ -8,7 +8,7 @@ import { sql, type Kysely, type KyselyPlugin } from 'kysely'
 import { SQL_BACKENDS, type SqlBackend } from './sql-targets.ts'
 import { unit } from './vectors.ts'
 import { SqlRelationalStore } from '../../plugins/memory-sql/relational-store.ts'
-import { EXACT_SCAN_MAX_ROWS, fewRows, nearestRows } from '../../plugins/memory-sql/vector.ts'
+import { EXACT_SCAN_MAX_ROWS, fewRows, nearestRows } from '@agentd/sdk/kits/sql'
 
 const E = 'test-embedder'
 const DIMS = 16

@@ -3,8 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Test } from 'tap'
 import { sql } from 'kysely'
-import { openSql, type SqlHandle } from '../../plugins/memory-sql/connect.ts'
-import type { SqlTarget } from '../../plugins/memory-sql/target.ts'
+import { openSql, type SqlHandle, type SqlTarget } from '@agentd/sdk/kits/sql'
 
 export const PG_URI = process.env.TEST_POSTGRES_URI ?? 'postgresql://postgres@127.0.0.1:5432/test'
 const quiet = { warn: () => {} }

@@ -1,7 +1,9 @@
 // The memory kit: values every memory plugin shares (the contracts are types only).
 // A store throws StoreUnavailableError when its backend cannot be reached; channel names
-// follow one rule everywhere; vectors are unit length.
+// follow one rule everywhere; vectors are unit length; a fact's duplicate key is claimHash.
 import type { StoreHealth } from '../../contracts/memory-stores.ts'
+
+export { claimHash } from './claim-hash.ts'
 
 /**
  * Thrown by a store when its backend cannot be reached (connection refused, dropped,

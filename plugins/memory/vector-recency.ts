@@ -1,53 +1,20 @@
-// Recall as techniques. The basic one (vector similarity blended with recency over the
-// active channel and _global) is a RecallTechnique like any later one (hybrid, entity-
-// centric, HyDE...), registered by the memory plugin; the service runs every registered
-// technique and merges their candidates here.
+// The memory service's own recall technique: vector similarity blended with recency over
+// the active channel and _global, a RecallTechnique like any other plugin's (hybrid,
+// entity-centric, HyDE...). It reads the stores and options it is given, nothing more.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
-import type { EmbeddingRef, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
-import type { RecallCandidates, RecallInput, RecallPart, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import type { MemoryServiceImpl } from './service.ts'
+import type { EmbeddingRef, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import type { ServiceOptions } from './context.ts'
 
-export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'strategies', 'active_goals']
-
-/** How many items each part keeps after merging. */
-export const partLimits = (topK: number): Record<RecallPart, number> =>
-  ({ relevant_turns: topK, facts: topK, entities: Math.min(topK, 5), strategies: 3, active_goals: 5 })
-
-/**
- * Merges candidates per part: one item per `id` (the higher `score` wins), ordered by
- * score (items without one after, in the order given), cut to the part's limit.
- */
-export function mergeCandidates (all: RecallCandidates[], limits: Record<RecallPart, number>): Record<RecallPart, Array<Record<string, unknown>>> {
-  const out = {} as Record<RecallPart, Array<Record<string, unknown>>>
-  for (const part of PARTS) {
-    const byId = new Map<string, Record<string, unknown>>()
-    const anon: Array<Record<string, unknown>> = []
-    for (const c of all) {
-      for (const item of c[part] ?? []) {
-        const id = typeof item.id === 'string' ? item.id : undefined
-        if (id === undefined) { anon.push(item); continue }
-        const had = byId.get(id)
-        if (had === undefined || score(item) > score(had)) byId.set(id, item)
-      }
-    }
-    const items = [...byId.values(), ...anon]
-    const scored = items.map((item, i) => ({ item, i })).sort((a, b) => {
-      const sa = typeof a.item.score === 'number' ? a.item.score : undefined
-      const sb = typeof b.item.score === 'number' ? b.item.score : undefined
-      if (sa !== undefined && sb !== undefined && sa !== sb) return sb - sa
-      if (sa !== undefined && sb === undefined) return -1
-      if (sa === undefined && sb !== undefined) return 1
-      return a.i - b.i
-    })
-    out[part] = scored.slice(0, limits[part]).map(x => x.item)
-  }
-  return out
+/** What the technique reads: the stores serving now, and the ranking options. */
+export interface VectorRecencyDeps {
+  readonly relational: RelationalStore | undefined
+  readonly graph: GraphStore | undefined
+  readonly opts: Pick<ServiceOptions, 'recencyWeight' | 'recencyHalfLifeHours' | 'workingMemoryTurns'>
 }
 
-const score = (x: Record<string, unknown>): number => typeof x.score === 'number' ? x.score : -Infinity
-
 /** The basic technique: vector similarity + recency for turns; nearest facts, entities, strategies; active goals. */
-export function vectorRecency (svc: MemoryServiceImpl): RecallTechnique {
+export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
   return {
     name: 'vector_recency',
     run: async (input: RecallInput): Promise<RecallCandidates> => {
@@ -84,7 +51,7 @@ export function vectorRecency (svc: MemoryServiceImpl): RecallTechnique {
  * Similarity blended with recency: score = (1-w)·cosine + w·2^(-age/half-life).
  * The current conversation's latest turns are left out: they are already in the chat history.
  */
-async function rankTurns (svc: MemoryServiceImpl, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
+async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
   const { recencyWeight: w, recencyHalfLifeHours, workingMemoryTurns } = svc.opts
   const topK = input.top_k
   const exclude = new Set<string>()

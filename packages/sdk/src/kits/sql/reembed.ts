@@ -2,7 +2,7 @@
 // another size) made, and write new ones. Each store lists its tables and the SQL
 // expression of the text its vectors were made from (what the memory service embeds).
 import { sql, type Kysely } from 'kysely'
-import type { EmbeddingRef, StaleEmbedding, StaleQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { EmbeddingRef, StaleEmbedding, StaleQuery } from '../../contracts/memory-stores.ts'
 import type { SqlReady } from './sql-ready.ts'
 import { vectorValue } from './vector.ts'
 

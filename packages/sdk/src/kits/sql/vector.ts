@@ -4,7 +4,7 @@
 // cosine in SQL; our vectors are unit length, so cosine is the dot product, computed by
 // agentd_dot (below).
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import type { VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { VectorQuery } from '../../contracts/memory-stores.ts'
 import type { Row } from './rows.ts'
 
 export type VectorMode = 'vector' | 'real[]'

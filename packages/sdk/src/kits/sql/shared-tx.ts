@@ -2,7 +2,7 @@
 // the relational and the graph store at once) without either depending on the other's
 // class: the graph store answers this symbol with its part, for a handle it also uses.
 import type { Kysely } from 'kysely'
-import type { DeleteCounts } from '@agentd/sdk/contracts/memory-stores'
+import type { DeleteCounts } from '../../contracts/memory-stores.ts'
 import type { SqlHandle } from './connect.ts'
 
 export const SQL_CHANNEL_TX = Symbol.for('agentd.memory-sql.channel-tx')

@@ -1,7 +1,8 @@
 // Which SQL backend serves memory: plugin options first, then the environment
 // (POSTGRES_URI, or POSTGRES_USER/POSTGRES_PASSWORD/POSTGRES_DB/POSTGRES_HOST/POSTGRES_PORT),
-// else the embedded PGlite under AGENT_DATA_DIR. Shared by memory-sql and memory-graph-sql
-// so both land on the same pooled connection.
+// else the embedded PGlite under AGENT_DATA_DIR. Every plugin on this database takes
+// these options (memory-sql, memory-graph-sql, a job queue): left at their defaults, all
+// resolve to the same target and so to the same pooled handle.
 import path from 'node:path'
 import { Type, type Static } from 'typebox'
 import type { FastifyInstance } from 'fastify'
@@ -38,7 +39,7 @@ export function resolveTarget (app: FastifyInstance, opts: SqlOptions): SqlTarge
   const uri = opts.postgres_uri ?? (env.POSTGRES_URI !== undefined && env.POSTGRES_URI !== '' ? env.POSTGRES_URI : undefined) ?? uriFromParts(env)
   const backend = opts.backend === 'auto' ? (uri === undefined ? 'pglite' : 'postgres') : opts.backend
   if (backend === 'postgres') {
-    if (uri === undefined) throw new Error('memory-sql: backend "postgres" needs a connection: set POSTGRES_URI (or POSTGRES_USER/POSTGRES_DB) or the plugin option postgres_uri.')
+    if (uri === undefined) throw new Error('SQL store: backend "postgres" needs a connection: set POSTGRES_URI (or POSTGRES_USER/POSTGRES_DB) or the plugin option postgres_uri.')
     return { backend, uri, schema: opts.schema, poolSize: opts.pool_size, connectTimeoutMs: opts.connect_timeout_ms, cooldownMs: opts.circuit_cooldown_ms }
   }
   const dir = opts.pglite_dir === 'memory' ? null : path.resolve(app.agentConfig.settings.dataDir, opts.pglite_dir ?? 'pglite')

@@ -6,14 +6,15 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { mkdirSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
+import type { PGlite } from '@electric-sql/pglite'
+import type { ResourceSpec } from '../../kernel/plugin.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 import { Breaker } from './breaker.ts'
 
-export interface SqlHandle {
+interface SqlHandleBase {
   readonly db: Kysely<unknown>
-  readonly backend: 'pglite' | 'postgres'
   readonly schema: string
   /** For logs and health: the URI without its password, or the PGlite folder. */
   readonly label: string
@@ -21,6 +22,17 @@ export interface SqlHandle {
   readonly breaker: Breaker
   close: () => Promise<void>
 }
+
+/**
+ * One open database. `db` is what stores use. The driver underneath is there for a
+ * library that needs its own client on the same database (a job queue): `pglite` is the
+ * one embedded instance (its single connection is shared: see pglite-dialect.ts for why
+ * a Kysely transaction cannot be entered by another client's query), `pool` the pg Pool.
+ */
+export type SqlHandle = SqlHandleBase & (
+  | { readonly backend: 'pglite', readonly pglite: PGlite }
+  | { readonly backend: 'postgres', readonly pool: pg.Pool }
+)
 
 async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): Promise<SqlHandle> {
   const { PGlite } = await import('@electric-sql/pglite')
@@ -34,7 +46,7 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): P
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
   return {
-    db, backend: 'pglite', schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
+    db, backend: 'pglite', pglite, schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
     close: async () => { await db.destroy(); await pglite.close() },
   }
 }
@@ -53,9 +65,9 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
   // Same reason as for PGlite; a placeholder setting is harmless where pgvector is absent.
   pool.on('connect', client => { client.query('SET hnsw.iterative_scan = strict_order').catch(() => {}) })
   // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
-  pool.on('error', err => { log.warn({ err: err.message }, 'memory-sql: an idle PostgreSQL connection failed; it will be replaced') })
+  pool.on('error', err => { log.warn({ err: err.message }, `SQL store (${redactUri(target.uri)}): an idle PostgreSQL connection failed; it will be replaced`) })
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }), plugins: [new NulSafePlugin()] })
-  return { db, backend: 'postgres', schema: target.schema, label: redactUri(target.uri), breaker: new Breaker(target.cooldownMs ?? 5000), close: async () => { await db.destroy() } }
+  return { db, backend: 'postgres', pool, schema: target.schema, label: redactUri(target.uri), breaker: new Breaker(target.cooldownMs ?? 5000), close: async () => { await db.destroy() } }
 }
 
 /** Opens a handle outside the pool (tests, benches); the caller closes it. */
@@ -63,14 +75,23 @@ export async function openSql (target: SqlTarget, log: Log): Promise<SqlHandle> 
   return target.backend === 'pglite' ? await openPglite(target) : openPostgres(target, log)
 }
 
-/** The SQL handle for this target from the resource pool: same target, same instance across reloads. */
-export async function acquireSql (app: FastifyInstance, target: SqlTarget): Promise<SqlHandle> {
-  return await app.resources.acquire<SqlHandle>({
+/**
+ * The resource spec of a target's handle: kind `sql:<backend>`, keyed by the whole target.
+ * Every plugin that acquires it with an equal target (the same resolved options) gets the
+ * same instance, and the pool closes it when the last holder's generation closes.
+ */
+export function sqlResource (target: SqlTarget, log: Log): ResourceSpec<SqlHandle> {
+  return {
     kind: `sql:${target.backend}`,
     options: target,
-    create: async () => await openSql(target, app.log),
+    create: async () => await openSql(target, log),
     dispose: async h => { await h.close() },
-  })
+  }
+}
+
+/** The SQL handle for this target from the resource pool: same target, same instance across reloads and plugins. */
+export async function acquireSql (app: FastifyInstance, target: SqlTarget): Promise<SqlHandle> {
+  return await app.resources.acquire(sqlResource(target, app.log))
 }
 
 /** Creates the schema on PostgreSQL (PGlite did it when opening). */

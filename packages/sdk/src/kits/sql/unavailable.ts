@@ -1,5 +1,5 @@
 // Tells "the database is not there" (503, reconnect later) from everything else.
-import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import { StoreUnavailableError } from '../memory/index.ts'
 import type { Breaker } from './breaker.ts'
 
 const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300'])

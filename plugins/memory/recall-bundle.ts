@@ -1,0 +1,123 @@
+// Recall: embeds the query, runs the service's own technique (vector-recency.ts) and every
+// technique other plugins registered, at once, merges their candidates (recall-merge.ts),
+// adds working memory, renders the bundle within the token budget, and lets recall:after
+// hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
+import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import type { RecallResult } from '@agentd/sdk/contracts/memory-service'
+import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import type { ServiceContext } from './context.ts'
+import type { Embedding } from './embedding.ts'
+import type { Episodic } from './episodic.ts'
+import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
+import { renderBundle } from './render.ts'
+import { mergeCandidates, partLimits } from './recall-merge.ts'
+import { vectorRecency } from './vector-recency.ts'
+
+export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
+
+export const emptyBundle = (): RecallResult => ({ relevant_turns: [], entities: [], facts: [], strategies: [], active_goals: [], user_context: {}, context: '', techniques: [], timings_ms: {} })
+
+export class Recall {
+  readonly #ctx: ServiceContext
+  readonly #embedding: Embedding
+  readonly #episodic: Episodic
+  readonly #warning: () => string | undefined
+  /** The service's own technique; run first, before those other plugins registered. */
+  readonly defaultTechnique: RecallTechnique
+
+  constructor (ctx: ServiceContext, embedding: Embedding, episodic: Episodic, warning: () => string | undefined) {
+    this.#ctx = ctx
+    this.#embedding = embedding
+    this.#episodic = episodic
+    this.#warning = warning
+    this.defaultTechnique = vectorRecency(ctx)
+  }
+
+  /** Chat-facing: never rejects; stores that fail are listed in `degraded`. */
+  async recall (query: RecallQuery, signal?: AbortSignal): Promise<RecallResult> {
+    try {
+      return await this.recallBundle(query, { strict: false, signal })
+    } catch (err) {
+      return { ...emptyBundle(), context: '', techniques: [], timings_ms: {}, degraded: [(err as Error).message] }
+    }
+  }
+
+  /**
+   * The service's own vector+recency technique, then those other plugins registered. Not
+   * registered itself: two memory instances would each run the other's copy too.
+   */
+  #techniques (): RecallTechnique[] {
+    return [this.defaultTechnique, ...this.#ctx.registry().recallTechniques.values()]
+  }
+
+  /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
+  async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
+    const ctx = this.#ctx
+    const started = performance.now()
+    const timings: Record<string, number> = {}
+    const degraded: string[] = []
+    const channel = checkChannel(query.channel ?? DEFAULT)
+    const channels = recallChannels(channel)
+    const topK = query.top_k ?? ctx.opts.topK
+    const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
+    if (opts.strict) ctx.need('relational')
+    let t0 = performance.now()
+    const embedding = await this.#embedding.embed(query.text, opts.signal)
+    timings.embed = ms(t0)
+
+    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, signal: opts.signal, strict: opts.strict }
+    const ran: string[] = []
+    const techniques = this.#techniques()
+    const results = await Promise.all(techniques.map(async (tech): Promise<RecallCandidates> => {
+      const t1 = performance.now()
+      try {
+        opts.signal?.throwIfAborted()
+        const c = await tech.run(input)
+        ran.push(tech.name)
+        degraded.push(...(c.degraded ?? []))
+        for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique ? k : `${tech.name}.${k}`] = v
+        return c
+      } catch (err) {
+        if (opts.strict) throw err
+        if (err instanceof StoreUnavailableError) degraded.push(err.role)
+        else {
+          degraded.push(`technique:${tech.name}`)
+          ctx.log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
+        }
+        return {}
+      } finally { timings[`technique:${tech.name}`] = ms(t1) }
+    }))
+    const parts = mergeCandidates(results, partLimits(topK))
+
+    let working: unknown[] = []
+    if (query.conversation_id !== undefined && ctx.kv !== undefined) {
+      t0 = performance.now()
+      try {
+        working = await this.#episodic.workingMemory(channel, query.conversation_id)
+      } catch (err) {
+        if (opts.strict || !(err instanceof StoreUnavailableError)) throw err
+        degraded.push('kv')
+      } finally { timings.working_memory = ms(t0) }
+    }
+
+    const bundle = {
+      ...parts,
+      user_context: { channel, channels, conversation_id: query.conversation_id ?? null, working_memory_turns: working.length },
+    }
+    t0 = performance.now()
+    const context = renderBundle(bundle, query.token_budget ?? ctx.opts.tokenBudget)
+    timings.render = ms(t0)
+    timings.total = ms(started)
+    const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
+    if (degraded.length > 0) result.degraded = [...new Set(degraded)]
+    const warning = this.#warning()
+    if (warning !== undefined) result.warning = warning
+    try {
+      const after = await ctx.hooks().run('recall:after', { query: query.text, bundle: result })
+      return after.bundle
+    } catch (err) {
+      ctx.log.warn({ err }, 'memory: a recall:after hook failed')
+      return result
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// The memory service's embedder choice with the real embedders (embed-hash, embed-local
+// with an injected model loader): EMBEDDING_PROVIDER picks the plugin, and embed-hash
+// answers while a model loads or when it cannot load.
+import t from 'tap'
+import pino from 'pino'
+import { createRegistry, Hooks, type Registry } from '@agentd/sdk'
+import { HashEmbedder } from '../../plugins/embed-hash/hash-embedder.ts'
+import { LocalEmbedder, type Extractor } from '../../plugins/embed-local/local-embedder.ts'
+import { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+import { pollUntil } from '../helpers/poll.ts'
+
+const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
+const log = pino({ level: 'silent' })
+
+function service (reg: Registry, extra: Partial<typeof opts> & { embedder?: string, embeddingProvider?: string } = {}): MemoryServiceImpl {
+  return new MemoryServiceImpl(() => reg, () => new Hooks(), log, { ...opts, ...extra })
+}
+
+t.test('EMBEDDING_PROVIDER picks embed-<provider>; embed-hash serves while the model loads', async t => {
+  const reg = createRegistry()
+  reg.embedders.add('embed-hash', new HashEmbedder())
+  let release!: () => void
+  const gate = new Promise<void>(resolve => { release = resolve })
+  const fake: Extractor = async texts => ({ tolist: () => texts.map(() => [1, 0, 0, 0]) })
+  const local = new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { await gate; return fake } })
+  reg.embedders.add('embed-local', local)
+  const svc = service(reg, { embeddingProvider: 'local' })
+  t.equal(svc.embedder(), local)
+  const first = await svc.embed('hello there')
+  t.equal(first?.embedder, 'hash-v1', 'not held up by the loading model')
+  t.equal(local.status().status, 'loading', 'the model started loading in the background')
+  release()
+  t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'ready')
+  const later = await svc.embed('hello there')
+  t.equal(later?.embedder, 'local:m')
+})
+
+t.test('a model that cannot load leaves embed-hash serving', async t => {
+  const reg = createRegistry()
+  reg.embedders.add('embed-hash', new HashEmbedder())
+  const local = new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { throw new Error('fetch failed') } })
+  reg.embedders.add('embed-local', local)
+  const svc = service(reg, { embeddingProvider: 'local' })
+  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v1')
+  t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'error', 'the load failed')
+  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v1', 'embed-hash still answers')
+})
+
+t.test('without an embedder, or for blank text, there is no vector', async t => {
+  t.equal(await service(createRegistry()).embed('hi'), undefined)
+  const reg = createRegistry()
+  reg.embedders.add('embed-hash', new HashEmbedder())
+  t.equal(await service(reg).embed('   '), undefined)
+})
