@@ -34,6 +34,12 @@ export interface GenerationInput {
   rateLimitStore: RateLimitCounters
   logger: FastifyBaseLogger
   kernel: KernelApi
+  /**
+   * The kernel's own routes only, served while the plugins load: /api/index answers at
+   * once, /api/health says `starting`, and any other path a 503 `starting` (not a 404: the
+   * route may well exist in a moment).
+   */
+  starting?: boolean
 }
 
 export class Generation {
@@ -80,7 +86,7 @@ export class Generation {
     app.decorate('kernel', input.kernel)
     app.setValidatorCompiler(validatorCompiler)
     installErrorHandler(app)
-    installNotFound(app)
+    installNotFound(app, input.starting === true)
     // Whatever fails below leaves nothing behind: resources acquired so far are released.
     app.addHook('onClose', async () => { await resources.releaseAll() })
 

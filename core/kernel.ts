@@ -144,9 +144,11 @@ export class Kernel {
     return { plugins, config: await readRuntimeConfig(this.settings.dataDir, schema), schema }
   }
 
-  async #build (plugins: PlannedPlugin[], config: RuntimeConfig): Promise<Generation> {
+  async #build (plugins: PlannedPlugin[], config: RuntimeConfig, starting = false): Promise<Generation> {
     return await Generation.build({
-      number: this.#generationCounter + 1,
+      // The early generation of the kernel's own routes is number 0: the first with plugins is 1.
+      number: starting ? 0 : this.#generationCounter + 1,
+      starting,
       // Plugins see .env as it is now (edit it to switch POSTGRES_URI, say); process
       // variables still win, and server settings (host, port, limits) stay as at start.
       env: loadEnv(this.settings.cwd, this.#baseEnv),
@@ -174,12 +176,17 @@ export class Kernel {
       this.server.listen({ port: this.settings.port, host: this.settings.host, backlog: 4096 }, () => { this.server.off('error', reject); resolve() })
     })
     const addr = this.server.address() as AddressInfo
+    // Serve early: the kernel's own routes answer while the plugins load (importing them,
+    // opening stores); every other path gets a 503 `starting` meanwhile.
+    const early = await this.#build([], {}, true)
+    this.#current = early
     const outcome = await this.reload('start')
     if (!outcome.ok) {
       this.log.error({ error: outcome.error }, 'plugins failed to load at start; serving core routes only until plugins.json is fixed')
       const gen = await this.#build([], {})
       this.#generationCounter = gen.number
       this.#current = gen
+      this.#retire(early)
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
     }
     this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)

@@ -8,7 +8,7 @@ import { sendError } from './errors.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']
 
-export function installNotFound (app: FastifyInstance): void {
+export function installNotFound (app: FastifyInstance, starting = false): void {
   const shadow = FindMyWay({ ignoreTrailingSlash: true })
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -19,6 +19,10 @@ export function installNotFound (app: FastifyInstance): void {
   })
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]
+    if (starting) {
+      void reply.header('retry-after', '1')
+      return sendError(reply, new Errors.STARTING())
+    }
     const allowed = METHODS.filter(m => shadow.find(m, url) !== null)
     if (allowed.length > 0) {
       void reply.header('allow', [...allowed, 'OPTIONS'].join(', '))

@@ -48,7 +48,10 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
     const query = request.query as { include_memory?: boolean, live?: boolean }
     if (query.live === true) return { status: 'alive', version: app.kernel.version }
     if (!app.lifecycle.activated) {
-      return await reply.code(503).header('retry-after', '1').send({ status: 'starting', ready: false, version: app.kernel.version, api: { status: 'starting' } })
+      return await reply.code(503).header('retry-after', '1').send({
+        status: 'starting', ready: false, version: app.kernel.version, api: { status: 'starting' },
+        error: 'The server is starting (loading plugins, activating background work); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503,
+      })
     }
     const optIns: Record<string, boolean> = { include_memory: query.include_memory === true }
     const sections: Record<string, HealthSection> = {}
