@@ -101,8 +101,10 @@ export class Generation {
       for (const p of input.plugins) {
         const base = { name: p.name, module: p.module, version: p.version, enabled: p.enabled }
         if (!p.enabled || p.plugin === undefined) { statuses.push({ ...base, status: 'disabled' }); continue }
+        const started = performance.now()
         try {
           await app.register(p.plugin, { ...p.options, instance: p.name })
+          log.debug({ plugin: p.name, ms: Math.round(performance.now() - started) }, 'plugin registered')
         } catch (err) {
           throw new PluginLoadError(`Plugin "${p.name}" failed to start: ${(err as Error).message}`, p.name, err, p.module)
         }

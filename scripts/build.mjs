@@ -61,5 +61,8 @@ renameSync(path.join(dist, 'packages', 'sdk', 'src'), sdkDist)
 rmSync(path.join(dist, 'packages'), { recursive: true, force: true })
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
 writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify({ type: 'module', version, private: true }, null, 2)}\n`)
+// The embedded database's initialised cluster, so a new data folder starts in a second.
+const { ensurePgliteSeed } = await import(pathToFileURL(path.join(sdkDist, 'kits', 'sql', 'pglite-seed.js')).href)
+await ensurePgliteSeed()
 writeFileSync(stamp, new Date().toISOString())
 console.log(`build: compiled to dist/ in ${Math.round(performance.now() - started)} ms`)

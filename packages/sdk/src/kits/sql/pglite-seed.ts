@@ -1,0 +1,40 @@
+// A freshly initialised PGlite cluster (initdb, pgvector created), kept under
+// node_modules/.cache and copied into every new data folder: initdb in WebAssembly takes
+// seconds, copying its result a fraction of one. Made on install (scripts/build.mjs) or by
+// the first start that needs it; keyed by the PGlite version, so an upgrade makes a new one.
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** Where the seed for the installed PGlite lives: node_modules/.cache/agentd-pglite-seed/<version>. */
+export function pgliteSeedDir (): string {
+  let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')))
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir)
+  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }
+  return path.join(dir, '..', '..', '.cache', 'agentd-pglite-seed', version)
+}
+
+/** Makes the seed if it is not there yet (written aside and renamed, so never half there); returns its folder. */
+export async function ensurePgliteSeed (): Promise<string> {
+  const dir = pgliteSeedDir()
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return dir
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { vector } = await import('@electric-sql/pglite-pgvector')
+  const tmp = `${dir}.${process.pid}.tmp`
+  rmSync(tmp, { recursive: true, force: true })
+  mkdirSync(tmp, { recursive: true })
+  const db = await PGlite.create({ dataDir: tmp, extensions: { vector } })
+  await db.exec('CREATE EXTENSION IF NOT EXISTS vector')
+  await db.close()
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    rmSync(dir, { recursive: true, force: true })
+    renameSync(tmp, dir)
+  } else rmSync(tmp, { recursive: true, force: true })
+  return dir
+}
+
+/** A new (missing or empty) data folder starts as a copy of the seed. */
+export async function seedDataDir (dataDir: string): Promise<void> {
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return
+  cpSync(await ensurePgliteSeed(), dataDir, { recursive: true })
+}
