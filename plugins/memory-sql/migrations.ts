@@ -67,4 +67,15 @@ export const relationalMigrations: Migration[] = [
       await sql`CREATE INDEX IF NOT EXISTS turns_content_fts ON turns USING gin (to_tsvector('simple', content))`.execute(db)
     },
   },
+  {
+    version: 5,
+    // Keyword search ranks candidates by BM25-style scores (keyword-search.ts): a stored
+    // tsvector spares parsing every candidate's text again on each search.
+    name: 'turns.content_tsv: stored tsvector (simple configuration) with a GIN index',
+    up: async (db) => {
+      await sql`ALTER TABLE turns ADD COLUMN IF NOT EXISTS content_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS turns_content_tsv ON turns USING gin (content_tsv)`.execute(db)
+      await sql`DROP INDEX IF EXISTS turns_content_fts`.execute(db)
+    },
+  },
 ]

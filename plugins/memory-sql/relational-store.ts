@@ -9,6 +9,7 @@ import {
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
+import { keywordSearch } from './keyword-search.ts'
 
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [
@@ -16,12 +17,6 @@ const SOURCES: VectorSource[] = [
   { kind: 'goal', table: 'goals', text: 'description' },
   { kind: 'strategy', table: 'strategies', text: "description || ' ' || context_pattern" },
 ]
-
-/** Words of a keyword query as a tsquery that matches any of them; letters and digits only, so nothing in it is an operator. */
-export function anyWordQuery (text: string): string | undefined {
-  const words = [...new Set(text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32)
-  return words.length === 0 ? undefined : words.join(' | ')
-}
 
 const toTurn = (r: Row): Turn => ({
   id: String(r.id), conversation_id: String(r.conversation_id), index: num(r.idx), timestamp: iso(r.ts), role: String(r.role),
@@ -131,15 +126,7 @@ export class SqlRelationalStore implements RelationalStore {
   }
 
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
-    const query = anyWordQuery(q.text)
-    if (query === undefined) return []
-    return await this.#run(async db => {
-      const r = await sql<Row>`SELECT ${TURN_COLS}, ts_rank(to_tsvector('simple', t.content), q) AS score
-        FROM turns t, to_tsquery('simple', ${query}) q
-        WHERE t.channel = ANY(${q.channels}::text[]) AND to_tsvector('simple', t.content) @@ q
-        ORDER BY score DESC, t.ts DESC LIMIT ${q.limit}`.execute(db)
-      return r.rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
-    })
+    return await this.#run(async db => (await keywordSearch(db, TURN_COLS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
   }
 
   async unconsolidatedConversations (q: { limit: number, idle_seconds?: number }): Promise<ConversationInfo[]> {

@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { GraphStore, KvStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { Hooks, Registry } from '@agentd/sdk'
+import type { RecallSettings } from '@agentd/sdk/contracts/recall'
 import { MemoryErrors } from './errors.ts'
 
 export interface ServiceOptions {
@@ -20,6 +21,10 @@ export interface ServiceOptions {
   recencyHalfLifeHours: number
   /** Rows per batch of the re-embed job. */
   reembedBatchSize?: number
+  /** The recall settings in force (GET /api/memory/recall-settings); defaults when not given. */
+  recallSettings?: () => RecallSettings
+  /** How long a recall technique may take before the recall goes on without it (default 2000). */
+  techniqueTimeoutMs?: number
 }
 
 export type StoreRole = 'relational' | 'graph' | 'kv'

@@ -11,6 +11,9 @@ import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
+import path from 'node:path'
+import { RecallSettingsStore } from './recall-settings.ts'
+import { recallSettingsRoutes } from './recall-settings-routes.ts'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -25,12 +28,16 @@ export const options = Type.Object({
   record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
   auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
+  recall_technique_timeout_ms: Type.Integer({ minimum: 10, maximum: 120_000, default: 2000, description: 'how long a recall technique (hybrid, HyDE...) may take before the recall goes on without it and says so' }),
   embedder_check_timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'how long the start-up comparison of stored vectors with the active embedder may take before it is logged and left to run on' }),
 })
 type Options = Static<typeof options>
 
 async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Promise<void> {
   app.hooks.declare('memory:stored', 'recall:after')
+  // Read once per generation; POST /api/memory/recall-settings changes them in place (live).
+  const recallSettings = new RecallSettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'))
+  await recallSettings.load(app.log)
   const svc = new MemoryServiceImpl(() => app.registry, () => app.hooks, app.log, {
     embedder: opts.embedder,
     embeddingProvider: app.agentConfig.env.EMBEDDING_PROVIDER,
@@ -41,10 +48,13 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     recencyWeight: opts.recency_weight,
     recencyHalfLifeHours: opts.recency_half_life_hours,
     reembedBatchSize: opts.reembed_batch_size,
+    recallSettings: () => recallSettings.get(),
+    techniqueTimeoutMs: opts.recall_technique_timeout_ms,
   })
   app.registry.memoryServices.add(opts.instance, svc)
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
+  await recallSettingsRoutes(app, recallSettings)
 
   // Every plugin has registered by now: check that stored vectors match the active
   // embedder, and re-embed them in the background when they do not.

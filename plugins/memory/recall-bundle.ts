@@ -1,16 +1,20 @@
 // Recall: embeds the query, runs the service's own technique (vector-recency.ts) and every
-// technique other plugins registered, at once, merges their candidates (recall-merge.ts),
+// technique other plugins registered and the recall settings turn on, at once, each within
+// a time limit, fuses their candidates (recall-merge.ts),
 // adds working memory, renders the bundle within the token budget, and lets recall:after
 // hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { RecallResult } from '@agentd/sdk/contracts/memory-service'
-import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
+import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import { RECALL_DEFAULTS, enableKey } from '@agentd/sdk/kits/recall'
+import { TIMED_OUT, within } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import type { Episodic } from './episodic.ts'
 import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
 import { renderBundle } from './render.ts'
-import { mergeCandidates, partLimits } from './recall-merge.ts'
+import { fuseCandidates, partLimits } from './recall-merge.ts'
 import { vectorRecency } from './vector-recency.ts'
 
 export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
@@ -43,12 +47,19 @@ export class Recall {
   }
 
   /**
-   * The service's own vector+recency technique, then those other plugins registered. Not
-   * registered itself: two memory instances would each run the other's copy too.
+   * The service's own vector+recency technique, then those other plugins registered and the
+   * settings turn on (`recall_enable_<name>`). Not registered itself: two memory instances
+   * would each run the other's copy too.
    */
-  #techniques (): RecallTechnique[] {
-    return [this.defaultTechnique, ...this.#ctx.registry().recallTechniques.values()]
+  #techniques (settings: RecallSettings): RecallTechnique[] {
+    const on = (t: RecallTechnique): boolean => {
+      const key = enableKey(t.name)
+      return key === undefined || settings[key] === true
+    }
+    return [this.defaultTechnique, ...this.#ctx.registry().recallTechniques.values().filter(on)]
   }
+
+  recallSettings (): RecallSettings { return this.#ctx.opts.recallSettings?.() ?? { ...RECALL_DEFAULTS } }
 
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
@@ -56,38 +67,73 @@ export class Recall {
     const started = performance.now()
     const timings: Record<string, number> = {}
     const degraded: string[] = []
+    const notes: Record<string, string> = {}
     const channel = checkChannel(query.channel ?? DEFAULT)
     const channels = recallChannels(channel)
     const topK = query.top_k ?? ctx.opts.topK
+    const settings = this.recallSettings()
     const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
     if (opts.strict) ctx.need('relational')
     let t0 = performance.now()
     const embedding = await this.#embedding.embed(query.text, opts.signal)
     timings.embed = ms(t0)
 
-    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, signal: opts.signal, strict: opts.strict }
+    // Other texts (query variants, a hypothetical answer) are embedded by the embedder that made the query's vector.
+    const embedLike = async (text: string): Promise<EmbeddingRef | undefined> => {
+      if (embedding === undefined) return undefined
+      const e = this.#ctx.registry().embedders.values().find(x => x.id === embedding.embedder)
+      if (e === undefined || text.trim() === '') return undefined
+      const [v] = await e.embed([text], opts.signal)
+      return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
+    }
+    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, settings, signal: opts.signal, strict: opts.strict }
     const ran: string[] = []
-    const techniques = this.#techniques()
-    const results = await Promise.all(techniques.map(async (tech): Promise<RecallCandidates> => {
+    const techniques = this.#techniques(settings)
+    const limit = ctx.opts.techniqueTimeoutMs ?? 2000
+    // The current conversation's latest turns are in the chat history already: no technique returns them.
+    const excludeTurns = async (): Promise<Set<string>> => {
+      if (query.conversation_id === undefined || ctx.relational === undefined) return new Set()
+      try {
+        return new Set((await ctx.relational.conversationTurns(query.conversation_id, ctx.opts.workingMemoryTurns)).map(t => t.id))
+      } catch (err) {
+        if (opts.strict || !(err instanceof StoreUnavailableError)) throw err
+        degraded.push('relational')
+        return new Set()
+      }
+    }
+    const [exclude, ...results] = await Promise.all([excludeTurns(), ...techniques.map(async (tech): Promise<{ name: string, weight: number, candidates: RecallCandidates }> => {
       const t1 = performance.now()
+      const none = { name: tech.name, weight: tech.weight ?? 1, candidates: {} }
       try {
         opts.signal?.throwIfAborted()
-        const c = await tech.run(input)
-        ran.push(tech.name)
+        // The service's own technique is not timed out: it is the recall every other one adds to.
+        const c = tech === this.defaultTechnique ? await tech.run(input) : await within(tech.run(input), limit)
+        if (c === TIMED_OUT) {
+          degraded.push(`technique:${tech.name}`)
+          notes[tech.name] = `timed out after ${limit} ms; the recall went on without it`
+          ctx.log.warn({ technique: tech.name, timeout_ms: limit }, 'memory: a recall technique timed out; recall goes on without it')
+          return none
+        }
+        // A technique that dropped out (no model, the model failed) says why and is not listed as run.
+        if (c.note !== undefined) notes[tech.name] = c.note
+        else ran.push(tech.name)
         degraded.push(...(c.degraded ?? []))
         for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique ? k : `${tech.name}.${k}`] = v
-        return c
+        return { ...none, candidates: c }
       } catch (err) {
-        if (opts.strict) throw err
+        if (opts.strict && (err instanceof StoreUnavailableError || opts.signal?.aborted === true)) throw err
         if (err instanceof StoreUnavailableError) degraded.push(err.role)
         else {
           degraded.push(`technique:${tech.name}`)
+          notes[tech.name] = `failed: ${(err as Error).message}; the recall went on without it`
           ctx.log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
         }
-        return {}
+        return none
       } finally { timings[`technique:${tech.name}`] = ms(t1) }
-    }))
-    const parts = mergeCandidates(results, partLimits(topK))
+    })])
+    t0 = performance.now()
+    const parts = fuseCandidates(results, partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
+    timings.fuse = ms(t0)
 
     let working: unknown[] = []
     if (query.conversation_id !== undefined && ctx.kv !== undefined) {
@@ -110,6 +156,7 @@ export class Recall {
     timings.total = ms(started)
     const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
     if (degraded.length > 0) result.degraded = [...new Set(degraded)]
+    if (Object.keys(notes).length > 0) result.notes = notes
     const warning = this.#warning()
     if (warning !== undefined) result.warning = warning
     try {

@@ -1,6 +1,7 @@
-// Merging what the recall techniques found: per part, one item per id (the higher score
-// wins), best first, cut to the part's limit.
+// Fusing what the recall techniques found: per part, reciprocal rank fusion of their
+// lists, repeats collapsed, the current conversation's turns left out, cut to the part's limit.
 import type { RecallCandidates, RecallPart } from '@agentd/sdk/contracts/recall'
+import { contentKey, rrf } from '@agentd/sdk/kits/recall'
 
 export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'strategies', 'active_goals']
 
@@ -8,35 +9,51 @@ export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'stra
 export const partLimits = (topK: number): Record<RecallPart, number> =>
   ({ relevant_turns: topK, facts: topK, entities: Math.min(topK, 5), strategies: 3, active_goals: 5 })
 
+/** One technique's candidates, with the weight its ranks carry in the fusion. */
+export interface TechniqueCandidates { name: string, weight: number, candidates: RecallCandidates }
+
+const timeOf = (x: Record<string, unknown>): number => typeof x.timestamp === 'string' ? Date.parse(x.timestamp) : 0
+
 /**
- * Merges candidates per part: one item per `id` (the higher `score` wins), ordered by
- * score (items without one after, in the order given), cut to the part's limit.
+ * Fuses the techniques' candidates per part by reciprocal rank fusion (score = Σ weight /
+ * (k + rank) over the techniques that found the item, each list best first): an item two
+ * techniques found ranks above one only one found at the same rank. Ties go to the newer
+ * turn. Items the caller already has (`exclude`: the current conversation's latest turns)
+ * are dropped, a turn whose text repeats a better-ranked one ("OK.") is collapsed into it,
+ * and each part is cut to its limit. `found_by` names the techniques that found each item.
+ * Items without an `id` come after, in order.
  */
-export function mergeCandidates (all: RecallCandidates[], limits: Record<RecallPart, number>): Record<RecallPart, Array<Record<string, unknown>>> {
+export function fuseCandidates (all: TechniqueCandidates[], limits: Record<RecallPart, number>, k: number, exclude: ReadonlySet<string> = new Set()): Record<RecallPart, Array<Record<string, unknown>>> {
   const out = {} as Record<RecallPart, Array<Record<string, unknown>>>
   for (const part of PARTS) {
-    const byId = new Map<string, Record<string, unknown>>()
     const anon: Array<Record<string, unknown>> = []
-    for (const c of all) {
-      for (const item of c[part] ?? []) {
-        const id = typeof item.id === 'string' ? item.id : undefined
-        if (id === undefined) { anon.push(item); continue }
-        const had = byId.get(id)
-        if (had === undefined || score(item) > score(had)) byId.set(id, item)
-      }
-    }
-    const items = [...byId.values(), ...anon]
-    const scored = items.map((item, i) => ({ item, i })).sort((a, b) => {
-      const sa = typeof a.item.score === 'number' ? a.item.score : undefined
-      const sb = typeof b.item.score === 'number' ? b.item.score : undefined
-      if (sa !== undefined && sb !== undefined && sa !== sb) return sb - sa
-      if (sa !== undefined && sb === undefined) return -1
-      if (sa === undefined && sb !== undefined) return 1
-      return a.i - b.i
+    const foundBy = new Map<string, string[]>()
+    const lists = all.map(({ name, weight, candidates }) => {
+      const items = (candidates[part] ?? []).filter(item => {
+        if (typeof item.id === 'string') {
+          if (exclude.has(item.id)) return false
+          const by = foundBy.get(item.id) ?? []
+          if (!by.includes(name)) by.push(name)
+          foundBy.set(item.id, by)
+          return true
+        }
+        anon.push(item)
+        return false
+      })
+      return { weight, items }
     })
-    out[part] = scored.slice(0, limits[part]).map(x => x.item)
+    const fused = rrf(lists, k, item => item.id as string, part === 'relevant_turns' ? timeOf : undefined)
+    const kept: Array<Record<string, unknown>> = []
+    const seen = new Set<string>()
+    for (const { item, score } of fused) {
+      if (part === 'relevant_turns' && typeof item.content === 'string') {
+        const key = contentKey(item.content)
+        if (seen.has(key)) continue
+        seen.add(key)
+      }
+      kept.push({ ...item, score: Math.round(score * 1e6) / 1e6, found_by: foundBy.get(item.id as string) ?? [] })
+    }
+    out[part] = [...kept, ...anon].slice(0, limits[part])
   }
   return out
 }
-
-const score = (x: Record<string, unknown>): number => typeof x.score === 'number' ? x.score : -Infinity

@@ -1,5 +1,5 @@
-// The memory endpoints of SPEC.md "Memory" (settings, recall-settings and consolidate
-// belong to later plugins), with DECISIONS.md's shapes and limits. A store that is down
+// The memory endpoints of SPEC.md "Memory" (settings and consolidate belong to later
+// plugins; recall-settings are in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
@@ -191,6 +191,7 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
           relevant_turns: Type.Array(Obj), entities: Type.Array(Obj), facts: Type.Array(Obj), strategies: Type.Array(Obj),
           active_goals: Type.Array(Obj), user_context: Obj, context: Type.String(), techniques: Type.Array(Type.String()),
           timings_ms: Type.Record(Type.String(), Type.Number()), degraded: Type.Optional(Type.Array(Type.String())), warning: Type.Optional(Type.String()),
+          notes: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'per technique: why it gave nothing (no model set, failed, timed out)' })),
         }),
       },
     },

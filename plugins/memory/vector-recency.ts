@@ -2,6 +2,7 @@
 // the active channel and _global, a RecallTechnique like any other plugin's (hybrid,
 // entity-centric, HyDE...). It reads the stores and options it is given, nothing more.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import { asksAboutRecency } from '@agentd/sdk/kits/recall'
 import type { EmbeddingRef, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { ServiceOptions } from './context.ts'
@@ -48,24 +49,23 @@ export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
 }
 
 /**
- * Similarity blended with recency: score = (1-w)·cosine + w·2^(-age/half-life).
- * The current conversation's latest turns are left out: they are already in the chat history.
+ * Turns by similarity; recency only breaks ties (rounded similarity), unless the query
+ * asks for what is recent: then score = (1-w)·cosine + w·2^(-age/half-life).
+ * Without a vector, the newest turns. The current conversation's latest turns are left
+ * out by the service after fusion (they are already in the chat history).
  */
 async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
-  const { recencyWeight: w, recencyHalfLifeHours, workingMemoryTurns } = svc.opts
+  const { recencyWeight, recencyHalfLifeHours } = svc.opts
+  const w = asksAboutRecency(input.query) ? recencyWeight : 0
   const topK = input.top_k
-  const exclude = new Set<string>()
-  if (input.conversation_id !== undefined) {
-    for (const t of await rel.conversationTurns(input.conversation_id, workingMemoryTurns)) exclude.add(t.id)
-  }
+  // Read deeper than top_k: the service may drop the current conversation's turns and repeats.
+  const n = topK * 3
   const now = Date.now()
   const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (recencyHalfLifeHours * 3_600_000))
   const candidates = embedding === undefined
-    ? (await rel.recentTurns(input.channels, topK + exclude.size)).map(t => ({ ...t, similarity: null as number | null }))
-    : (await rel.similarTurns({ embedding, channels: input.channels, limit: topK * 3 + exclude.size })).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
+    ? (await rel.recentTurns(input.channels, n)).map(t => ({ ...t, similarity: null as number | null }))
+    : (await rel.similarTurns({ embedding, channels: input.channels, limit: n })).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
   return candidates
-    .filter(t => !exclude.has(t.id))
     .map(t => ({ ...t, score: Math.round(((1 - w) * (t.similarity ?? 0) + w * recency(t.timestamp)) * 10_000) / 10_000 }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, topK)
+    .sort((a, b) => b.score - a.score || Date.parse(b.timestamp) - Date.parse(a.timestamp))
 }

@@ -16,9 +16,10 @@ t.test('a technique from another plugin adds what only it can find; duplicates a
   const r = await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'kw' })
   t.equal(r.status, 200)
   t.same(r.body.techniques, ['vector_recency', 'keyword'])
-  const turns = r.body.relevant_turns as Array<{ content: string, found_by?: string }>
+  const turns = r.body.relevant_turns as Array<{ content: string, found_by?: string[] }>
   t.same(turns.map(x => x.content).sort(), ['a quokka smiles at the camera', 'the secret word is quokka'], 'each turn once')
-  t.equal(turns.find(x => x.content === 'the secret word is quokka')?.found_by, 'keyword')
+  t.same(turns.find(x => x.content === 'the secret word is quokka')?.found_by, ['keyword'])
+  t.same(turns.find(x => x.content === 'a quokka smiles at the camera')?.found_by, ['vector_recency', 'keyword'], 'both techniques named')
   t.match(r.body.context, /secret word is quokka/)
   t.type(r.body.timings_ms['technique:keyword'], 'number')
 })

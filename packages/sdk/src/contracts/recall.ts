@@ -14,11 +14,33 @@ export interface RecallInput {
   /** The query embedded once by the service for every technique; undefined when no embedder works. */
   embedding?: EmbeddingRef
   signal?: AbortSignal
+  /** The recall settings in force (GET /api/memory/recall-settings); read them per call, they change live. */
+  settings: RecallSettings
+  /** Embeds another text with the embedder that made `embedding` (query variants, HyDE); undefined when none works. */
+  embed?: (text: string) => Promise<EmbeddingRef | undefined>
   /**
    * true (the recall endpoint): let StoreUnavailableError (memory kit) out, the endpoint answers 503.
    * false (a chat): a part whose store is down is left empty and its role named in `degraded`.
    */
   strict: boolean
+}
+
+/** DECISIONS.md's recall settings; defaults and the schema are in the recall kit (`@agentd/sdk/kits/recall`). */
+export interface RecallSettings {
+  recall_enable_hybrid: boolean
+  recall_enable_entity_centric: boolean
+  recall_enable_query_expansion: boolean
+  recall_enable_hyde: boolean
+  recall_enable_self_query: boolean
+  recall_hybrid_bm25_weight: number
+  recall_hybrid_vector_weight: number
+  recall_hybrid_rrf_k: number
+  recall_entity_similarity_threshold: number
+  recall_entity_max_entities: number
+  recall_expansion_max_variants: number
+  /** `provider/model` (or a bare model a provider knows); '' = none, the technique drops out. */
+  recall_hyde_model: string
+  recall_self_query_model: string
 }
 
 /** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */
@@ -28,19 +50,25 @@ export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, u
   degraded?: string[]
   /** The technique's own stages, reported in the result's timings_ms. */
   timings_ms?: Record<string, number>
+  /** Why the technique gave nothing (no model set, the model failed): shown in the result's `notes`. */
+  note?: string
 }
 
 /**
  * A recall technique (vector+recency, hybrid keyword, entity-centric, query expansion,
  * HyDE, self-query), registered under registry.recallTechniques by any plugin. The service runs
- * every registered technique in parallel and merges their candidates per part: the same
- * `id` from two techniques is kept once with the higher `score`, parts are ordered by
- * `score` (items without one after those with one, in order) and cut to the part's size.
+ * every enabled technique in parallel within the memory plugin's `recall_technique_timeout_ms` and fuses their
+ * candidates per part by reciprocal rank fusion: each technique's list counts by rank
+ * (return items best first), the same `id` from two techniques is kept once and ranks
+ * higher; identical turn contents are collapsed; items without an `id` come after.
  * Techniques read the stores through the store roles; a store that is down throws
  * StoreUnavailableError (that part degrades, the chat goes on).
  */
 export interface RecallTechnique {
+  /** Also the settings key: `recall_enable_<name>` turns it on or off (a name without such a key always runs). */
   readonly name: string
+  /** Weight of this technique's ranks in the fusion (default 1). */
+  readonly weight?: number
   run: (input: RecallInput) => Promise<RecallCandidates>
 }
 

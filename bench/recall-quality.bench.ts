@@ -1,0 +1,123 @@
+// Recall quality on the evaluation set (bench/fixtures/recall-eval): recall@1/5/10 of
+// each technique alone and of the default fusion, against a BM25 baseline (minisearch)
+// over the same turns in the same run, overall and per question category.
+// Ingested as a chat with use_memory stores it: each message `[3 June 2024] Alex: ...` as
+// a user turn, then the assistant's reply (short, often identical: "OK.") as another, one
+// conversation per session, in the session's channel; asked as POST /api/memory/recall
+// asks (the service's strict recall, top_k 10, the question's channel), embedded defaults
+// (PGlite, embed-hash), no language model.
+// recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
+// Env: BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
+// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_VERBOSE=1 (misses).
+// Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
+import { randomUUID } from 'node:crypto'
+import pino from 'pino'
+import MiniSearch from 'minisearch'
+import { createRegistry, Hooks } from '@agentd/sdk'
+import { RECALL_DEFAULTS, STOPWORDS } from '@agentd/sdk/kits/recall'
+import type { RecallSettings } from '@agentd/sdk/contracts/recall'
+import { openSql } from '@agentd/sdk/kits/sql'
+import { SqlRelationalStore } from '../plugins/memory-sql/relational-store.ts'
+import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
+import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
+import { MemoryServiceImpl } from '../plugins/memory/service.ts'
+import { hybridTechnique } from '../plugins/recall-hybrid/hybrid.ts'
+import { expansionTechnique } from '../plugins/recall-expansion/expansion.ts'
+import { entityTechnique } from '../plugins/recall-entity/entity.ts'
+import { ASSISTANT_REPLIES, loadEvalSet, withDistractors } from './recall-eval/dataset.ts'
+
+const KS = [1, 5, 10]
+const set = process.env.BENCH_RECALL_DISTRACTORS === '0' ? loadEvalSet() : withDistractors(loadEvalSet())
+const h = await openSql({ backend: 'pglite', dir: null, schema: 'public' }, { warn: () => {} })
+const rel = new SqlRelationalStore(h)
+const graph = new SqlGraphStore(h)
+await rel.init(); await graph.init()
+const reg = createRegistry()
+reg.relationalStores.add('memory-sql', rel)
+reg.graphStores.add('memory-graph-sql', graph)
+const embedder = process.env.BENCH_RECALL_EMBEDDER ?? 'hash'
+if (embedder === 'hash') reg.embedders.add('embed-hash', new HashEmbedder())
+reg.recallTechniques.add('recall-hybrid', hybridTechnique(() => rel))
+reg.recallTechniques.add('recall-entity', entityTechnique({ graph: () => graph, relational: () => rel }))
+reg.recallTechniques.add('recall-expansion', expansionTechnique(() => rel))
+let settings: RecallSettings = { ...RECALL_DEFAULTS }
+const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 'silent' }), {
+  tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+  recallSettings: () => settings,
+})
+
+// Ingest as the chat does: user message, then the assistant's reply, per session.
+const idOf = new Map<string, string>()
+const t0 = performance.now()
+const sessions = new Map<string, string>()
+let reply = 0
+for (const turn of set.turns) {
+  const conv = sessions.get(turn.session) ?? randomUUID()
+  sessions.set(turn.session, conv)
+  const stored = await svc.addTurn({ conversation_id: conv, role: 'user', content: turn.message, channel: turn.channel })
+  if (turn.tag !== undefined) idOf.set(`${turn.channel}/${turn.tag}`, stored.id)
+  await svc.addTurn({ conversation_id: conv, role: 'assistant', content: ASSISTANT_REPLIES[reply++ % ASSISTANT_REPLIES.length], channel: turn.channel })
+}
+const ingestS = (performance.now() - t0) / 1000
+
+// BM25 baseline: minisearch over every stored turn (user and assistant), per channel.
+const all = await rel.recentTurns(set.channels, 1_000_000)
+const mini = new MiniSearch<{ id: string, content: string, channel: string }>({ fields: ['content'], storeFields: ['channel'], processTerm: t => STOPWORDS.has(t.toLowerCase()) ? null : t.toLowerCase() })
+mini.addAll(all.map(t => ({ id: t.id, content: t.content, channel: t.channel })))
+
+type Ranker = (q: { question: string, channel: string }) => Promise<string[]>
+const bm25: Ranker = async q => mini.search(q.question, { filter: r => r.channel === q.channel }).slice(0, 10).map(r => String(r.id))
+const serviceWith = (patch: Partial<RecallSettings>): Ranker => async q => {
+  settings = { ...RECALL_DEFAULTS, ...patch }
+  const r = await svc.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })
+  return r.relevant_turns.map(t => String(t.id))
+}
+const keywords: Ranker = async q => (await rel.searchTurns({ text: q.question, channels: [q.channel, '_global'], limit: 10 })).map(t => t.id)
+const none = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false }
+const rankers: Array<[string, Ranker]> = [
+  ['bm25 (minisearch)', bm25],
+  ['store keyword search', keywords],
+  ['vector_recency alone', serviceWith(none)],
+  ['+ hybrid', serviceWith({ ...none, recall_enable_hybrid: true })],
+  ['+ query_expansion', serviceWith({ ...none, recall_enable_query_expansion: true })],
+  ['+ entity_centric', serviceWith({ ...none, recall_enable_entity_centric: true })],
+  ['fused (defaults)', serviceWith({})],
+]
+
+const categories = [...new Set(set.questions.map(q => q.category))]
+interface Score { at: Record<number, number>, n: number, byCat: Record<string, { at: Record<number, number>, n: number }>, ms: number[] }
+const results: Array<[string, Score]> = []
+for (const [name, rank] of rankers) {
+  const sc: Score = { at: { 1: 0, 5: 0, 10: 0 }, n: 0, byCat: Object.fromEntries(categories.map(c => [c, { at: { 1: 0, 5: 0, 10: 0 }, n: 0 }])), ms: [] }
+  for (const q of set.questions) {
+    const t1 = performance.now()
+    const ids = await rank({ question: q.question, channel: q.channel })
+    sc.ms.push(performance.now() - t1)
+    if (process.env.BENCH_RECALL_TIMINGS === '1' && name.startsWith('fused') && q === set.questions[0]) console.error((await svc.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })).timings_ms)
+    for (const e of q.evidence) {
+      const id = idOf.get(`${q.channel}/${e}`)
+      const pos = ids.indexOf(id ?? '')
+      sc.n++; sc.byCat[q.category].n++
+      for (const k of KS) if (pos >= 0 && pos < k) { sc.at[k]++; sc.byCat[q.category].at[k]++ }
+      if (process.env.BENCH_RECALL_VERBOSE === '1' && name.startsWith('fused') && (pos < 0 || pos >= 10)) console.error(`miss: [${q.category}] ${q.question} -> {${e}}`)
+    }
+  }
+  results.push([name, sc])
+}
+
+const f = (x: number, n: number): string => (x / Math.max(n, 1)).toFixed(3)
+const p = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]
+console.log(`Recall on the evaluation set: ${set.turns.length} messages (${set.turns.filter(t => t.tag !== undefined || !t.session.endsWith(':x')).length} real, the rest distractors) (+ as many assistant replies) in ${set.channels.length} channels, ${set.questions.length} questions, ${results[0][1].n} evidence turns; ingest ${ingestS.toFixed(1)} s; embedder ${embedder}`)
+console.log(`${'ranker'.padEnd(24)} ${KS.map(k => `R@${k}`.padStart(6)).join(' ')}  ${categories.map(c => `${c}@10`.padStart(14)).join(' ')}  p50 ms`)
+for (const [name, sc] of results) {
+  console.log(`${name.padEnd(24)} ${KS.map(k => f(sc.at[k], sc.n).padStart(6)).join(' ')}  ${categories.map(c => f(sc.byCat[c].at[10], sc.byCat[c].n).padStart(14)).join(' ')}  ${p(sc.ms, 0.5).toFixed(1).padStart(6)}`)
+}
+const fused = results.at(-1)?.[1]
+const base = results[0][1]
+if (fused !== undefined) {
+  const r10 = fused.at[10] / fused.n
+  const below = categories.filter(c => fused.byCat[c].at[10] / fused.byCat[c].n < base.byCat[c].at[10] / base.byCat[c].n)
+  console.log(`\nTarget: fused recall@10 >= 0.70 (${r10.toFixed(3)}: ${r10 >= 0.7 ? 'met' : 'NOT met'}); never below BM25 in a category (${below.length === 0 ? 'met' : `NOT met: ${below.join(', ')}`})`)
+  if (r10 < 0.7 || below.length > 0) process.exitCode = 1
+}
+await h.close()

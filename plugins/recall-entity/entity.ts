@@ -1,0 +1,67 @@
+// The `entity_centric` recall technique: entities the query names (by name or alias, or by
+// embedding at least recall_entity_similarity_threshold similar; at most
+// recall_entity_max_entities), then their current facts, and the turns that mention them
+// (keyword search for the query with the entities' names and aliases). Works with what
+// exists: with no graph store or no entities yet it gives nothing.
+import { STOPWORDS, words } from '@agentd/sdk/kits/recall'
+import type { Entity, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+
+const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
+
+/**
+ * Words of the query that could name an entity: capitalised words that are not function
+ * words ("Okafor", "Lisbon"); at most 3, each one lookup per channel. Other entities are
+ * found by embedding.
+ */
+export function nameCandidates (query: string): string[] {
+  const caps = [...query.matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'-]+/gu)].map(m => m[0].replace(/'s$/, '').toLowerCase())
+  return [...new Set(caps)].filter(w => !STOPWORDS.has(w) && w.length >= 2).slice(0, 3)
+}
+
+const mentions = (e: Entity, word: string): boolean =>
+  [e.name, ...e.aliases].some(n => words(n).includes(word) || n.toLowerCase() === word)
+
+export function entityTechnique (stores: { graph: () => GraphStore | undefined, relational: () => RelationalStore | undefined }): RecallTechnique {
+  return {
+    name: 'entity_centric',
+    run: async (input: RecallInput): Promise<RecallCandidates> => {
+      const graph = stores.graph()
+      if (graph === undefined) return {}
+      const s = input.settings
+      const max = s.recall_entity_max_entities
+      const timings: Record<string, number> = {}
+      let t0 = performance.now()
+      const found = new Map<string, Entity & { score: number }>()
+      const names = nameCandidates(input.query)
+      const byName = await Promise.all(names.flatMap(w => input.channels.map(async channel =>
+        (await graph.entities({ channel, search: w, offset: 0, limit: 5 })).items.filter(e => mentions(e, w)))))
+      for (const e of byName.flat()) if (!found.has(e.id)) found.set(e.id, { ...e, score: 1 })
+      if (input.embedding !== undefined) {
+        const near = await graph.similarEntities({ embedding: input.embedding, channels: input.channels, limit: max })
+        for (const e of near) if (e.score >= s.recall_entity_similarity_threshold && !found.has(e.id)) found.set(e.id, e)
+      }
+      timings.match = ms(t0)
+      const entities = [...found.values()].sort((a, b) => b.score - a.score || b.salience - a.salience).slice(0, max)
+      if (entities.length === 0) return { entities: [], facts: [], relevant_turns: [], timings_ms: timings }
+      t0 = performance.now()
+      const graphs = await Promise.all(entities.map(async e => ({ e, g: await graph.graph(e.id, 1) })))
+      const facts = graphs.flatMap(({ e, g }) => (g?.facts ?? [])
+        .filter(f => f.superseded_at === null && input.channels.includes(f.channel))
+        .map(f => ({ ...f, score: e.score * f.confidence, about: e.name })))
+        .sort((a, b) => b.score - a.score)
+      timings.facts = ms(t0)
+      t0 = performance.now()
+      const rel = stores.relational()
+      const aliases = entities.flatMap(e => [e.name, ...e.aliases]).join(' ')
+      const turns = rel === undefined ? [] : await rel.searchTurns({ text: `${input.query} ${aliases}`, channels: input.channels, limit: Math.max(input.top_k * 2, 20) })
+      timings.turns = ms(t0)
+      return {
+        entities: entities as unknown as Array<Record<string, unknown>>,
+        facts,
+        relevant_turns: turns as unknown as Array<Record<string, unknown>>,
+        timings_ms: timings,
+      }
+    },
+  }
+}

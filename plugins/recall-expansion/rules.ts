@@ -1,0 +1,62 @@
+// Query variants by rules, no model: (1) the question as a statement (question word and
+// auxiliary dropped: "When did Alex quit his job?" -> "Alex quit his job"), (2) synonyms of
+// its words from a small table of everyday English, (3) base forms of inflected words
+// ("adopted" -> "adopt"). Each variant is searched like the query; their lists are fused.
+import { STOPWORDS, words } from '@agentd/sdk/kits/recall'
+
+const SYNONYMS: string[][] = [
+  ['pet', 'dog', 'cat', 'puppy', 'kitten', 'animal'], ['job', 'work', 'career', 'position', 'role', 'employer'],
+  ['car', 'vehicle'], ['house', 'home', 'flat', 'apartment', 'studio'], ['mum', 'mother', 'mom'], ['dad', 'father'],
+  ['kid', 'child', 'children', 'son', 'daughter'], ['wife', 'husband', 'partner', 'spouse'], ['trip', 'travel', 'holiday', 'vacation', 'journey'],
+  ['sick', 'ill', 'illness'], ['buy', 'bought', 'purchase', 'purchased'], ['movie', 'film'], ['happy', 'glad', 'pleased'],
+  ['quit', 'leave', 'left', 'resign', 'resigned'], ['start', 'begin', 'began', 'started'], ['move', 'moving', 'relocate'],
+  ['hurt', 'injury', 'injured', 'broke', 'sprained'], ['money', 'cash', 'income', 'salary', 'pay'], ['teacher', 'teaching', 'school'],
+  ['doctor', 'physician', 'physio'], ['gift', 'present'], ['friend', 'mate', 'buddy'], ['loft', 'attic'], ['fix', 'repair', 'repaired', 'fixed'],
+  ['meet', 'met', 'meeting'], ['wedding', 'marriage', 'married'], ['baby', 'babies', 'born'], ['name', 'named', 'called'],
+  ['cold', 'freezing', 'winter'], ['race', 'marathon', 'run', 'running'], ['lead', 'chair', 'head'], ['plant', 'grow', 'garden'],
+  ['game', 'video game'], ['book', 'novel'], ['music', 'song', 'concert'], ['city', 'town'], ['sea', 'ocean', 'beach'],
+  ['boss', 'manager', 'supervisor'], ['colleague', 'coworker'], ['exam', 'test'], ['study', 'studying', 'course', 'class', 'lesson'],
+  ['phone', 'mobile'], ['computer', 'laptop'], ['food', 'meal', 'dinner', 'lunch'], ['ill', 'unwell'], ['died', 'death', 'passed'],
+]
+const BY_WORD = new Map<string, string[]>()
+for (const group of SYNONYMS) for (const w of group) BY_WORD.set(w, [...(BY_WORD.get(w) ?? []), ...group.filter(x => x !== w)])
+
+const QUESTION_START = /^\s*(what|when|where|who|whom|whose|which|why|how( many| much| long| old| often)?)\s+((is|are|was|were|did|does|do|has|have|had|will|would|can|could|should)\s+)?/i
+
+/** The question turned into a statement: question word and auxiliary dropped, the question mark too. */
+export function statementForm (query: string): string | undefined {
+  if (!QUESTION_START.test(query)) return undefined
+  const s = query.replace(QUESTION_START, '').replace(/\?+\s*$/, '').trim()
+  return s === '' ? undefined : s
+}
+
+/** A base form by suffix rules; undefined when the word looks uninflected. */
+export function baseForm (word: string): string | undefined {
+  if (word.length < 5) return undefined
+  for (const [suffix, repl] of [['ies', 'y'], ['ied', 'y'], ['ing', ''], ['ed', ''], ['es', ''], ['s', '']] as const) {
+    if (word.endsWith(suffix) && !word.endsWith('ss')) {
+      const base = word.slice(0, -suffix.length) + repl
+      return base.length >= 3 ? base : undefined
+    }
+  }
+  return undefined
+}
+
+/** Up to `max` variants, each differing from the query and from each other. */
+export function expandQuery (query: string, max: number): string[] {
+  if (max <= 0) return []
+  const out: string[] = []
+  const add = (v: string | undefined): void => {
+    if (v === undefined) return
+    const t = v.trim()
+    if (t !== '' && t.toLowerCase() !== query.trim().toLowerCase() && !out.some(o => o.toLowerCase() === t.toLowerCase())) out.push(t)
+  }
+  const statement = statementForm(query)
+  add(statement)
+  const content = words(statement ?? query).filter(w => !STOPWORDS.has(w))
+  const synonyms = [...new Set(content.flatMap(w => BY_WORD.get(w) ?? []))].filter(w => !content.includes(w))
+  if (synonyms.length > 0) add(`${content.join(' ')} ${synonyms.join(' ')}`)
+  const bases = content.map(w => baseForm(w) ?? w)
+  if (bases.some((b, i) => b !== content[i])) add(bases.join(' '))
+  return out.slice(0, max)
+}

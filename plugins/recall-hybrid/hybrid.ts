@@ -1,0 +1,45 @@
+// Hybrid recall: keyword search (RelationalStore.searchTurns: BM25-style full text) and
+// vector search over the same turns, fused by reciprocal rank fusion with the settings'
+// weights (0.3 / 0.7, k 60 by default). Keyword search finds the turn that shares a rare
+// word with the query ("Okafor", "Paystream"); vectors find the one that says it otherwise.
+import { rrf } from '@agentd/sdk/kits/recall'
+import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+
+/** Below this cosine a vector neighbour is noise, not a match. */
+const MIN_SIMILARITY = 0.05
+
+export const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
+
+/** How deep each list is read: fusion needs more than the top_k of each to agree on. */
+export const depth = (topK: number): number => Math.max(topK * 3, 30)
+
+export function hybridTechnique (relational: () => RelationalStore | undefined): RecallTechnique {
+  return {
+    name: 'hybrid',
+    run: async (input: RecallInput): Promise<RecallCandidates> => {
+      const rel = relational()
+      if (rel === undefined) return {}
+      const timings: Record<string, number> = {}
+      const timed = async <T>(stage: string, p: Promise<T>): Promise<T> => {
+        const t0 = performance.now()
+        try { return await p } finally { timings[stage] = ms(t0) }
+      }
+      const n = depth(input.top_k)
+      const { embedding, channels } = input
+      const [text, vector] = await Promise.all([
+        timed('fulltext', rel.searchTurns({ text: input.query, channels, limit: n })),
+        embedding === undefined ? [] : timed('vector', rel.similarTurns({ embedding, channels, limit: n })),
+      ])
+      const s = input.settings
+      const fused = rrf<Turn>([
+        { weight: s.recall_hybrid_bm25_weight, items: text },
+        { weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > MIN_SIMILARITY) },
+      ], s.recall_hybrid_rrf_k, t => t.id, t => Date.parse(t.timestamp))
+      return {
+        relevant_turns: fused.map(({ item, score }) => ({ ...item, score })),
+        timings_ms: timings,
+      }
+    },
+  }
+}
