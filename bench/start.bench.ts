@@ -10,7 +10,7 @@
 // Short run: BENCH_ROUNDS=2 BENCH_CHATS=200 npx tsx bench/start.bench.ts
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '../test/helpers/net.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,14 +21,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CHATS = Number(process.env.BENCH_CHATS ?? 1000)
 const verdict = (met: boolean): string => met ? 'met' : 'NOT met'
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-
-async function freePort (): Promise<number> {
-  const s = createServer()
-  await new Promise<void>(resolve => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address() as { port: number }
-  await new Promise(resolve => s.close(resolve))
-  return port
-}
 
 function rssMb (pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))

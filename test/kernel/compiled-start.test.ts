@@ -4,18 +4,10 @@
 // asset the build forgot (the cld3 worker, the NLLB language table), fails this test.
 import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../helpers/net.ts'
 import path from 'node:path'
 import { REPO, Workspace, repoPlugin } from '../helpers/workspace.ts'
 import { pollUntil } from '../helpers/poll.ts'
-
-async function freePort (): Promise<number> {
-  const s = createServer()
-  await new Promise<void>(resolve => s.listen(0, '127.0.0.1', resolve))
-  const { port } = s.address() as { port: number }
-  await new Promise(resolve => s.close(resolve))
-  return port
-}
 
 t.test('the compiled server starts, loads plugins from dist and answers ready', async t => {
   const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
