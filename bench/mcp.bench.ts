@@ -21,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpManager } from '../plugins/mcp/manager.ts'
 import { createMcpSource } from '../plugins/mcp/source.ts'
-import { collectToolSet } from '../plugins/chat/tools.ts'
+import { collectToolSet } from '@agentd/sdk/kits/tools'
 
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 3000)
 const WARMUP = Number(process.env.BENCH_MCP_WARMUP ?? 200)

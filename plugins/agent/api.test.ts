@@ -1,6 +1,6 @@
 // Request errors of POST /api/agent/run: clear 4xx bodies, never a 500, nothing run.
 import t from 'tap'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { startKernel } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 
@@ -48,7 +48,7 @@ t.test('without strategy plugins: 503 that says what to enable', async t => {
 })
 
 t.test('without a provider: 503 naming what to add', async t => {
-  const s = await startKernel(t, { plugins: [{ name: 'cot', module: repoPlugin('strategy-cot') }, { name: 'agent', module: repoPlugin('agent') }] })
+  const s = await startKernel(t, { plugins: [{ name: 'cot', module: repoPlugin('strategy-cot') }, { name: 'providers-api', module: repoPlugin('providers-api') }, { name: 'agent', module: repoPlugin('agent') }] })
   const res = await s.post('/api/agent/run', { task: 'hi' })
   t.equal(res.status, 503)
   t.match((await res.json() as { error: string }).error, /provider/)
@@ -67,7 +67,7 @@ t.test('an upstream error ends the run as failed: 502 with the error body and th
 })
 
 t.test('a default_reasoning_strategy that is not registered refuses to load, saying which exist', async t => {
-  const s = await startKernel(t, { plugins: [{ name: 'cot', module: repoPlugin('strategy-cot') }, { name: 'agent', module: repoPlugin('agent'), options: { default_reasoning_strategy: 'tot' } }] })
+  const s = await startKernel(t, { plugins: [{ name: 'cot', module: repoPlugin('strategy-cot') }, { name: 'providers-api', module: repoPlugin('providers-api') }, { name: 'agent', module: repoPlugin('agent'), options: { default_reasoning_strategy: 'tot' } }] })
   const { body } = await s.json('/api/plugins')
   t.match(body.last_reload.error, /default_reasoning_strategy "tot" is not registered; registered: auto, cot/)
 })

@@ -2,7 +2,7 @@
 // reflection, else cot; rules can be replaced in the agent's options.
 import t from 'tap'
 import { chooseStrategy, DEFAULT_AUTO_RULES } from './auto.ts'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 
 const ALL = ['cot', 'tot', 'react', 'reflection']
 const pick = (task: string, tools = ['calculate', 'current_time'], registered = ALL): string =>

@@ -2,7 +2,8 @@
 // strategy from registry.strategies (each strategy is its own plugin), runs it with the
 // configured models and tools under the iteration and time limits, and stores the run
 // in memory when a memory service is registered. The strategies need not load before
-// this plugin: they are looked up per request.
+// this plugin: they are looked up per request. Models are called through providers-api's
+// model resolver, whose providers run the provider hooks (provider middleware).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
@@ -17,7 +18,7 @@ export { options }
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 async function agent (app: FastifyInstance, opts: PluginOptions<AgentOptions>): Promise<void> {
-  app.hooks.declare('agent:step', 'provider:before', 'provider:after', 'tool:before', 'tool:after')
+  app.hooks.declare('agent:step', 'tool:before', 'tool:after')
   const rules = opts.auto_rules ?? DEFAULT_AUTO_RULES
   const problem = checkRules(rules)
   if (problem !== undefined) throw new Errors.PLUGIN_CONFIG(`agent: ${problem}.`)
@@ -31,4 +32,4 @@ async function agent (app: FastifyInstance, opts: PluginOptions<AgentOptions>): 
   })
 }
 
-export default fp(agent, { name: 'agent', fastify: '5.x' })
+export default fp(agent, { name: 'agent', fastify: '5.x', dependencies: ['providers-api'] })

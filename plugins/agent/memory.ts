@@ -3,7 +3,7 @@
 // store are reported in the trace and the log, and the run's answer stands. The run waits
 // for the store only within its own time limit.
 import type { FastifyInstance } from 'fastify'
-import type { AgentResult } from './run.ts'
+import type { AgentResult } from './result.ts'
 import type { MemoryService } from '@agentd/sdk/contracts/memory-service'
 import { TIMED_OUT, within } from '@agentd/sdk'
 

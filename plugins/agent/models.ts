@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify'
 import type { ModelCapabilities, Provider } from '@agentd/sdk/contracts/provider'
 import type { ModelRole } from '@agentd/sdk/contracts/strategy'
 import type { RunConfig } from './options.ts'
-import { resolveModel } from '../providers-api/resolve-model.ts'
+import { modelResolver } from '@agentd/sdk/kits/provider'
 
 export interface RoleModel {
+  /** From the model resolver: wrapped in the provider middleware (provider hooks, abort, limits). */
   provider: Provider
   /** Model name as the provider knows it. */
   model: string
@@ -31,12 +32,13 @@ export function roleSpecs (cfg: RunConfig): Record<ConcreteRole, string> {
 export function resolveRoles (app: FastifyInstance, cfg: RunConfig): RoleModels {
   const specs = roleSpecs(cfg)
   const cache = new Map<string, RoleModel>()
+  const resolver = modelResolver(app, 'The agent plugin')
   const one = (spec: string): RoleModel => {
     const hit = cache.get(spec)
     if (hit !== undefined) return hit
-    const { provider, model } = resolveModel(app, spec)
     // Resolution is the providers' rule (DECISIONS.md "Model ids"): 400 unknown provider, 503 none loaded.
-    const resolved: RoleModel = { provider, model, id: `${provider.id}/${model}`, capabilities: provider.capabilities(model) }
+    const { provider, model, id, capabilities } = resolver.resolve(spec)
+    const resolved: RoleModel = { provider, model, id, capabilities }
     cache.set(spec, resolved)
     return resolved
   }

@@ -3,7 +3,7 @@
 // model its type calls for.
 import t from 'tap'
 import { normaliseType, oneStepPlan, parsePlan } from './planner.ts'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 
 t.test('parsePlan reads JSON, fenced JSON in prose, and numbered lists', async t => {
   t.same(parsePlan('{"steps":[{"type":"research","description":"find"},{"type":"generation","description":"write"}]}', 5)?.map(s => [s.index, s.type, s.role]),

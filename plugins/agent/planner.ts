@@ -3,7 +3,7 @@
 // a tolerant parser reads JSON in prose or fences, or a numbered list. When planning is
 // disabled, the call fails, or nothing usable comes back, the plan is one step: the task.
 import type { PlanStep, PlanStepType, StrategyCompleteOptions, StrategyCompletion, StrategyCompletionRequest } from '@agentd/sdk/contracts/strategy'
-import { listItems, parseJsonLoose } from './text.ts'
+import { listItems, parseJsonLoose } from '@agentd/sdk/kits/output'
 
 export const STEP_TYPES: readonly PlanStepType[] = ['research', 'analysis', 'generation', 'action', 'verification']
 

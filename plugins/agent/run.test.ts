@@ -1,7 +1,7 @@
 // Execution: the iteration and time caps, cancellation on disconnect, status transitions
 // in GET /api/agent/status, memory storage that never fails a run.
 import t from 'tap'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
 import { storedTurns } from '../../test/helpers/fake-memory.ts'
 import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'

@@ -10,7 +10,7 @@ import type {
   ModelRole, PlanStep, StepOutcome, Strategy, StrategyCompleteOptions, StrategyCompletion,
   StrategyCompletionRequest, StrategyContext, TraceStep,
 } from '@agentd/sdk/contracts/strategy'
-import { type ErrorBody } from '@agentd/sdk'
+import type { AgentResult } from './result.ts'
 import { toErrorBody } from '../../core/errors.ts'
 import { AgentErrors, isRunStop } from './errors.ts'
 import type { AutoRuleT, RunConfig } from './options.ts'
@@ -19,30 +19,10 @@ import { gatherTools, type RunTools } from './tools.ts'
 import { makePlan } from './planner.ts'
 import { chooseStrategy } from './auto.ts'
 import { stepMessages } from './messages.ts'
-import { splitThinking } from './text.ts'
+import { splitThinking } from '@agentd/sdk/kits/output'
 import { trackTask, type AgentStatus, type TaskTracker } from './tracker.ts'
 import { storeRun } from './memory.ts'
 import { raceAbort } from '@agentd/sdk'
-
-export interface AgentResult {
-  task_id: string
-  status: AgentStatus
-  answer: string
-  thinking: string
-  has_thinking: boolean
-  plan_steps: number
-  reasoning_steps: number
-  tools_used: string[]
-  models_used: string[]
-  total_tokens: number
-  total_time_ms: number
-  /** Extensions: the strategy that ran, the plan, model calls made, and why a run failed. */
-  strategy: string
-  plan: PlanStep[]
-  iterations: number
-  error?: ErrorBody
-  trace?: TraceStep[]
-}
 
 export interface RunInput {
   task: string
@@ -56,6 +36,8 @@ export interface RunInput {
   /** The process-wide active-task tracker shared with chat (GET /api/agent/status). */
   tracker: TaskTracker
 }
+
+export type { AgentResult }
 
 export async function runAgent (app: FastifyInstance, input: RunInput): Promise<AgentResult> {
   const { task, cfg } = input
@@ -113,17 +95,15 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
     if (iterations >= cfg.max_iterations) throw new AgentErrors.ITERATIONS(cfg.max_iterations)
     iterations++
     const rm = roles[roleFor(opts.role, step)]
-    const before = await app.hooks.run('provider:before', { provider: rm.provider.id, request: { ...req, model: rm.model } })
     const t0 = performance.now()
     let result
     try {
-      result = await raceAbort(rm.provider.complete(before.request, signal), signal)
+      // The resolver's provider runs the provider hooks and honours the signal (middleware).
+      result = await rm.provider.complete({ ...req, model: rm.model }, signal)
     } catch (err) {
       if (signal.aborted) throw signal.reason
       throw err
     }
-    const after = await app.hooks.run('provider:after', { provider: rm.provider.id, request: before.request, result })
-    result = after.result
     const timeMs = Math.round((performance.now() - t0) * 100) / 100
     tokens += result.usage.total_tokens
     modelsUsed.add(rm.id)

@@ -2,7 +2,7 @@
 // the last of them ends (not when the first does), then `reasoning` while the model reads
 // the results; the route exists without the chat plugin, and once with both.
 import t from 'tap'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
 import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'
 import { startKernel } from '../../test/helpers/kernel.ts'
@@ -72,6 +72,7 @@ t.test('agent loaded before chat: one status route, serving both', async t => {
     plugins: [
       { name: 'fake', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, list_models: 'server', max_retries: 0 } },
       { name: 'cot', module: repoPlugin('strategy-cot') },
+      { name: 'providers-api', module: repoPlugin('providers-api') },
       { name: 'agent', module: repoPlugin('agent'), options: { default_model: 'fake/m1' } },
       ...statusPlugins,
     ],

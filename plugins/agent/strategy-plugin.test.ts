@@ -3,7 +3,7 @@
 // server runs, is usable after the live reload, with its own options.
 import t from 'tap'
 import path from 'node:path'
-import { agentPlugins, startAgent } from './test-support.ts'
+import { agentPlugins, startAgent } from '../../test/helpers/agent.ts'
 import { fixturePlugin } from '../../test/helpers/workspace.ts'
 
 t.test('a strategy plugin loaded from plugins.json by path is usable after a live reload', async t => {

@@ -3,7 +3,7 @@
 import t from 'tap'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { memoryJournal, releaseStores, storeGate } from '../../test/helpers/fake-memory.ts'
 import { fixturePlugin } from '../../test/helpers/workspace.ts'
 

@@ -1,7 +1,7 @@
 // The agent's tool:after hook carries the run's memory conversation, no channel, the
 // run's enable_memory and the tool's duration.
 import t from 'tap'
-import { startAgent } from './test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { fixturePlugin } from '../../test/helpers/workspace.ts'
 import { storedTurns } from '../../test/helpers/fake-memory.ts'
 import { toolAfterPayloads } from '../../test/chat/fixtures/tool-after-recorder/index.ts'

@@ -1,10 +1,10 @@
-// The tools one run may use: the chat plugin's tool set (every tool source, allowed_tools /
+// The tools one run may use: the tools kit's tool set (every tool source, allowed_tools /
 // blocked_tools applied, per-call time limit, failures returned as error results) plus
 // the tool:before / tool:after hooks. Only the run's own abort propagates.
 import type { FastifyInstance } from 'fastify'
 import type { ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
-import type { ToolAfterPayload, ToolResult } from '@agentd/sdk/contracts/tool-source'
-import { collectToolSet } from '../chat/tools.ts'
+import type { ToolResult } from '@agentd/sdk/contracts/tool-source'
+import { collectToolSet, toolCallWithHooks } from '@agentd/sdk/kits/tools'
 import type { RunConfig } from './options.ts'
 
 export interface RunTools {
@@ -19,16 +19,9 @@ export async function gatherTools (app: FastifyInstance, cfg: RunConfig, convers
     (source, err) => { app.log.warn({ err, source }, 'agent: a tool source failed to list its tools; skipped') })
   return {
     definitions: set.definitions,
-    call: async (call, signal) => {
-      const before = await app.hooks.run('tool:before', { tool: call.name, arguments: call.arguments })
-      const t0 = performance.now()
-      const result = await set.call({ ...call, arguments: before.arguments }, { signal, timeoutMs: cfg.tool_timeout_seconds * 1000 })
-      // Agent runs have no memory channel: memory stores them in its default one.
-      const payload: ToolAfterPayload = {
-        tool: call.name, arguments: before.arguments, result, conversation_id: conversationId, channel: null,
-        use_memory: cfg.enable_memory, duration_ms: Math.round((performance.now() - t0) * 100) / 100,
-      }
-      return (await app.hooks.run('tool:after', payload)).result
-    },
+    // Agent runs have no memory channel: memory stores them in its default one.
+    call: async (call, signal) => await toolCallWithHooks(app.hooks, call,
+      async (c) => await set.call(c, { signal, timeoutMs: cfg.tool_timeout_seconds * 1000 }),
+      { conversation_id: conversationId, channel: null, use_memory: cfg.enable_memory }),
   }
 }

@@ -1,9 +1,8 @@
 // Agent runs show in GET /api/agent/status through the process-wide active-task tracker
-// shared with the chat plugin (plugins/chat/status.ts: whichever loads first registers the
-// route). This adapter is the only place that knows it.
+// shared with the chat plugin (the tasks kit: whichever loads first registers the route).
+// This adapter is the only place that knows it.
 import type { FastifyInstance } from 'fastify'
-import type { AgentStatus, TaskTracker } from '../chat/tasks.ts'
-import { useTaskTracker } from '../chat/status.ts'
+import { useTaskTracker, type AgentStatus, type TaskTracker } from '@agentd/sdk/kits/tasks'
 
 export type { AgentStatus, TaskTracker }
 

@@ -8,14 +8,12 @@ import type { ChatOptions } from './options.ts'
 import type { ChatRequest, ChatResponse } from './schema.ts'
 import type { SessionStore } from './sessions.ts'
 import { newSession } from './sessions.ts'
-import type { TaskTracker } from './tasks.ts'
-import { shortId } from './tasks.ts'
+import { shortId, type TaskTracker } from '@agentd/sdk/kits/tasks'
 import type { ChatMemory, TurnToStore } from './memory.ts'
 import { ChatErrors } from './errors.ts'
-import { collectToolSet, type ToolFilter, type ToolSet } from './tools.ts'
+import { collectToolSet, runToolLoop, type LoopEvent, type ToolFilter, type ToolSet } from '@agentd/sdk/kits/tools'
 import { capHistory, fitToBudget, promptBudget } from './trim.ts'
-import { runToolLoop, type LoopEvent } from './tool-loop.ts'
-import { resolveModel } from '../providers-api/resolve-model.ts'
+import { modelResolver } from '@agentd/sdk/kits/provider'
 
 export interface ChatDeps {
   app: FastifyInstance
@@ -29,6 +27,7 @@ export interface ChatDeps {
 
 export interface PreparedChat {
   body: ChatRequest
+  /** From the model resolver: wrapped in the provider middleware (provider hooks, limits). */
   provider: Provider
   /** Model name as the provider knows it. */
   model: string
@@ -51,7 +50,7 @@ export function prepareChat (deps: ChatDeps, body: ChatRequest): PreparedChat {
   const started = performance.now()
   const limit = deps.maxChatLength
   if (body.message.length > limit) throw new ChatErrors.TOO_LONG(body.message.length, limit)
-  const { provider, model } = resolveModel(app, body.model)
+  const { provider, model } = modelResolver(app, 'The chat plugin').resolve(body.model)
   app.prompts.profile(body.profile_id) // 404 for an unknown profile
   const temperature = body.temperature ?? app.agentConfig.lookupNumber('llm_settings.default_temperature', undefined, 0.7)
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')

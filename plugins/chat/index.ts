@@ -1,14 +1,14 @@
 // Plugin: chat (SPEC.md "Chat flow (simple mode)"): POST /api/agent/chat, its SSE twin
-// /api/agent/chat/stream, and GET /api/agent/status (status.ts, shared with the agent
-// plugin). Needs the prompts plugin.
-// Reusable parts for agent mode: tool-loop.ts (runToolLoop), tools.ts (collectToolSet),
-// think.ts (ThinkParser), status.ts (useTaskTracker).
+// /api/agent/chat/stream, and GET /api/agent/status (the tasks kit's route, shared with
+// the agent plugin). Needs the prompts plugin, and providers-api for the model resolver
+// (whose providers run the provider hooks). The tool loop, tool set, think parser and
+// task tracker it uses are kit code (@agentd/sdk/kits/tools, output, tasks).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import { options, type ChatOptions } from './options.ts'
 import { ChatErrors } from './errors.ts'
-import { useTaskTracker } from './status.ts'
+import { useTaskTracker } from '@agentd/sdk/kits/tasks'
 import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessions.ts'
 import { ChatMemory } from './memory.ts'
 import { chatRoutes } from './routes.ts'
@@ -18,15 +18,11 @@ import { envInt } from '@agentd/sdk'
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
-export { runToolLoop, type ToolLoopOptions, type ToolLoopResult, type LoopEvent } from './tool-loop.ts'
-export { collectToolSet, type ToolSet, type ToolFilter } from './tools.ts'
-export { ThinkParser, splitThinking } from './think.ts'
-export { acquireTaskTracker, TaskTracker, type TaskHandle } from './tasks.ts'
-export { useTaskTracker } from './status.ts'
 
 async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Promise<void> {
-  // The chat runs these points (the tool loop runs the provider and tool ones).
-  app.hooks.declare('chat:request', 'chat:response', 'provider:before', 'provider:after', 'tool:before', 'tool:after')
+  // The chat runs these points (the tool loop runs the tool ones; the provider ones run in
+  // the provider middleware, declared by providers-api).
+  app.hooks.declare('chat:request', 'chat:response', 'tool:before', 'tool:after')
   if (!app.hasDecorator('prompts')) throw new ChatErrors.NO_PROMPTS()
   const tasks = await useTaskTracker(app)
   // In the pool: a reload with the same bounds keeps every session.
@@ -45,4 +41,4 @@ async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Pr
   await chatRoutes(app, deps)
 }
 
-export default fp(chat, { name: 'chat', fastify: '5.x', dependencies: ['prompts'] })
+export default fp(chat, { name: 'chat', fastify: '5.x', dependencies: ['prompts', 'providers-api'] })

@@ -1,4 +1,4 @@
-// POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: status.ts.)
+// POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: the tasks kit.)
 import type { FastifyInstance } from 'fastify'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'

@@ -44,7 +44,3 @@ export const ChatResponseSchema = Type.Object({
 
 export type ChatResponse = Static<typeof ChatResponseSchema>
 
-export const StatusResponseSchema = Type.Object({
-  status: Type.String(),
-  active_tasks: Type.Array(Type.Object({ task_id: Type.String(), kind: Type.String(), status: Type.String(), started_at: Type.String() })),
-})

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { toErrorBody } from '../../core/errors.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
-import type { LoopEvent } from './tool-loop.ts'
+import type { LoopEvent } from '@agentd/sdk/kits/tools'
 import type { ChatRequest } from './schema.ts'
 
 /** SPEC.md: tool_result content in the stream is cut to 500 characters. */

@@ -1,8 +1,7 @@
 // The optional second backend: a transformers.js text classifier whose labels are the
 // twenty ISO 639-1 codes (SPEC.md's ~50 MB detection model). Loaded on first use.
 import type { DetectionBackend } from './backend.ts'
-import { loadHubPipeline, type HubSource, type PipelineFn } from './hf-loader.ts'
-import type { LoadProgress } from './lazy-model.ts'
+import { loadHubPipeline, type HubSource, type PipelineFn, type LoadProgress } from '@agentd/sdk/kits/models'
 
 interface Label { label: string, score: number }
 

@@ -6,7 +6,7 @@ import { threadId } from 'node:worker_threads'
 import { loadCld3 } from './cld3-backend.ts'
 import { loadCld3Pool, poolSize } from './cld3-pool.ts'
 import { detectWith } from './detector.ts'
-import { ModelUnavailableError } from './lazy-model.ts'
+import { ModelUnavailableError } from '@agentd/sdk/kits/models'
 import { CRASHING_WORKER_URL } from './test-fixtures/crashing-detect.ts'
 import { udhrSnippets } from './udhr-snippets.ts'
 

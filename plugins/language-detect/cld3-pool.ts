@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { DetectionBackend, RawGuess } from './backend.ts'
 import { MAX_BYTES, MIN_BYTES } from './cld3-backend.ts'
-import { ModelUnavailableError, type LogSink } from './lazy-model.ts'
+import { ModelUnavailableError, type LogSink } from '@agentd/sdk/kits/models'
 
 /** The second message waits in the worker's port while it works on the first, so the worker does not idle while the loop is busy elsewhere. */
 const PIPELINE = 2

@@ -3,7 +3,7 @@ import type { Detection, Detector } from '@agentd/sdk/contracts/language'
 import type { DetectionBackend } from './backend.ts'
 import { calibrate } from './confidence.ts'
 import { DetectErrors } from './errors.ts'
-import type { LazyModel } from './lazy-model.ts'
+import type { LazyModel } from '@agentd/sdk/kits/models'
 import { restrict } from './restrict.ts'
 import { scriptStats } from './script.ts'
 

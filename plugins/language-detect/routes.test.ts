@@ -3,7 +3,7 @@ import t from 'tap'
 import { startKernel } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 import { control } from './test-fixtures/injected-detect.ts'
-import { refusedHub } from './test-fixtures/hubs.ts'
+import { refusedHub } from '../../test/fakes/hf-hubs.ts'
 import path from 'node:path'
 
 const plugins = [{ name: 'language-detect', module: repoPlugin('language-detect') }]

@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox'
 import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES } from '@agentd/sdk/kits/language'
 import type { Detector } from '@agentd/sdk/contracts/language'
 import { DetectErrors } from './errors.ts'
-import { ModelUnavailableError } from './lazy-model.ts'
+import { ModelUnavailableError } from '@agentd/sdk/kits/models'
 
 const TextBody = Type.Object({ text: Type.Optional(Type.String({ description: 'The text whose language to detect.' })) })
 

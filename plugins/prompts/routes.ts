@@ -6,7 +6,7 @@ import type { PromptStore } from './store.ts'
 import type { PromptsApi } from './api.ts'
 import { SECTION_TYPES } from './schema.ts'
 import { PromptErrors } from './errors.ts'
-import { collectToolSet } from '../chat/tools.ts'
+import { collectToolSet } from '@agentd/sdk/kits/tools'
 
 const SectionOut = Type.Object({
   id: Type.String(), name: Type.String(), type: Type.Union(SECTION_TYPES.map(s => Type.Literal(s))),

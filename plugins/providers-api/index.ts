@@ -1,7 +1,10 @@
 // Plugin: the providers endpoints. GET /api/providers (each provider, configured or not,
 // with its models or what to set), /api/providers/models (capabilities, `?provider=`),
 // /api/providers/health (a real, cheap upstream call per provider, in parallel, bounded).
-// It also exports `resolveModel`, which the chat and agent plugins use.
+// It also registers the model-resolution service (`registry.modelResolvers`, contract
+// contracts/models.ts) that chat, agent and translation call models through: it resolves
+// model ids and hands out providers wrapped in the provider middleware (middleware.ts:
+// provider hooks, time limit, abort, usage), so that work is done once for every caller.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
@@ -10,15 +13,21 @@ import type { ModelInfo, ProviderHealth } from '@agentd/sdk/contracts/provider'
 import { options, type ProvidersApiOptions } from './options.ts'
 import { ProviderListSchema, ModelListSchema, HealthSchema } from './schemas.ts'
 import { bounded } from './bounded.ts'
+import { createModelResolver } from './resolve-model.ts'
+import { wrapProvider } from './middleware.ts'
 
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
-export { resolveModel, defaultModel, defaultProvider, type ResolvedModel } from './resolve-model.ts'
 
 const modelRow = (m: ModelInfo): ModelInfo & { known: boolean } => ({ ...m, known: m.known ?? true })
 
 async function providersApi (app: FastifyInstance, opts: PluginOptions<ProvidersApiOptions>): Promise<void> {
+  // The middleware runs these around every call made through the resolver.
+  app.hooks.declare('provider:before', 'provider:after')
+  const middleware = { hooks: app.hooks, timeoutMs: opts.call_timeout_seconds * 1000 }
+  app.registry.modelResolvers.add(opts.instance, createModelResolver(app, p => wrapProvider(p, middleware)))
+
   app.get('/api/providers', {
     schema: { tags: ['providers'], summary: 'Every provider: configured or not, with its models or what to set', response: { 200: ProviderListSchema } },
   }, async () => {

@@ -2,10 +2,12 @@
 // is resolved by the model catalogues, then by name rules (`gpt-`, `o1`..`o4` -> openai,
 // `claude` -> anthropic, names with `:` -> local), then the default provider. A model id
 // naming a provider that is not loaded is a 400 that lists the loaded ones.
-// The chat and agent plugins import this; it reads only the generation's registry and config.
+// It reads only the generation's registry and config. Other plugins reach it through the
+// `modelResolvers` service (contracts/models.ts) that `createModelResolver` builds.
 import type { Registry } from '@agentd/sdk'
 import type { ConfigView } from '@agentd/sdk'
 import type { Provider } from '@agentd/sdk/contracts/provider'
+import type { ModelResolver } from '@agentd/sdk/contracts/models'
 import { ProviderErrors, tag } from '@agentd/sdk/kits/provider'
 
 export interface ResolvedModel {
@@ -97,4 +99,25 @@ export function resolveModel (scope: ResolveScope, spec?: string | null): Resolv
   }
   const p = defaultProvider(scope)!
   return { provider: p, providerId: p.id, model: id }
+}
+
+/**
+ * The `modelResolvers` service: resolution as above, with each provider wrapped once (by
+ * `wrap`, the middleware) and the wrapper kept for the generation, whose providers are
+ * fixed once it is ready.
+ */
+export function createModelResolver (scope: ResolveScope, wrap: (p: Provider) => Provider): ModelResolver {
+  const wrapped = new Map<Provider, Provider>()
+  const wrappedOf = (p: Provider): Provider => {
+    let w = wrapped.get(p)
+    if (w === undefined) { w = wrap(p); wrapped.set(p, w) }
+    return w
+  }
+  return {
+    defaultModel: () => defaultModel(scope),
+    resolve: (spec) => {
+      const { provider, providerId, model } = resolveModel(scope, spec)
+      return { provider: wrappedOf(provider), providerId, model, id: `${providerId}/${model}`, capabilities: provider.capabilities(model) }
+    },
+  }
 }

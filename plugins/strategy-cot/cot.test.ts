@@ -1,7 +1,7 @@
 // Chain-of-thought through the real server, provider and fake upstream: one model call,
 // the numbered reasoning traced as thoughts, the answer without the think block.
 import t from 'tap'
-import { startAgent } from '../agent/test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 
 t.test('cot makes one reasoned call and answers without its think block', async t => {
   const h = await startAgent(t, {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import type { Strategy, StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
-import { listItems, splitThinking } from '../agent/text.ts'
+import { listItems, splitThinking } from '@agentd/sdk/kits/output'
 
 export const COT_INSTRUCTION = 'Think step by step. Write your numbered reasoning steps inside <think>...</think>, then give the final answer after the block, without repeating the reasoning.'
 

@@ -1,15 +1,14 @@
 // ReAct: reason, act with a tool, observe, repeat, until the model answers without a tool
 // call or `max_tool_rounds` rounds of tool calls have run. Models with native tool calling
-// run through the chat plugin's tool-use loop (runToolLoop), fed by ctx.complete and
+// run through the tools kit's tool-use loop (runToolLoop), fed by ctx.complete and
 // ctx.callTool so the agent's limits and accounting apply; others get a text protocol
 // (Action / Action Input lines) parsed here. Every turn's reasoning is a `thought` trace
 // entry; ctx.callTool adds the `action` and `observation` entries.
 import type { StrategyCompletion, StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
 import type { Message, Provider, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
 import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import { runToolLoop } from '../chat/tool-loop.ts'
-import type { ToolSet } from '../chat/tools.ts'
-import { parseJsonLoose, splitThinking } from '../agent/text.ts'
+import { runToolLoop, type ToolSet } from '@agentd/sdk/kits/tools'
+import { parseJsonLoose, splitThinking } from '@agentd/sdk/kits/output'
 
 export const REACT_INSTRUCTION = 'Work in a loop of Thought, Action, Observation. Before every tool call, write one short line starting with "Thought:" that says why. ' +
   'Use the tools for anything you cannot know or compute exactly yourself. When you have enough, reply without a tool call, starting with "Final Answer:".'

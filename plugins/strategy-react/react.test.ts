@@ -1,7 +1,7 @@
 // ReAct through the real server, provider and builtin tools: the model calls a real tool,
 // sees its observation, and answers; the trace shows thought, action, observation, answer.
 import t from 'tap'
-import { startAgent } from '../agent/test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { parseTextAction } from './loop.ts'
 
 const types = (trace: Array<{ type: string }>): string[] => trace.map(e => e.type).filter(x => ['thought', 'action', 'observation', 'answer'].includes(x))

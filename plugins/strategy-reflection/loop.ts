@@ -3,7 +3,7 @@
 // failing critique, so a pass on round r costs 2r calls and the cap costs 1 + 2*max_rounds.
 // Drafts use the drafting model; critiques use the reasoning model.
 import type { StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
-import { parseJsonLoose, splitThinking } from '../agent/text.ts'
+import { parseJsonLoose, splitThinking } from '@agentd/sdk/kits/output'
 
 export interface Verdict { pass: boolean, issues: string[] }
 

@@ -1,7 +1,7 @@
 // Reflection call pattern through the real server and provider: it stops at the first
 // passing critique, and at the round cap otherwise; drafts and critiques use their models.
 import t from 'tap'
-import { startAgent } from '../agent/test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import { parseVerdict } from './loop.ts'
 
 t.test('stops when the critique passes', async t => {

@@ -5,7 +5,7 @@
 // that answers from the best path.
 import type { StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
 import type { Message } from '@agentd/sdk/contracts/provider'
-import { listItems, parseJsonLoose, splitThinking } from '../agent/text.ts'
+import { listItems, parseJsonLoose, splitThinking } from '@agentd/sdk/kits/output'
 
 export interface TotOptions { k: number, depth: number, breadth: number }
 

@@ -2,7 +2,7 @@
 // calls, k scoring calls per expansion (k*depth in all), best-first order, one answer
 // call from the best path.
 import t from 'tap'
-import { startAgent } from '../agent/test-support.ts'
+import { startAgent } from '../../test/helpers/agent.ts'
 import type { RecordedRequest } from '../../test/fakes/openai-upstream.ts'
 import { parseCandidates, parseScore } from './search.ts'
 

@@ -2,13 +2,18 @@
 // OpenAI-compatible upstream on loopback, through the real `openai` SDK.
 import t from 'tap'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
-import { repoPlugin } from '../../test/helpers/workspace.ts'
+import path from 'node:path'
+import { REPO, repoPlugin, type PluginSpec } from '../../test/helpers/workspace.ts'
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/fakes/openai-upstream.ts'
 
-async function start (t: Parameters<typeof startKernel>[0], fake: FakeOpenAI | undefined, options: Record<string, unknown> = {}): Promise<Started> {
+const HOOKS = path.join(REPO, 'test', 'chat', 'fixtures', 'test-hooks')
+
+async function start (t: Parameters<typeof startKernel>[0], fake: FakeOpenAI | undefined, options: Record<string, unknown> = {}, extra: PluginSpec[] = []): Promise<Started> {
   return await startKernel(t, {
     plugins: [
+      ...extra,
       ...(fake === undefined ? [] : [{ name: 'upstream', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, key_required: false, max_retries: 0 } }]),
+      { name: 'providers-api', module: repoPlugin('providers-api') },
       { name: 'language-detect', module: repoPlugin('language-detect') },
       { name: 'translation', module: repoPlugin('translation'), options: { backend: 'chat', chat_model: 'upstream/translator-1', ...options } },
     ],
@@ -27,6 +32,23 @@ t.test('the chat model translates; the prompt names both languages; thinking is 
   t.equal(sent.temperature, 0)
   t.match(sent.messages[0], { role: 'system', content: /from English \(eng_Latn\) to French \(fra_Latn\)/ })
   t.same(sent.messages[1], { role: 'user', content: 'Hello everyone.' })
+})
+
+t.test('translation calls run the provider hooks, as chat and agent calls do', async t => {
+  const { hookJournal } = await import('../../test/chat/fixtures/test-hooks/index.ts')
+  hookJournal().length = 0
+  const fake = await startFakeOpenAI(t)
+  fake.enqueue({ text: 'Hallo.' })
+  const s = await start(t, fake, {}, [{ name: 'test-hooks', module: HOOKS }])
+  const res = await s.post('/api/tools/translate', { text: 'Hello.', targetLanguage: 'deu_Latn', sourceLanguage: 'eng_Latn' })
+  t.equal(res.status, 200)
+  t.same(hookJournal(), ['before upstream translator-1', 'after upstream'])
+})
+
+t.test('backend chat without providers-api is refused when the plugins load, naming what to add', async t => {
+  const s = await startKernel(t, { plugins: [{ name: 'translation', module: repoPlugin('translation'), options: { backend: 'chat' } }] })
+  const { body } = await s.json('/api/plugins')
+  t.match(body.last_reload.error, /backend "chat".*add \{ "name": "providers-api"/)
 })
 
 t.test('long text goes to the chat model in sentence-bounded pieces, joined back', async t => {

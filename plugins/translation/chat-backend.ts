@@ -1,8 +1,12 @@
 // The alternative backend: the configured chat model translates, for machines that cannot
-// run NLLB. The provider is looked up through the registry (model ids as DECISIONS.md says).
+// run NLLB. The model comes from providers-api's model resolver (model ids as DECISIONS.md
+// says), whose providers run the provider middleware: the provider hooks, time limit and
+// abort apply to translation as they do to chat and agent runs.
 import type { Translator, ModelStatus } from '@agentd/sdk/contracts/language'
-import type { Provider } from '@agentd/sdk/contracts/provider'
-import { resolveModel, type ResolveScope } from '../providers-api/resolve-model.ts'
+import type { ResolvedModel } from '@agentd/sdk/contracts/models'
+import type { Registry } from '@agentd/sdk'
+import { modelResolver } from '@agentd/sdk/kits/provider'
+import { splitThinking } from '@agentd/sdk/kits/output'
 import { splitText } from './chunk.ts'
 import { TranslateErrors } from './errors.ts'
 import { joinerFor, nllbName } from './languages.ts'
@@ -13,27 +17,24 @@ export interface ChatBackendOptions {
   maxChunkChars: number
 }
 
-const THINK = /<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/giu
-
 export function systemPrompt (source: string, target: string): string {
   return `You are a translation engine. Translate the user's message from ${nllbName(source) ?? source} (${source}) ` +
     `to ${nllbName(target) ?? target} (${target}). Answer with the translation only: no notes, no quotes, ` +
     'no explanations. Keep names, numbers, line breaks and formatting as they are.'
 }
 
-export function createChatTranslator (id: string, scope: ResolveScope, o: ChatBackendOptions): Translator {
-  const resolve = (): { provider: Provider, model: string } => {
+export function createChatTranslator (id: string, scope: { registry: Registry }, o: ChatBackendOptions): Translator {
+  const resolve = (): ResolvedModel => {
     try {
-      return resolveModel(scope, o.model)
+      return modelResolver(scope, 'The translation plugin (backend "chat")').resolve(o.model)
     } catch (err) {
       throw new TranslateErrors.UNAVAILABLE(`The chat translation backend has no model to use: ${(err as Error).message} Set the translation plugin option chat_model (provider/model) or DEFAULT_MODEL to a model of a configured provider.`)
     }
   }
   const status = (): ModelStatus => {
     try {
-      const { provider, model } = resolve()
+      const { provider, id: name } = resolve()
       const s = provider.status()
-      const name = `${provider.id}/${model}`
       return s.status === 'configured' ? { status: 'healthy', model: name } : { status: 'error', model: name, error: s.error ?? `provider ${provider.id} is not configured` }
     } catch (err) {
       return { status: 'error', error: (err as Error).message }
@@ -53,7 +54,7 @@ export function createChatTranslator (id: string, scope: ResolveScope, o: ChatBa
           temperature: 0,
           messages: [{ role: 'system', content: systemPrompt(req.source, req.target) }, { role: 'user', content: piece }],
         }, signal)
-        out.push(r.content.replace(THINK, '').trim())
+        out.push(splitThinking(r.content).answer)
       }
       return split.join(out)
     },

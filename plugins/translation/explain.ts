@@ -1,6 +1,6 @@
 // The sentence a failed model load turns into: which model could not be fetched or read,
 // why, and how to provide it.
-import type { HubSource } from '../language-detect/hf-loader.ts'
+import type { HubSource } from '@agentd/sdk/kits/models'
 
 function reason (err: unknown): string {
   const e = err as Error & { cause?: unknown }

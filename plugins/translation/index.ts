@@ -2,14 +2,14 @@
 // loaded on the first translate request and kept in the resource pool; or the configured
 // chat model), the `translation` health section, POST /api/tools/translate and
 // GET /api/tools/languages. The source language, when not given, comes from the
-// registered detector (plugin language-detect) through the lexicon.
+// registered detector (plugin language-detect) through the lexicon. The model loader is
+// the model-loading kit (@agentd/sdk/kits/models); the chat backend needs providers-api.
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { envInt, type PluginOptions } from '@agentd/sdk'
+import { Errors, envInt, type PluginOptions } from '@agentd/sdk'
 import type { Translator } from '@agentd/sdk/contracts/language'
-import { resolveModelDir, type HubSource } from '../language-detect/hf-loader.ts'
-import { LazyModel, type ModelLoader } from '../language-detect/lazy-model.ts'
+import { resolveModelDir, type HubSource, LazyModel, type ModelLoader } from '@agentd/sdk/kits/models'
 import { createChatTranslator } from './chat-backend.ts'
 import { translationHealth } from './health.ts'
 import { createNllbTranslator, loadNllb, type Seq2SeqModel } from './nllb-backend.ts'
@@ -30,6 +30,13 @@ export function createTranslationPlugin (loaderFactory: NllbLoaderFactory = real
     let translator: Translator
     if (opts.backend === 'chat') {
       translator = createChatTranslator(opts.instance, app, { model: opts.chat_model, maxChunkChars: opts.chat_max_chunk_chars })
+      // The chat backend calls models through providers-api's resolver: without it, refuse
+      // the plugin set now rather than every translate request (nllb needs no provider).
+      app.addHook('onReady', async () => {
+        if (app.registry.modelResolvers.size === 0) {
+          throw new Errors.PLUGIN_CONFIG(`translation: backend "chat" calls models through the model resolver; add { "name": "providers-api", "module": "./plugins/providers-api" } to plugins.json, or use backend "nllb".`)
+        }
+      })
     } else {
       const src: HubSource = {
         model: opts.model,

@@ -1,8 +1,7 @@
 // The NLLB translator over a pipeline with the transformers.js call shape (no weights):
 // what it passes to the pipeline, how it counts tokens, how it splits.
 import t from 'tap'
-import type { PipelineFn } from '../language-detect/hf-loader.ts'
-import { LazyModel, type LogSink } from '../language-detect/lazy-model.ts'
+import { type PipelineFn, LazyModel, type LogSink } from '@agentd/sdk/kits/models'
 import { createNllbTranslator, nllbModel } from './nllb-backend.ts'
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as LogSink

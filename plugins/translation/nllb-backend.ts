@@ -1,9 +1,7 @@
 // The NLLB-200 translator: the model (held lazily in the resource pool) gets the text in
 // pieces that fit its window, split at sentence boundaries.
 import type { Translator } from '@agentd/sdk/contracts/language'
-import type { HubSource } from '../language-detect/hf-loader.ts'
-import { loadHubPipeline, type PipelineFn } from '../language-detect/hf-loader.ts'
-import type { LazyModel, LoadProgress } from '../language-detect/lazy-model.ts'
+import { type HubSource, loadHubPipeline, type PipelineFn, type LazyModel, type LoadProgress } from '@agentd/sdk/kits/models'
 import { splitText } from './chunk.ts'
 import { joinerFor } from './languages.ts'
 import { awaitModel } from './wait.ts'

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
-import { refusedHub, silentHub } from '../language-detect/test-fixtures/hubs.ts'
+import { refusedHub, silentHub } from '../../test/fakes/hf-hubs.ts'
 import { Value } from 'typebox/value'
 import { options } from './options.ts'
 

@@ -1,7 +1,6 @@
 // Waiting for a model: a request waits for a load in progress at most `waitMs`, then gets
 // a 503 that says how far the load is; the load itself goes on for the next request.
-import type { LazyModel } from '../language-detect/lazy-model.ts'
-import { ModelUnavailableError } from '../language-detect/lazy-model.ts'
+import { type LazyModel, ModelUnavailableError } from '@agentd/sdk/kits/models'
 import { TranslateErrors } from './errors.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
 

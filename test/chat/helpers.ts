@@ -28,6 +28,7 @@ export async function startChat (t: Test, setup: ChatSetup = {}): Promise<{ s: S
   if (setup.prompts !== undefined) ws.write('data/system_prompts.yaml', setup.prompts)
   const plugins: PluginSpec[] = [
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'test-tools', module: fixture('test-tools') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...(setup.extra ?? []),

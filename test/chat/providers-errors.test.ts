@@ -22,6 +22,7 @@ async function boot (t: Test, upstream: string, env: Record<string, string>, con
     { name: 'openai', module: repoPlugin('provider-openai-compatible') },
     { name: 'test-tools', module: fixture('test-tools') },
     { name: 'prompts', module: repoPlugin('prompts') },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'chat', module: repoPlugin('chat') },
   ])
   ws.writeConfig(config)

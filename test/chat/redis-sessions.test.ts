@@ -27,6 +27,7 @@ t.test('a session stored in Redis is there after the server restarts', async t =
     { name: 'test-tools', module: fixture('test-tools') },
     { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: REDIS, namespace } },
     { name: 'prompts', module: repoPlugin('prompts') },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'chat', module: repoPlugin('chat') },
   ])
   const env = testEnv(ws, { OPENAI_API_KEY: 'k', DEFAULT_MODEL: MODEL })

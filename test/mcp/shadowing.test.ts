@@ -38,7 +38,7 @@ t.test('a tool shadowed by the builtin source is marked and warned about once', 
   t.match(warning, { mcp_server: 'fx', shadowed_by: 'tools-builtin', msg: /MCP tool "calculate" of server "fx" is shadowed by tool source "tools-builtin"/ })
 
   // The chat's tool set indeed calls the builtin one.
-  const { collectToolSet } = await import('../../plugins/chat/tools.ts')
+  const { collectToolSet } = await import('@agentd/sdk/kits/tools')
   const set = await collectToolSet(kernel.current!.app.registry.toolSources.entries(), {})
   const r = await set.call({ id: 'c1', name: 'calculate', arguments: { expression: '2+3' } }, { timeoutMs: 5000 })
   t.match(r, { isError: false, content: /"result":5/ }, 'the builtin answers, not the tool server')

@@ -3,7 +3,7 @@
 import { createLanguageDetectPlugin } from '../index.ts'
 import { classifierBackend } from '../classifier-backend.ts'
 import { loadCld3 } from '../cld3-backend.ts'
-import type { HubSource, PipelineFn } from '../hf-loader.ts'
+import type { HubSource, PipelineFn } from '@agentd/sdk/kits/models'
 
 export { options } from '../options.ts'
 

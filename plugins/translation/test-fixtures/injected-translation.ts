@@ -3,7 +3,7 @@
 // tests steer loads (hold, fail, progress) through `control()`.
 import { createTranslationPlugin } from '../index.ts'
 import type { Seq2SeqModel } from '../nllb-backend.ts'
-import type { HubSource } from '../../language-detect/hf-loader.ts'
+import type { HubSource } from '@agentd/sdk/kits/models'
 
 export { options } from '../options.ts'
 

@@ -1,6 +1,7 @@
 // Every capability contract, types only. Importing this (or `@agentd/sdk`) merges each
 // contract's kind into the registry's Capabilities and its hook points into HookPayloads.
 export type * from './provider.ts'
+export type * from './models.ts'
 export type * from './tool-source.ts'
 export type * from './strategy.ts'
 export type * from './memory-stores.ts'

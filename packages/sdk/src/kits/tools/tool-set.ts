@@ -2,9 +2,9 @@
 // allowed/blocked lists, and called with a time limit. Whatever goes wrong in a tool
 // (it throws, times out, is unknown or blocked) becomes an error result the model reads;
 // only the caller's own abort propagates.
-import type { ToolDefinition, ToolCall } from '@agentd/sdk/contracts/provider'
-import type { ToolInfo, ToolResult, ToolSource } from '@agentd/sdk/contracts/tool-source'
-import { raceAbort } from '@agentd/sdk'
+import type { ToolDefinition, ToolCall } from '../../contracts/provider.ts'
+import type { ToolInfo, ToolResult, ToolSource } from '../../contracts/tool-source.ts'
+import { raceAbort } from '../../kernel/settle.ts'
 
 export interface ToolFilter {
   /** Only these tool names (null or undefined: all). */

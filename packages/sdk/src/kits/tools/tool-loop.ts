@@ -7,11 +7,16 @@
 // Every model reply goes through the think parser, streamed or not, so reasoning never
 // leaks into the answer. Progress is reported through `onEvent` (awaited, so a slow
 // consumer such as an SSE socket applies back-pressure).
-import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '@agentd/sdk/contracts/provider'
-import type { ToolAfterPayload, ToolResult } from '@agentd/sdk/contracts/tool-source'
-import type { Hooks } from '@agentd/sdk'
-import { ThinkParser, type ThinkPiece } from './think.ts'
-import type { ToolSet } from './tools.ts'
+//
+// The provider hooks are not run here: a provider from the model resolver
+// (`registry.modelResolvers`) is wrapped in the provider middleware, which runs them
+// around every call. The tool hooks are (toolCallWithHooks).
+import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '../../contracts/provider.ts'
+import type { ToolAfterPayload, ToolResult } from '../../contracts/tool-source.ts'
+import type { Hooks } from '../../kernel/hooks.ts'
+import { ThinkParser, type ThinkPiece } from '../output/think.ts'
+import type { ToolSet } from './tool-set.ts'
+import { toolCallWithHooks } from './tool-hooks.ts'
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 10
 
@@ -40,7 +45,7 @@ export interface ToolLoopOptions {
   settings?: Omit<CompletionRequest, 'model' | 'messages' | 'tools'>
   /** Called before every provider call to shape what is sent (e.g. trim to the context window). */
   fit?: (messages: Message[]) => Message[]
-  /** Runs provider:before/after and tool:before/after. */
+  /** Runs tool:before/after around each tool call. */
   hooks?: Hooks
   /** Who the tool calls belong to, passed to the tool:after hook. */
   toolContext?: Pick<ToolAfterPayload, 'conversation_id' | 'channel' | 'use_memory'>
@@ -70,7 +75,7 @@ export interface ToolLoopResult {
 }
 
 interface Reply {
-  /** The model id this call's request named (after provider:before hooks). */
+  /** The model id this call's request named. */
   requested: string
   answer: string
   thinking: string
@@ -132,13 +137,12 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
 
   const callModel = async (withTools: boolean, round: number): Promise<Reply> => {
     throwIfAborted(opts.signal)
-    let request: CompletionRequest = {
+    const request: CompletionRequest = {
       ...opts.settings,
       model: opts.model,
       messages: opts.fit === undefined ? conversation : opts.fit(conversation),
       ...(withTools ? { tools: opts.tools?.definitions } : {}),
     }
-    if (opts.hooks !== undefined) request = (await opts.hooks.run('provider:before', { provider: opts.provider.id, request })).request
     const parser = new ThinkParser()
     // Per token: no promise unless the consumer returned one (a socket waiting for 'drain').
     const relay = (pieces: ThinkPiece[], from = 0): Promise<void> | undefined => {
@@ -182,7 +186,6 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
       throwIfAborted(opts.signal)
     } else {
       const r = await opts.provider.complete(request, opts.signal)
-      if (opts.hooks !== undefined) await opts.hooks.run('provider:after', { provider: opts.provider.id, request, result: r })
       if (r.thinking !== undefined && r.thinking !== '') {
         nativeText = r.thinking
         await relay(parser.native(r.thinking))
@@ -207,9 +210,6 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
       usage: replyUsage ?? ZERO_USAGE,
       model,
     }
-    if (opts.stream && opts.hooks !== undefined) {
-      await opts.hooks.run('provider:after', { provider: opts.provider.id, request, result: { content: reply.answer, thinking: reply.thinking, finish_reason: reply.finish_reason, tool_calls: toolCalls, usage: reply.usage, model } })
-    }
     usage = addUsage(usage, replyUsage)
     if (reply.thinking !== '') thinking.push(reply.thinking)
     await emit({ type: 'round', round, finish_reason: reply.finish_reason, tool_calls: toolCalls.length, usage: reply.usage })
@@ -219,17 +219,13 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
   const runTool = async (call: ToolCall, round: number): Promise<ToolResult> => {
     await emit({ type: 'tool_call', call, round })
     const started = performance.now()
-    let args = call.arguments
     let result: ToolResult
+    const tools = opts.tools as ToolSet // only called when tools exist
+    const run = async (c: ToolCall): Promise<ToolResult> => await tools.call(c, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs })
     try {
-      if (opts.hooks !== undefined) args = (await opts.hooks.run('tool:before', { tool: call.name, arguments: args })).arguments
-      const t0 = performance.now()
-      result = await opts.tools!.call({ ...call, arguments: args }, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs }) // eslint-disable-line @typescript-eslint/no-non-null-assertion -- only called when tools exist
-      if (opts.hooks !== undefined) {
-        const ctx = opts.toolContext ?? { conversation_id: null, channel: null, use_memory: false }
-        const payload: ToolAfterPayload = { tool: call.name, arguments: args, result, ...ctx, duration_ms: Math.round((performance.now() - t0) * 100) / 100 }
-        result = (await opts.hooks.run('tool:after', payload)).result
-      }
+      result = opts.hooks === undefined
+        ? await run(call)
+        : await toolCallWithHooks(opts.hooks, call, run, opts.toolContext ?? { conversation_id: null, channel: null, use_memory: false })
     } catch (err) {
       throwIfAborted(opts.signal)
       result = { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }

@@ -1,10 +1,10 @@
-// Test support for the agent and strategy plugins: a real kernel with the real
+// Test support for the agent and strategy plugins (and third-party strategies): a real kernel with the real
 // OpenAI-compatible provider pointed at the scripted fake upstream, and a classifier that
 // tells which kind of agent call a recorded upstream request was.
 import type { Test } from 'tap'
-import { startKernel, type Started } from '../../test/helpers/kernel.ts'
-import { repoPlugin, type PluginSpec } from '../../test/helpers/workspace.ts'
-import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type Reply } from '../../test/fakes/openai-upstream.ts'
+import { startKernel, type Started } from './kernel.ts'
+import { repoPlugin, type PluginSpec } from './workspace.ts'
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type Reply } from '../fakes/openai-upstream.ts'
 
 export type CallKind = 'plan' | 'propose' | 'score' | 'tot_answer' | 'critique' | 'revise' | 'react' | 'cot' | 'other'
 
@@ -51,6 +51,7 @@ export function agentPlugins (fakeUrl: string, opts: HarnessOptions = {}): Plugi
   const strategies = (opts.strategies ?? ALL_STRATEGIES).map(p => ({ name: p.replace('strategy-', ''), module: repoPlugin(p) }))
   return [
     { name: 'fake', module: repoPlugin('provider-openai-compatible'), options: { base_url: fakeUrl, list_models: 'server', max_retries: 0 } },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     ...(opts.tools === false ? [] : [{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }]),
     ...strategies,
     ...(opts.extraPlugins ?? []),

@@ -4,8 +4,13 @@
 //
 //   const tasks = await useTaskTracker(app)   // in the plugin body, instead of acquireTaskTracker
 import type { FastifyInstance } from 'fastify'
-import { acquireTaskTracker, type TaskTracker } from './tasks.ts'
-import { StatusResponseSchema } from './schema.ts'
+import { Type } from 'typebox'
+import { acquireTaskTracker, type TaskTracker } from './tracker.ts'
+
+export const StatusResponseSchema = Type.Object({
+  status: Type.String(),
+  active_tasks: Type.Array(Type.Object({ task_id: Type.String(), kind: Type.String(), status: Type.String(), started_at: Type.String() })),
+})
 
 /** Set on the generation's root instance by the plugin that registered the route. */
 const ROUTE_FLAG = 'agentStatusRoute'

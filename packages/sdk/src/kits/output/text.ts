@@ -1,16 +1,7 @@
-// Text helpers shared by the agent and its strategies: `<think>` extraction and a tolerant
-// JSON reader for models that wrap JSON in prose or code fences.
-import { splitThinking as splitWhole } from '../chat/think.ts'
-
-/**
- * Splits model output into the answer and the reasoning inside `<think>`-style blocks. The
- * chat plugin's parser, so chat and agent runs read reasoning the same way (unclosed and
- * stray tags, `<reflection>` blocks, native reasoning merged first).
- */
-export function splitThinking (content: string, nativeThinking?: string): { answer: string, thinking: string } {
-  const { answer, thinking } = splitWhole(content, nativeThinking)
-  return { answer, thinking }
-}
+// Reading model output: a tolerant JSON reader for models that wrap JSON in prose or code
+// fences, and list items from numbered or bulleted reasoning. Reasoning blocks are
+// removed first with the think parser, so a `<think>` block never yields the JSON.
+import { splitThinking } from './think.ts'
 
 /** Candidate JSON texts in a reply: the whole text, fenced blocks, then the outermost {...} / [...] spans. */
 function candidates (text: string): string[] {

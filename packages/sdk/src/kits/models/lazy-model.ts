@@ -3,7 +3,7 @@
 // reason) and the next caller tries again. Held in the resource pool, so one instance
 // (and the loaded model in it) survives live reloads with unchanged options.
 import type { FastifyBaseLogger } from 'fastify'
-import type { ModelStatus } from '@agentd/sdk/contracts/language'
+import type { ModelStatus } from '../../contracts/language.ts'
 
 export interface LoadProgress {
   /** 0-100 over everything the load fetches and reads. */

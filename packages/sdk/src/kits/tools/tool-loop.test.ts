@@ -1,11 +1,11 @@
 // runToolLoop on its own (as agent mode's ReAct uses it), with an in-process provider
 // and tool source: no HTTP, so each test pins one rule of the loop.
 import t from 'tap'
-import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import type { CompletionRequest, CompletionResult, Provider, StreamPart } from '@agentd/sdk/contracts/provider'
-import type { ToolSource } from '@agentd/sdk/contracts/tool-source'
+import { DEFAULT_CAPABILITIES } from '../provider/index.ts'
+import type { CompletionRequest, CompletionResult, Provider, StreamPart } from '../../contracts/provider.ts'
+import type { ToolSource } from '../../contracts/tool-source.ts'
 import { runToolLoop, type LoopEvent } from './tool-loop.ts'
-import { collectToolSet } from './tools.ts'
+import { collectToolSet } from './tool-set.ts'
 
 type Script = (req: CompletionRequest, call: number) => Partial<CompletionResult>
 

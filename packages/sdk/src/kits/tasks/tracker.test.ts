@@ -1,5 +1,5 @@
 import t from 'tap'
-import { TaskTracker } from './tasks.ts'
+import { TaskTracker } from './tracker.ts'
 
 t.test('the tracker lists active tasks and reports the newest one\'s status, idle when none', async t => {
   const tracker = new TaskTracker()

@@ -1,9 +1,9 @@
 // Active-task tracker behind GET /api/agent/status. One tracker per process, held in the
 // resource pool, so a chat stream that started on an old generation is still listed
-// after a reload, and the agent plugin shares it. Plugins get it through
-// status.ts, which also registers the route:
+// after a reload, and every plugin that runs tasks (chat, agent) shares it. Plugins get
+// it through status-route.ts, which also registers the route:
 //
-//   import { useTaskTracker } from '../chat/status.ts'
+//   import { useTaskTracker } from '@agentd/sdk/kits/tasks'
 //   const tasks = await useTaskTracker(app)                // in the plugin body
 //   const task = tasks.start('agent', 'planning')          // per request
 //   task.set('executing'); ...; task.end()                 // end() in a finally

@@ -1,0 +1,131 @@
+// Provider middleware (the Vercel AI SDK's wrapLanguageModel idea): the cross-cutting work
+// every model call needs, done once around any provider instead of by each caller. The
+// model resolver hands out providers wrapped in it, so chat, agent, translation and a
+// third party's plugin all get:
+// - the `provider:before` hook (may replace the request) and `provider:after` (may replace
+//   a completion's result; for a stream it sees the whole reply assembled from the chunks);
+// - a time limit: a completion gets `timeoutMs` in all, a stream `timeoutMs` between two
+//   chunks, then the call is aborted with the provider layer's 504;
+// - abort: the caller's signal releases the caller at once, even from a provider that
+//   ignores its signal (its late answer is dropped);
+// - a well-formed stream: one that ends without its `finish` part (a provider that
+//   broke the contract) gets one, with usage estimated and marked.
+import type { Hooks } from '@agentd/sdk'
+import { raceAbort } from '@agentd/sdk'
+import type { CompletionRequest, CompletionResult, FinishPart, Provider, StreamPart, ToolCall } from '@agentd/sdk/contracts/provider'
+import { ProviderErrors, estimatePromptTokens, tag } from '@agentd/sdk/kits/provider'
+
+export interface MiddlewareOptions {
+  hooks: Hooks
+  /** A completion's whole time, or a stream's time between two chunks. */
+  timeoutMs: number
+}
+
+/** One call's signal: aborted by the caller's signal (with its reason) or by the time limit (504). */
+class CallScope {
+  readonly controller = new AbortController()
+  readonly #outer: AbortSignal | undefined
+  readonly #timer: NodeJS.Timeout
+  readonly #onOuter = (): void => { this.controller.abort(this.#outer?.reason) }
+
+  constructor (outer: AbortSignal | undefined, provider: string, what: string, ms: number) {
+    this.#outer = outer
+    if (outer?.aborted === true) this.controller.abort(outer.reason)
+    else outer?.addEventListener('abort', this.#onOuter, { once: true })
+    this.#timer = setTimeout(() => {
+      this.controller.abort(tag(new ProviderErrors.TIMEOUT(`${provider} gave no ${what} within ${ms / 1000} s; check the ${provider} server, or raise the providers-api option call_timeout_seconds.`), { provider }))
+    }, ms)
+  }
+
+  get signal (): AbortSignal { return this.controller.signal }
+  /** Restarts the time limit (a stream's next chunk arrived). */
+  refresh (): void { this.#timer.refresh() }
+  close (): void {
+    clearTimeout(this.#timer)
+    this.#outer?.removeEventListener('abort', this.#onOuter)
+  }
+}
+
+export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
+  const before = async (req: CompletionRequest): Promise<CompletionRequest> =>
+    o.hooks.has('provider:before') ? (await o.hooks.run('provider:before', { provider: inner.id, request: req })).request : req
+
+  const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
+    const request = await before(req)
+    const scope = new CallScope(signal, inner.id, 'answer', o.timeoutMs)
+    try {
+      const result = await raceAbort(inner.complete(request, scope.signal), scope.signal)
+      return o.hooks.has('provider:after') ? (await o.hooks.run('provider:after', { provider: inner.id, request, result })).result : result
+    } finally {
+      scope.close()
+    }
+  }
+
+  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamPart> {
+    const request = await before(req)
+    const scope = new CallScope(signal, inner.id, 'stream chunk', o.timeoutMs)
+    // One promise per call that rejects on abort, raced against each chunk.
+    const aborted = new Promise<never>((_resolve, reject) => {
+      const fail = (): void => { reject(scope.signal.reason) }
+      if (scope.signal.aborted) fail(); else scope.signal.addEventListener('abort', fail, { once: true })
+    })
+    aborted.catch(() => undefined)
+    const iterator = inner.stream(request, scope.signal)[Symbol.asyncIterator]()
+    const collect = o.hooks.has('provider:after')
+    let content = ''
+    let thinking = ''
+    let chars = 0
+    const toolCalls: ToolCall[] = []
+    let finish: FinishPart | undefined
+    let done = false
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), aborted])
+        if (next.done === true) break
+        scope.refresh()
+        const part = next.value
+        if (part.type === 'text-delta') {
+          chars += part.delta.length
+          if (collect) content += part.delta
+        } else if (part.type === 'finish') finish = part
+        else if (part.type === 'tool-call') toolCalls.push(part.call)
+        else if (part.type === 'reasoning-delta' && collect) thinking += part.delta
+        yield part
+      }
+      done = true
+    } finally {
+      scope.close()
+      // Broken off (consumer stopped, abort, time limit): close the upstream request.
+      if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined)
+    }
+    if (finish === undefined) {
+      const prompt = estimatePromptTokens(request)
+      const completion = Math.ceil(chars / 4)
+      finish = {
+        type: 'finish',
+        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true },
+        model: request.model,
+      }
+      yield finish
+    }
+    if (collect) {
+      const result: CompletionResult = { content, finish_reason: finish.finish_reason, tool_calls: toolCalls, usage: finish.usage, model: finish.model }
+      if (thinking !== '') result.thinking = thinking
+      await o.hooks.run('provider:after', { provider: inner.id, request, result })
+    }
+  }
+
+  const wrapped: Provider = {
+    id: inner.id,
+    status: () => inner.status(),
+    listModels: async (signal) => await inner.listModels(signal),
+    capabilities: (model) => inner.capabilities(model),
+    complete,
+    stream,
+    health: async (signal) => await inner.health(signal),
+  }
+  if (inner.knowsModel !== undefined) wrapped.knowsModel = (model) => inner.knowsModel?.(model) === true
+  if (inner.settings !== undefined) wrapped.settings = () => inner.settings!() // eslint-disable-line @typescript-eslint/no-non-null-assertion -- checked above
+  return wrapped
+}
