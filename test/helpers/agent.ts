@@ -3,7 +3,7 @@
 // tells which kind of agent call a recorded upstream request was.
 import type { Test } from 'tap'
 import { startKernel, type Started } from './kernel.ts'
-import { repoPlugin, type PluginSpec } from './workspace.ts'
+import { repoPlugin, type PluginSpec, type Workspace } from './workspace.ts'
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type Reply } from '../fakes/openai-upstream.ts'
 
 export type CallKind = 'plan' | 'propose' | 'score' | 'tot_answer' | 'critique' | 'revise' | 'react' | 'cot' | 'other'
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   strategies?: string[]
   tools?: boolean
   env?: Record<string, string>
+  /** The workspace to run in (e.g. one with a third-party plugin installed in its node_modules). */
+  ws?: Workspace
 }
 
 export const ALL_STRATEGIES = ['strategy-cot', 'strategy-tot', 'strategy-react', 'strategy-reflection']
@@ -70,7 +72,7 @@ export async function startAgent (t: Test, opts: HarnessOptions = {}): Promise<A
     if (r === undefined) return kind === 'plan' ? { text: '{"steps":[{"type":"analysis","description":"do it"}]}' } : { text: `echo: ${kind}` }
     return typeof r === 'function' ? r(req, n) : r
   }
-  const s = await startKernel(t, { plugins: agentPlugins(fake.url, opts), config: opts.config, env: opts.env })
+  const s = await startKernel(t, { plugins: agentPlugins(fake.url, opts), config: opts.config, env: opts.env, ws: opts.ws })
   return {
     s,
     fake,

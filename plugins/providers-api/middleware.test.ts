@@ -1,0 +1,114 @@
+// The provider middleware around in-process providers: each test pins one piece of the
+// cross-cutting work every caller gets from the model resolver.
+import t from 'tap'
+import { Hooks } from '@agentd/sdk'
+import '@agentd/sdk/contracts'
+import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
+import type { CompletionRequest, CompletionResult, Provider, StreamChunk } from '@agentd/sdk/contracts/provider'
+import { wrapProvider } from './middleware.ts'
+
+const REQ: CompletionRequest = { model: 'm1', messages: [{ role: 'user', content: 'twelve chars' }] }
+const USAGE = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
+
+function provider (parts: { complete?: Provider['complete'], stream?: Provider['stream'] }): Provider {
+  return {
+    id: 'inner',
+    status: () => ({ status: 'configured' }),
+    listModels: async () => [],
+    capabilities: () => ({ ...DEFAULT_CAPABILITIES }),
+    complete: parts.complete ?? (async (req) => ({ content: `to ${req.model}`, finish_reason: 'stop', tool_calls: [], usage: USAGE, model: req.model })),
+    stream: parts.stream ?? (async function * () { yield { content: 'x' } }),
+    health: async () => ({ status: 'healthy' }),
+  }
+}
+
+const never = async (): Promise<never> => await new Promise<never>(() => undefined)
+
+function hooks (): Hooks {
+  const h = new Hooks()
+  h.declare('provider:before', 'provider:after')
+  return h
+}
+
+t.test('complete: provider:before may replace the request, provider:after the result', async t => {
+  const h = hooks()
+  const seen: string[] = []
+  h.on('provider:before', p => ({ ...p, request: { ...p.request, model: 'm2' } }))
+  h.on('provider:after', p => { seen.push(`${p.provider} ${p.request.model} ${p.result.content}`); return { ...p, result: { ...p.result, content: 'replaced' } } })
+  const r = await wrapProvider(provider({}), { hooks: h, timeoutMs: 5000 }).complete(REQ)
+  t.same(seen, ['inner m2 to m2'])
+  t.equal(r.content, 'replaced')
+})
+
+t.test('complete: a provider that never answers gets the provider 504 after the time limit', async t => {
+  let innerSignal: AbortSignal | undefined
+  const p = wrapProvider(provider({ complete: async (_req, signal) => { innerSignal = signal; return await never() } }), { hooks: hooks(), timeoutMs: 50 })
+  await t.rejects(p.complete(REQ), { code: 'AGENT_ERR_PROVIDER_TIMEOUT', statusCode: 504, message: /inner gave no answer within 0.05 s/ })
+  t.equal(innerSignal?.aborted, true, 'the provider was told to stop')
+})
+
+t.test('complete: the caller\'s abort releases the caller even when the provider ignores its signal', async t => {
+  const ac = new AbortController()
+  const p = wrapProvider(provider({ complete: never }), { hooks: hooks(), timeoutMs: 60_000 })
+  const pending = p.complete(REQ, ac.signal)
+  ac.abort(new Error('client went away'))
+  await t.rejects(pending, { message: 'client went away' })
+})
+
+t.test('stream: no usage from the upstream ends the stream with an estimated, marked usage chunk', async t => {
+  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'four' }; yield { content: ' more', finish_reason: 'stop' } } }), { hooks: hooks(), timeoutMs: 5000 })
+  const chunks: StreamChunk[] = []
+  for await (const c of p.stream(REQ)) chunks.push(c)
+  t.equal(chunks.length, 3)
+  t.same(chunks[2], { content: '', usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7, estimated: true } })
+})
+
+t.test('stream: reported usage passes through, nothing is added', async t => {
+  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'a', finish_reason: 'stop', usage: USAGE } } }), { hooks: hooks(), timeoutMs: 5000 })
+  const chunks: StreamChunk[] = []
+  for await (const c of p.stream(REQ)) chunks.push(c)
+  t.same(chunks, [{ content: 'a', finish_reason: 'stop', usage: USAGE }])
+})
+
+t.test('stream: provider:after sees the whole reply assembled from the chunks', async t => {
+  const h = hooks()
+  let after: CompletionResult | undefined
+  h.on('provider:after', p => { after = p.result })
+  const call = { id: 'c1', name: 'clock', arguments: {} }
+  const p = wrapProvider(provider({
+    stream: async function * () {
+      yield { content: '', thinking: 'hmm' }
+      yield { content: 'Let me ' }
+      yield { content: 'check.', finish_reason: 'tool_calls', tool_calls: [call], usage: USAGE, model: 'm1-2025' }
+    },
+  }), { hooks: h, timeoutMs: 5000 })
+  for await (const _c of p.stream(REQ)) { /* drain */ }
+  t.same(after, { content: 'Let me check.', thinking: 'hmm', finish_reason: 'tool_calls', tool_calls: [call], usage: USAGE, model: 'm1-2025' })
+})
+
+t.test('stream: a chunk that does not come within the limit ends the stream with the 504', async t => {
+  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'first' }; await never() } }), { hooks: hooks(), timeoutMs: 50 })
+  const got: string[] = []
+  await t.rejects((async () => { for await (const c of p.stream(REQ)) got.push(c.content) })(), { code: 'AGENT_ERR_PROVIDER_TIMEOUT' })
+  t.same(got, ['first'])
+})
+
+t.test('stream: a consumer that stops reading closes the provider\'s stream', async t => {
+  let closed = false
+  const p = wrapProvider(provider({
+    stream: async function * () {
+      try { for (let i = 0; ; i++) yield { content: String(i) } } finally { closed = true }
+    },
+  }), { hooks: hooks(), timeoutMs: 5000 })
+  for await (const c of p.stream(REQ)) if (c.content === '2') break
+  t.ok(closed)
+})
+
+t.test('the wrapper keeps the provider\'s identity and catalogue', async t => {
+  const inner = { ...provider({}), knowsModel: (m: string) => m === 'm1' }
+  const p = wrapProvider(inner, { hooks: hooks(), timeoutMs: 5000 })
+  t.equal(p.id, 'inner')
+  t.equal(p.knowsModel?.('m1'), true)
+  t.equal(p.knowsModel?.('other'), false)
+  t.equal(p.settings, undefined)
+})
