@@ -27,6 +27,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-agent-'))
 mkdirSync(path.join(dir, 'data'))
 writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
   { name: 'fake', module: plugin('provider-openai-compatible'), options: { base_url: fake.url, list_models: 'server', max_retries: 0 } },
+  { name: 'providers-api', module: plugin('providers-api') },
   { name: 'cot', module: plugin('strategy-cot') },
   { name: 'tot', module: plugin('strategy-tot') },
   { name: 'agent', module: plugin('agent'), options: { default_model: 'fake/m1', enable_planning: false, enable_memory: false } },

@@ -75,6 +75,7 @@ async function serveAgentd (upstream: string): Promise<void> {
   const plugin = (name: string): string => path.join(REPO, 'plugins', name)
   writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
     { name: 'openai', module: plugin('provider-openai-compatible'), options: { base_url: upstream, max_retries: 0 } },
+    { name: 'providers-api', module: plugin('providers-api') },
     { name: 'prompts', module: plugin('prompts') },
     { name: 'chat', module: plugin('chat') },
   ] }))
