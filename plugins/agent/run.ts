@@ -16,6 +16,7 @@ import { AgentErrors, isRunStop } from './errors.ts'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import { resolveRoles, type ConcreteRole, type RoleModels } from './models.ts'
 import { gatherTools, type RunTools } from './tools.ts'
+import { toolLoopFor } from './tool-loop.ts'
 import { makePlan } from './planner.ts'
 import { chooseStrategy } from './auto.ts'
 import { stepMessages } from './messages.ts'
@@ -181,6 +182,7 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
     setStatus('reasoning')
     for (const step of plan) {
       currentStep = step.index
+      const limits = { max_iterations: cfg.max_iterations, remaining: () => cfg.max_iterations - iterations, max_tool_rounds: cfg.max_tool_rounds, deadline: Date.now() + (cfg.timeout_seconds * 1000 - (performance.now() - started)) }
       const ctx: StrategyContext = {
         task_id: taskId,
         task,
@@ -195,10 +197,11 @@ export async function runAgent (app: FastifyInstance, input: RunInput): Promise<
         },
         tools: tools.definitions,
         callTool,
+        toolLoop: toolLoopFor({ complete: completeFor(step), callTool, tools: tools.definitions, limits, signal }),
         trace: addTrace,
         progress: (text) => { partial = text },
         signal,
-        limits: { max_iterations: cfg.max_iterations, remaining: () => cfg.max_iterations - iterations, max_tool_rounds: cfg.max_tool_rounds, deadline: Date.now() + (cfg.timeout_seconds * 1000 - (performance.now() - started)) },
+        limits,
         options: Object.freeze({ ...(cfg.strategy_options[strategyName] ?? {}) }),
         log: { debug: (o, m) => { log.debug(o, m) }, warn: (o, m) => { log.warn(o, m) } },
       }

@@ -4,7 +4,7 @@ import t from 'tap'
 import { Hooks } from '@agentd/sdk'
 import '@agentd/sdk/contracts'
 import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import type { CompletionRequest, CompletionResult, Provider, StreamChunk } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, CompletionResult, Provider, StreamPart } from '@agentd/sdk/contracts/provider'
 import { wrapProvider } from './middleware.ts'
 
 const REQ: CompletionRequest = { model: 'm1', messages: [{ role: 'user', content: 'twelve chars' }] }
@@ -17,7 +17,7 @@ function provider (parts: { complete?: Provider['complete'], stream?: Provider['
     listModels: async () => [],
     capabilities: () => ({ ...DEFAULT_CAPABILITIES }),
     complete: parts.complete ?? (async (req) => ({ content: `to ${req.model}`, finish_reason: 'stop', tool_calls: [], usage: USAGE, model: req.model })),
-    stream: parts.stream ?? (async function * () { yield { content: 'x' } }),
+    stream: parts.stream ?? (async function * () { yield { type: 'text-delta', delta: 'x' } }),
     health: async () => ({ status: 'healthy' }),
   }
 }
@@ -55,52 +55,57 @@ t.test('complete: the caller\'s abort releases the caller even when the provider
   await t.rejects(pending, { message: 'client went away' })
 })
 
-t.test('stream: no usage from the upstream ends the stream with an estimated, marked usage chunk', async t => {
-  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'four' }; yield { content: ' more', finish_reason: 'stop' } } }), { hooks: hooks(), timeoutMs: 5000 })
-  const chunks: StreamChunk[] = []
-  for await (const c of p.stream(REQ)) chunks.push(c)
-  t.equal(chunks.length, 3)
-  t.same(chunks[2], { content: '', usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7, estimated: true } })
+const text = (delta: string): StreamPart => ({ type: 'text-delta', delta })
+
+t.test('stream: one that ends without its finish part gets one, with usage estimated and marked', async t => {
+  const p = wrapProvider(provider({ stream: async function * () { yield text('four'); yield text(' more') } }), { hooks: hooks(), timeoutMs: 5000 })
+  const parts: StreamPart[] = []
+  for await (const c of p.stream(REQ)) parts.push(c)
+  t.equal(parts.length, 3)
+  t.same(parts[2], { type: 'finish', finish_reason: 'stop', usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7, estimated: true }, model: 'm1' })
 })
 
-t.test('stream: reported usage passes through, nothing is added', async t => {
-  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'a', finish_reason: 'stop', usage: USAGE } } }), { hooks: hooks(), timeoutMs: 5000 })
-  const chunks: StreamChunk[] = []
-  for await (const c of p.stream(REQ)) chunks.push(c)
-  t.same(chunks, [{ content: 'a', finish_reason: 'stop', usage: USAGE }])
+t.test('stream: a finish part passes through, nothing is added', async t => {
+  const finish: StreamPart = { type: 'finish', finish_reason: 'stop', usage: USAGE, model: 'm1' }
+  const p = wrapProvider(provider({ stream: async function * () { yield text('a'); yield finish } }), { hooks: hooks(), timeoutMs: 5000 })
+  const parts: StreamPart[] = []
+  for await (const c of p.stream(REQ)) parts.push(c)
+  t.same(parts, [text('a'), finish])
 })
 
-t.test('stream: provider:after sees the whole reply assembled from the chunks', async t => {
+t.test('stream: provider:after sees the whole reply assembled from the parts', async t => {
   const h = hooks()
   let after: CompletionResult | undefined
   h.on('provider:after', p => { after = p.result })
   const call = { id: 'c1', name: 'clock', arguments: {} }
   const p = wrapProvider(provider({
     stream: async function * () {
-      yield { content: '', thinking: 'hmm' }
-      yield { content: 'Let me ' }
-      yield { content: 'check.', finish_reason: 'tool_calls', tool_calls: [call], usage: USAGE, model: 'm1-2025' }
+      yield { type: 'reasoning-delta', delta: 'hmm' }
+      yield text('Let me ')
+      yield text('check.')
+      yield { type: 'tool-call', call }
+      yield { type: 'finish', finish_reason: 'tool_calls', usage: USAGE, model: 'm1-2025' }
     },
   }), { hooks: h, timeoutMs: 5000 })
   for await (const _c of p.stream(REQ)) { /* drain */ }
   t.same(after, { content: 'Let me check.', thinking: 'hmm', finish_reason: 'tool_calls', tool_calls: [call], usage: USAGE, model: 'm1-2025' })
 })
 
-t.test('stream: a chunk that does not come within the limit ends the stream with the 504', async t => {
-  const p = wrapProvider(provider({ stream: async function * () { yield { content: 'first' }; await never() } }), { hooks: hooks(), timeoutMs: 50 })
-  const got: string[] = []
-  await t.rejects((async () => { for await (const c of p.stream(REQ)) got.push(c.content) })(), { code: 'AGENT_ERR_PROVIDER_TIMEOUT' })
-  t.same(got, ['first'])
+t.test('stream: a part that does not come within the limit ends the stream with the 504', async t => {
+  const p = wrapProvider(provider({ stream: async function * () { yield text('first'); await never() } }), { hooks: hooks(), timeoutMs: 50 })
+  const got: StreamPart[] = []
+  await t.rejects((async () => { for await (const c of p.stream(REQ)) got.push(c) })(), { code: 'AGENT_ERR_PROVIDER_TIMEOUT' })
+  t.same(got, [text('first')])
 })
 
 t.test('stream: a consumer that stops reading closes the provider\'s stream', async t => {
   let closed = false
   const p = wrapProvider(provider({
     stream: async function * () {
-      try { for (let i = 0; ; i++) yield { content: String(i) } } finally { closed = true }
+      try { for (let i = 0; ; i++) yield text(String(i)) } finally { closed = true }
     },
   }), { hooks: hooks(), timeoutMs: 5000 })
-  for await (const c of p.stream(REQ)) if (c.content === '2') break
+  for await (const c of p.stream(REQ)) if (c.type === 'text-delta' && c.delta === '2') break
   t.ok(closed)
 })
 

@@ -1,13 +1,11 @@
 // ReAct: reason, act with a tool, observe, repeat, until the model answers without a tool
 // call or `max_tool_rounds` rounds of tool calls have run. Models with native tool calling
-// run through the tools kit's tool-use loop (runToolLoop), fed by ctx.complete and
-// ctx.callTool so the agent's limits and accounting apply; others get a text protocol
+// run through the agent's tool-use loop (ctx.toolLoop: model calls through ctx.complete,
+// tools through ctx.callTool, so the run's limits and accounting apply); others get a text protocol
 // (Action / Action Input lines) parsed here. Every turn's reasoning is a `thought` trace
 // entry; ctx.callTool adds the `action` and `observation` entries.
-import type { StrategyCompletion, StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
-import type { Message, Provider, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
-import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
-import { runToolLoop, type ToolSet } from '@agentd/sdk/kits/tools'
+import type { StrategyContext, StrategyResult } from '@agentd/sdk/contracts/strategy'
+import type { Message, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
 import { parseJsonLoose, splitThinking } from '@agentd/sdk/kits/output'
 
 export const REACT_INSTRUCTION = 'Work in a loop of Thought, Action, Observation. Before every tool call, write one short line starting with "Thought:" that says why. ' +
@@ -49,70 +47,24 @@ function finalParts (answer: string, thinking: string): { final: string, thought
   return { final, thought }
 }
 
-/** A Provider whose calls go through ctx.complete, so the chat loop is bound by the run's limits. */
-function contextProvider (ctx: StrategyContext, last: { call?: StrategyCompletion }): Provider {
-  const complete: Provider['complete'] = async (req) => {
-    const { model: _model, ...rest } = req
-    last.call = await ctx.complete(rest, { trace: false })
-    return last.call
-  }
-  return {
-    id: 'agent-run',
-    status: () => ({ status: 'configured' }),
-    listModels: async () => [],
-    capabilities: () => ({ ...DEFAULT_CAPABILITIES, supports_tools: true }),
-    complete,
-    stream: async function * (req, signal) {
-      const r = await complete(req, signal)
-      if (r.thinking !== undefined) yield { type: 'reasoning-delta', delta: r.thinking }
-      yield { type: 'text-delta', delta: r.content }
-      for (const call of r.tool_calls) yield { type: 'tool-call', call }
-      yield { type: 'finish', finish_reason: r.finish_reason, usage: r.usage, model: r.model }
-    },
-    health: async () => ({ status: 'healthy' }),
-  }
-}
-
 async function reactNative (ctx: StrategyContext): Promise<StrategyResult> {
-  const last: { call?: StrategyCompletion } = {}
-  const tools: ToolSet = {
-    definitions: [...ctx.tools],
-    infos: ctx.tools.map(t => ({ ...t, server: 'agent' })),
-    prompt: () => ctx.tools.map(t => `- ${t.name}: ${t.description}`).join('\n'),
-    call: async (call) => await ctx.callTool(call),
-  }
-  let text = ''
-  let thinking = ''
-  const result = await runToolLoop({
-    provider: contextProvider(ctx, last),
-    model: 'agent-run',
+  const result = await ctx.toolLoop({
     messages: withInstruction(ctx, REACT_INSTRUCTION),
-    tools,
-    maxToolRounds: ctx.limits.max_tool_rounds,
-    stream: false,
-    signal: ctx.signal,
-    // ctx.callTool applies the run's per-call limit; this one only has to be no shorter.
-    toolTimeoutMs: Math.max(1, ctx.limits.deadline - Date.now()),
-    onEvent: (e) => {
-      if (e.type === 'text') text += e.text
-      else if (e.type === 'thinking') thinking += e.text
-      else if (e.type === 'round') {
-        if (e.tool_calls > 0) {
-          const thought = thoughtOf(text, thinking)
-          ctx.trace({ type: 'thought', content: thought === '' ? '(no stated reason)' : thought, round: e.round + 1, model: last.call?.model_id, tokens: e.usage.total_tokens, time_ms: last.call?.time_ms })
-          ctx.progress(thought)
-        } else {
-          const { final, thought } = finalParts(text, thinking)
-          if (thought !== '') ctx.trace({ type: 'thought', content: thought, round: e.round + 1 })
-          ctx.trace({ type: 'answer', content: final, model: last.call?.model_id, tokens: e.usage.total_tokens, time_ms: last.call?.time_ms })
-        }
-        text = ''
-        thinking = ''
+    onRound: ({ round, answer, thinking, tool_calls: calls, call }) => {
+      const traced = { model: call.model_id, tokens: call.usage.total_tokens, time_ms: call.time_ms }
+      if (calls > 0) {
+        const thought = thoughtOf(answer, thinking)
+        ctx.trace({ type: 'thought', content: thought === '' ? '(no stated reason)' : thought, round: round + 1, ...traced })
+        ctx.progress(thought)
+      } else {
+        const { final, thought } = finalParts(answer, thinking)
+        if (thought !== '') ctx.trace({ type: 'thought', content: thought, round: round + 1 })
+        ctx.trace({ type: 'answer', content: final, ...traced })
       }
     },
   })
   if (result.hit_round_cap) ctx.trace({ type: 'note', content: `stopped offering tools at max_tool_rounds (${ctx.limits.max_tool_rounds})` })
-  return { answer: finalParts(result.answer, '').final, thinking: result.thinking, reasoning_steps: result.provider_calls }
+  return { answer: finalParts(result.answer, '').final, thinking: result.thinking, reasoning_steps: result.calls }
 }
 
 async function reactText (ctx: StrategyContext): Promise<StrategyResult> {

@@ -145,6 +145,15 @@ export interface StrategyContext {
    * `tools_used`, traces `action` and `observation`, and shows `executing` in the status.
    */
   callTool: (call: ToolCall) => Promise<ToolResult>
+  /**
+   * The tool-use loop over this run's models and tools: calls the model with `messages`
+   * and `ctx.tools`; while it asks for tool calls, runs them through `callTool` (one
+   * round's calls at once), adds the results and calls again; after
+   * `limits.max_tool_rounds` rounds it calls once more without tools, so the model must
+   * answer. Every model call goes through `complete` (counted, limited; not traced: trace
+   * what you want from `onRound`). Replies are read with the think parser.
+   */
+  toolLoop: (opts: StrategyToolLoopOptions) => Promise<StrategyToolLoopResult>
   /** Adds an entry to the trace (and runs the `agent:step` hook). */
   trace: (step: TraceStep) => void
   /**
@@ -159,6 +168,44 @@ export interface StrategyContext {
   readonly options: Readonly<Record<string, unknown>>
   /** A logger scoped to the run. */
   readonly log: { debug: (obj: object, msg?: string) => void, warn: (obj: object, msg?: string) => void }
+}
+
+/** One model reply inside `ctx.toolLoop`, reported before its tool calls run. */
+export interface StrategyToolLoopRound {
+  /** 0-based. */
+  round: number
+  /** The reply's text without reasoning blocks. */
+  answer: string
+  /** The reply's reasoning (native or from `<think>`-style blocks). */
+  thinking: string
+  /** How many tool calls the reply asked for; 0 for the final reply. */
+  tool_calls: number
+  /** The model call behind the reply: `model_id`, `usage`, `time_ms`. */
+  call: StrategyCompletion
+}
+
+export interface StrategyToolLoopOptions {
+  /** The conversation to start from (e.g. `ctx.messages` with an instruction added). Not mutated. */
+  messages: readonly Message[]
+  /** Which model serves the calls; default `step`. */
+  role?: ModelRole
+  /** Called after each model reply. */
+  onRound?: (round: StrategyToolLoopRound) => void
+}
+
+export interface StrategyToolLoopResult {
+  /** The final reply's answer text (reasoning removed). */
+  answer: string
+  /** Reasoning of every reply, blocks separated by a blank line. */
+  thinking: string
+  /** Messages the loop added: assistant replies (with their tool calls) and tool results. */
+  messages: Message[]
+  /** Model calls made. */
+  calls: number
+  /** Rounds in which tools ran. */
+  tool_rounds: number
+  /** True when the loop stopped offering tools because of `max_tool_rounds`. */
+  hit_round_cap: boolean
 }
 
 export interface StrategyResult {
