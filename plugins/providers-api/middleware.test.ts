@@ -6,6 +6,7 @@ import '@agentd/sdk/contracts'
 import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
 import type { CompletionRequest, CompletionResult, Provider, StreamPart } from '@agentd/sdk/contracts/provider'
 import { wrapProvider } from './middleware.ts'
+import { pollUntil } from '../../test/helpers/poll.ts'
 
 const REQ: CompletionRequest = { model: 'm1', messages: [{ role: 'user', content: 'twelve chars' }] }
 const USAGE = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
@@ -107,6 +108,30 @@ t.test('stream: a consumer that stops reading closes the provider\'s stream', as
   }), { hooks: hooks(), timeoutMs: 5000 })
   for await (const c of p.stream(REQ)) if (c.type === 'text-delta' && c.delta === '2') break
   t.ok(closed)
+})
+
+t.test('stream: on abort the provider\'s stream is closed only after the part it was producing settled', async t => {
+  const events: string[] = []
+  const p = wrapProvider(provider({
+    stream: (_req, signal) => ({
+      [Symbol.asyncIterator]: () => ({
+        // Like a relay reading an upstream body: the pending read fails a moment after the
+        // signal aborts (the socket closes, the body errors).
+        next: async () => await new Promise<IteratorResult<StreamPart>>((_resolve, reject) => {
+          events.push('reading')
+          signal?.addEventListener('abort', () => { setTimeout(() => { events.push('read failed'); reject(new Error('body aborted')) }, 20) }, { once: true })
+        }),
+        return: async () => { events.push('closed'); return { done: true, value: undefined } },
+      }),
+    }),
+  }), { hooks: hooks(), timeoutMs: 60_000 })
+  const ac = new AbortController()
+  const reading = (async () => { for await (const _c of p.stream(REQ, ac.signal)) { /* nothing comes */ } })()
+  await pollUntil(() => events.length, n => n === 1)
+  ac.abort(new Error('client went away'))
+  await t.rejects(reading, { message: 'client went away' })
+  await pollUntil(() => events.length, n => n === 3)
+  t.same(events, ['reading', 'read failed', 'closed'])
 })
 
 t.test('the wrapper keeps the provider\'s identity and catalogue', async t => {

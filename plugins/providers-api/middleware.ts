@@ -78,9 +78,13 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
     const toolCalls: ToolCall[] = []
     let finish: FinishPart | undefined
     let done = false
+    // The provider's next part while we wait for it: on abort we stop waiting, not it.
+    let pending: Promise<IteratorResult<StreamPart>> | undefined
     try {
       for (;;) {
-        const next = await Promise.race([iterator.next(), aborted])
+        pending = iterator.next()
+        const next = await Promise.race([pending, aborted])
+        pending = undefined
         if (next.done === true) break
         scope.refresh()
         const part = next.value
@@ -95,8 +99,14 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
       done = true
     } finally {
       scope.close()
-      // Broken off (consumer stopped, abort, time limit): close the upstream request.
-      if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined)
+      // Broken off (consumer stopped, abort, time limit): close the provider's stream. While
+      // it is still producing a part (it has seen the abort through its signal), closing it
+      // now would race its own cleanup: close it once that part has settled.
+      const close = (): void => { void Promise.resolve(iterator.return?.()).catch(() => undefined) }
+      if (!done) {
+        if (pending === undefined) close()
+        else pending.then(close, close)
+      }
     }
     if (finish === undefined) {
       const prompt = estimatePromptTokens(request)
