@@ -64,12 +64,16 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
   async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamPart> {
     const request = await before(req)
     const scope = new CallScope(signal, inner.id, 'stream chunk', o.timeoutMs)
-    // One promise per call that rejects on abort, raced against each chunk.
-    const aborted = new Promise<never>((_resolve, reject) => {
-      const fail = (): void => { reject(scope.signal.reason) }
-      if (scope.signal.aborted) fail(); else scope.signal.addEventListener('abort', fail, { once: true })
+    // Abort fails the wait for the current part. Not Promise.race against one long-lived
+    // abort promise: every race leaves a reaction on it, holding each part until the
+    // stream ends (measured: memory per stream grew with its length).
+    let failWait: ((reason: unknown) => void) | undefined
+    scope.signal.addEventListener('abort', () => { failWait?.(scope.signal.reason) }, { once: true })
+    const waitFor = async (p: Promise<IteratorResult<StreamPart>>): Promise<IteratorResult<StreamPart>> => await new Promise((resolve, reject) => {
+      if (scope.signal.aborted) { reject(scope.signal.reason); return }
+      failWait = reject
+      p.then(resolve, reject)
     })
-    aborted.catch(() => undefined)
     const iterator = inner.stream(request, scope.signal)[Symbol.asyncIterator]()
     const collect = o.hooks.has('provider:after')
     let content = ''
@@ -83,8 +87,9 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
     try {
       for (;;) {
         pending = iterator.next()
-        const next = await Promise.race([pending, aborted])
+        const next = await waitFor(pending)
         pending = undefined
+        failWait = undefined
         if (next.done === true) break
         scope.refresh()
         const part = next.value
