@@ -3,7 +3,7 @@
 //   ours:   the MCP tool source (name resolution, per-call time limit, content conversion,
 //           redaction) calling `echo` on its own server-everything child, built the way the
 //           plugin builds it (McpManager from an mcp_servers.json);
-//   chat:   the same source through the chat's tool layer (plugins/chat/tools.ts: the tool
+//   chat:   the same source through the chat's tool layer (the tools kit's collectToolSet: the tool
 //           set the chat loop calls, with its per-call AbortSignal time limit), i.e. the
 //           whole path a model's tool call takes minus the model.
 // Both children are started alike (stderr piped and read, tools listed once after connect).
