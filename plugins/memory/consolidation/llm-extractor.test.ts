@@ -2,7 +2,7 @@
 // upstream: valid extraction JSON, malformed JSON (one retry, then the offline extractor,
 // reported), JSON of the wrong shape, a model that never answers, and `auto` giving up on
 // a dead model for the rest of a run.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import { startKernel } from '../../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../../test/helpers/workspace.ts'
@@ -20,7 +20,7 @@ const GOOD: Extraction = {
 const TURNS = [{ id: 'turn-1', content: 'I work at Acme and I live in Oslo.' }]
 
 // gpt-4o-mini has JSON mode in the provider's catalogue.
-async function setup (t: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<{ fake: FakeOpenAI, provider: Provider }> {
+async function setup (t: Test): Promise<{ fake: FakeOpenAI, provider: Provider }> {
   const fake = await startFakeOpenAI(t)
   const s = await startKernel(t, {
     plugins: [{ name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } }],
