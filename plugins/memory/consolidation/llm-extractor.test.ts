@@ -32,7 +32,7 @@ async function setup (t: Test): Promise<{ fake: FakeOpenAI, provider: Provider }
 }
 
 const extractor = (provider: Provider, timeoutMs = 10_000, model = 'gpt-4o-mini'): LlmExtractor =>
-  new LlmExtractor({ model: () => ({ provider, model, id: `openai/${model}` }), timeoutMs, prompt: () => 'Extract memory.' })
+  new LlmExtractor({ model: () => ({ provider, model, id: `openai/${model}` }), timeoutMs: () => timeoutMs, prompt: () => 'Extract memory.' })
 
 t.test('valid JSON: the model\'s extraction is used, asked with a JSON Schema response format', async t => {
   const { fake, provider } = await setup(t)

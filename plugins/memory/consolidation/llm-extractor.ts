@@ -34,7 +34,8 @@ export interface ModelChoice { provider: Provider, model: string, id: string }
 export interface LlmExtractorOptions {
   /** The model to ask; throws when none can be had (no provider loaded, unknown provider). */
   model: () => ModelChoice
-  timeoutMs: number
+  /** Read per call (the setting is live). */
+  timeoutMs: () => number
   prompt: () => string
   maxTokens?: number
 }
@@ -72,12 +73,13 @@ export class LlmExtractor implements Extractor {
         model: choice.model, messages: msgs, temperature: 0, max_tokens: this.o.maxTokens ?? 2000,
         ...(json ? { response_format: { type: 'json_schema' as const, name: 'memory_extraction', schema: ExtractionSchema as unknown as Record<string, unknown> } } : {}),
       }
-      const timeout = AbortSignal.timeout(this.o.timeoutMs)
+      const ms = this.o.timeoutMs()
+      const timeout = AbortSignal.timeout(ms)
       const s = signal === undefined ? timeout : AbortSignal.any([signal, timeout])
       try {
         return (await choice.provider.complete(req, s)).content
       } catch (err) {
-        if (timeout.aborted) throw new ExtractionFailed(`model ${choice.id} did not answer within ${this.o.timeoutMs} ms`)
+        if (timeout.aborted) throw new ExtractionFailed(`model ${choice.id} did not answer within ${ms} ms`)
         if (signal?.aborted === true) throw err
         throw new ExtractionFailed(`model ${choice.id} failed: ${(err as Error).message}`)
       }
