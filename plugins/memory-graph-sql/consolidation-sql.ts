@@ -2,7 +2,7 @@
 // claim hash, the current facts about a subject's attribute (supersession candidates), and
 // the conversations each entity and fact was extracted from (salience, promotion).
 import { sql, type Kysely } from 'kysely'
-import type { Row } from '../memory-sql/rows.ts'
+import type { Row } from '@agentd/sdk/kits/sql'
 
 /** Counts a conversation once for an entity or a fact. */
 export async function noteConversation (db: Kysely<unknown>, kind: 'entity' | 'fact', id: string, conversationId: string | null | undefined): Promise<void> {

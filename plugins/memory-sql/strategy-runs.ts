@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { StrategyRun } from '@agentd/sdk/contracts/memory-stores'
-import { jsonb, type Row } from './rows.ts'
+import { jsonb, type Row } from '@agentd/sdk/kits/sql'
 
 export interface RecordedRun { row?: Row, created: boolean, counted: boolean }
 

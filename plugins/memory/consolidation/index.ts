@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Job } from '@agentd/sdk/contracts/job'
 import type { MemoryServiceImpl } from '../service.ts'
-import { claimHash } from '../service.ts'
+import { claimHash } from '@agentd/sdk/kits/memory'
 import { SettingsStore } from './settings.ts'
 import { LlmExtractor } from './llm-extractor.ts'
 import { OfflineExtractor } from './offline-extractor.ts'

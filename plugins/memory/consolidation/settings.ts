@@ -2,14 +2,14 @@
 // the relevance filter, entity linking, quality and promotion thresholds, batch size.
 // DECISIONS.md: GET shows every key with its value and default; POST takes a partial
 // object, refuses unknown keys and wrong types with 400 (nothing changes then), and
-// persists to data/memory_settings.json. Jobs read the current values at each run, so a
+// persists to data/memory_settings.json (shared with the recall settings; settings-file.ts). Jobs read the current values at each run, so a
 // change is live without a reload.
-import { readFile, writeFile, rename, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { Type, type Static, type TNumber } from 'typebox'
 import { check, describeErrors, withDetails } from '@agentd/sdk'
 import { MemoryErrors } from '../errors.ts'
 import { DEFAULT_EXTRACTION_PROMPT } from './llm-extractor.ts'
+import { readSettingsFile, updateSettingsFile } from '../settings-file.ts'
 
 const Num01 = (dflt: number, description: string): TNumber => Type.Number({ minimum: 0, maximum: 1, default: dflt, description })
 
@@ -45,7 +45,6 @@ const partial = Type.Partial(SettingsSchema, { additionalProperties: false })
 
 export class SettingsStore {
   #values: MemorySettings = defaultSettings()
-  #write: Promise<void> = Promise.resolve()
   readonly file: string
 
   constructor (dataDir: string, private readonly warn: (msg: string, data?: Record<string, unknown>) => void) {
@@ -54,19 +53,17 @@ export class SettingsStore {
 
   get values (): Readonly<MemorySettings> { return this.#values }
 
-  /** Reads the file; a missing file means defaults; a broken one is logged and defaults are used. */
+  /**
+   * Reads the file (shared with the recall settings: their keys are not ours); a missing
+   * file means defaults; a broken one is logged and defaults are used.
+   */
   async load (): Promise<void> {
-    let text: string
-    try { text = await readFile(this.file, 'utf8') } catch { return }
-    let raw: unknown
-    try { raw = JSON.parse(text) } catch (err) {
-      this.warn(`memory: ${this.file} is not valid JSON (${(err as Error).message}); using the defaults until POST /api/memory/settings rewrites it`)
+    let obj: Record<string, unknown>
+    try { obj = await readSettingsFile(this.file) } catch (err) {
+      this.warn(`memory: ${(err as Error).message}; consolidation settings use their defaults until it is fixed`)
       return
     }
-    const obj = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw as Record<string, unknown> : {}
     const known = Object.fromEntries(Object.entries(obj).filter(([k]) => (SETTING_KEYS as string[]).includes(k)))
-    const unknown = Object.keys(obj).filter(k => !(SETTING_KEYS as string[]).includes(k))
-    if (unknown.length > 0) this.warn(`memory: ignoring unknown key(s) in ${this.file}: ${unknown.join(', ')}`)
     const c = check(SettingsSchema, { ...known })
     if (c.ok) { this.#values = c.value; return }
     // Keep every valid key; a wrong one falls back to its default.
@@ -95,7 +92,8 @@ export class SettingsStore {
     const keys = Object.keys(patch)
     const unknown = keys.filter(k => !(SETTING_KEYS as string[]).includes(k))
     if (unknown.length > 0) {
-      throw withDetails(new MemoryErrors.BAD_REQUEST(`Unknown setting(s): ${unknown.join(', ')}. Allowed keys: ${SETTING_KEYS.join(', ')}.`),
+      const recall = unknown.some(k => k.startsWith('recall_')) ? ' Recall settings go to POST /api/memory/recall-settings.' : ''
+      throw withDetails(new MemoryErrors.BAD_REQUEST(`Unknown setting(s): ${unknown.join(', ')}. Allowed keys: ${SETTING_KEYS.join(', ')}.${recall}`),
         unknown.map(k => ({ path: k, message: 'unknown key' })))
     }
     const errors = describeErrors(partial, patch)
@@ -108,17 +106,14 @@ export class SettingsStore {
     return keys
   }
 
-  /** Writes every value that differs from its default (temp file + rename), one write at a time. */
+  /** Writes the values that differ from their defaults (a key back at its default is removed); other keys in the file are kept. */
   async #persist (values: MemorySettings): Promise<void> {
     const d = defaultSettings()
-    const changed = Object.fromEntries(SETTING_KEYS.filter(k => values[k] !== d[k]).map(k => [k, values[k]]))
-    const run = this.#write.then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true })
-      const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`
-      await writeFile(tmp, `${JSON.stringify(changed, null, 2)}\n`)
-      await rename(tmp, this.file)
+    await updateSettingsFile(this.file, all => {
+      for (const k of SETTING_KEYS) {
+        if (values[k] === d[k]) Reflect.deleteProperty(all, k)
+        else all[k] = values[k]
+      }
     })
-    this.#write = run.catch(() => {})
-    await run
   }
 }
