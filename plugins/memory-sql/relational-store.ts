@@ -130,10 +130,13 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => (await keywordSearch(db, TURN_COLS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
   }
 
+  // Compared at millisecond precision: the contract's timestamps are ISO strings with
+  // milliseconds, so a job that marks a conversation consolidated as of the updated_at it
+  // read (PostgreSQL keeps microseconds) must not see it again.
   async unconsolidatedConversations (q: { limit: number, idle_seconds?: number }): Promise<ConversationInfo[]> {
     return await this.#run(async db => {
       const r = await sql<Row>`SELECT id, channel, turn_count, created_at, updated_at, consolidated_at FROM conversations
-        WHERE (consolidated_at IS NULL OR updated_at > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
+        WHERE (consolidated_at IS NULL OR date_trunc('milliseconds', updated_at) > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
         ORDER BY updated_at, id LIMIT ${q.limit}`.execute(db)
       return r.rows.map(row => ({
         id: String(row.id), channel: String(row.channel), turn_count: num(row.turn_count), created_at: iso(row.created_at),

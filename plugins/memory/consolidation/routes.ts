@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { Job } from '@agentd/sdk/contracts/job'
+import { check, formatErrors, withDetails } from '@agentd/sdk'
 import { MemoryErrors } from '../errors.ts'
 import type { SettingsStore } from './settings.ts'
 import { runJobs, type RunReport } from './runner.ts'
@@ -16,6 +17,9 @@ export interface ConsolidationRoutesOptions {
   signal: () => AbortSignal
   log: (msg: string, data?: Record<string, unknown>) => void
 }
+
+// Fields it does not know are ignored (a newer client must not break an older server).
+const ConsolidateBody = Type.Object({ jobs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 })) })
 
 const Setting = Type.Object({ value: Type.Unknown(), default: Type.Unknown(), description: Type.String() })
 
@@ -41,11 +45,13 @@ export async function consolidationRoutes (app: FastifyInstance, o: Consolidatio
   app.post('/api/memory/consolidate', {
     schema: {
       tags, summary: 'Run memory jobs now (default: consolidate, patterns, promote), one after another',
-      body: Type.Optional(Type.Object({ jobs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 })) })),
+      // No body schema: a POST without a body runs the default list (checked below).
       response: { 200: Type.Object({ success: Type.Boolean(), duration_ms: Type.Number(), results: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }) },
     },
   }, async (request): Promise<RunReport> => {
-    const asked = (request.body as { jobs?: string[] } | undefined)?.jobs ?? o.jobs.map(j => j.name)
+    const body = check(ConsolidateBody, request.body ?? {})
+    if (!body.ok) throw withDetails(new MemoryErrors.BAD_REQUEST(`Invalid request: ${formatErrors(body.errors)}. Send {"jobs": ["consolidate", "patterns", "promote"]} or no body.`), body.errors)
+    const asked = body.value.jobs ?? o.jobs.map(j => j.name)
     const byName = new Map(o.jobs.map(j => [j.name, j]))
     const unknown = asked.filter(n => !byName.has(n))
     if (unknown.length > 0) throw new MemoryErrors.BAD_REQUEST(`Unknown job(s): ${unknown.join(', ')}. Memory jobs: ${[...byName.keys()].join(', ')}.`)
