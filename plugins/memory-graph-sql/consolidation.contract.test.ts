@@ -3,7 +3,7 @@
 // making the old fact past, conversations counted once, the promotion filters, and
 // superseded facts in similarity search only when asked.
 import t from 'tap'
-import { claimHash as hash } from '../memory/service.ts'
+import { claimHash as hash } from '@agentd/sdk/kits/memory'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'

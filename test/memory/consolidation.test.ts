@@ -13,7 +13,7 @@ import { repoPlugin } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 import { memoryPlugins, postJson } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { openSql } from '../../plugins/memory-sql/connect.ts'
+import { openSql } from '@agentd/sdk/kits/sql'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
 type Body = any // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
