@@ -4,12 +4,9 @@
 // "I like ...") and simple third-person ones about the people just named ("she lives in").
 // Small talk, questions and requests are skipped before any pattern runs (junk.ts).
 // Quality is measured on a labelled set by bench/extraction.bench.ts.
-import nlp from 'compromise'
-import dates from 'compromise-dates'
+import { loadNlp, type Nlp } from './nlp.ts'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
-
-nlp.plugin(dates)
 
 type Tense = ExtractedFact['temporal_context']
 
@@ -106,7 +103,7 @@ class Collector {
 
 // ---- one sentence ---------------------------------------------------------------------------
 
-interface Ctx { c: Collector, turn: number, conf: number, people: string[] }
+interface Ctx { nlp: Nlp, c: Collector, turn: number, conf: number, people: string[] }
 
 const re = (src: string, flags = 'gu'): RegExp => new RegExp(src, flags)
 const orgOf = (m: RegExpExecArray, at: number): { name: string, isEntity: boolean } | undefined => {
@@ -288,7 +285,7 @@ function thirdPerson (x: Ctx, s: string): void {
 
 /** Named things the patterns did not type: compromise's people, places and organisations, then any other capitalised run. */
 function namedThings (x: Ctx, s: string): void {
-  const doc = nlp(s)
+  const doc = x.nlp(s)
   const typed = new Map<string, EntityType>()
   const add = (names: string[], type: EntityType): void => {
     for (const raw of names) {
@@ -318,9 +315,9 @@ function namedThings (x: Ctx, s: string): void {
   }
 }
 
-export function extractSentence (c: Collector, turn: number, people: string[], sentence: string): void {
+function extractSentence (nlp: Nlp, c: Collector, turn: number, people: string[], sentence: string): void {
   const s = normalise(sentence)
-  const x: Ctx = { c, turn, conf: certainty(s), people }
+  const x: Ctx = { nlp, c, turn, conf: certainty(s), people }
   const named = relatives(x, s)
   firstPerson(x, named)
   thirdPerson(x, named)
@@ -331,12 +328,13 @@ export class OfflineExtractor implements Extractor {
   readonly name = 'offline' as const
 
   async extract (turns: ExtractionTurn[]): Promise<Extraction> {
+    const nlp = await loadNlp()
     const c = new Collector()
     turns.forEach((t, i) => {
       const people: string[] = []
       for (const s of sentences(stripRecalledMemory(t.content))) {
         if (isSmallTalk(s)) continue
-        extractSentence(c, i, people, s)
+        extractSentence(nlp, c, i, people, s)
       }
     })
     return c.result()

@@ -4,7 +4,7 @@
 // tool sequence in its channel or counts towards it; a failed run counts against an
 // existing one. The store counts a conversation once per strategy, so the job can read
 // the same invocations again (after a restart) without counting twice.
-import nlp from 'compromise'
+import { loadNlp } from './nlp.ts'
 import type { Job, JobContext } from '@agentd/sdk/contracts/job'
 import type { ToolInvocation, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { ConsolidationDeps } from './deps.ts'
@@ -15,8 +15,8 @@ export type PatternsMetrics = { invocations: number, runs: number, successful_ru
 export const toolSequence = (calls: ToolInvocation[]): string[] => calls.map(c => c.tool).filter((t, i, a) => i === 0 || a[i - 1] !== t)
 
 /** Keywords of what the user asked: nouns and verbs, lower-cased, at most eight. */
-export function contextPattern (text: string): string {
-  const doc = nlp(text)
+export async function contextPattern (text: string): Promise<string> {
+  const doc = (await loadNlp())(text)
   const words = [...(doc.nouns().out('array') as string[]), ...(doc.verbs().toInfinitive().out('array') as string[])]
     .flatMap(w => w.toLowerCase().split(/[^\p{L}\p{N}]+/u))
     .filter(w => w.length > 2 && !['the', 'and', 'you', 'can', 'please', 'could', 'would', 'what', 'me', 'my'].includes(w))
@@ -56,7 +56,7 @@ export async function patterns (deps: ConsolidationDeps, ctx: JobContext, since?
     const turns = await rel.conversationTurns(id, 100_000)
     const ask = askedBefore(turns, calls[0].created_at)
     const description = `Use ${sequence.join(' -> ')} for requests like: ${clip(ask, 160)}`
-    const pattern = contextPattern(ask) || sequence.join(' ')
+    const pattern = (await contextPattern(ask)) || sequence.join(' ')
     const r = await rel.recordStrategyRun({
       description, context_pattern: pattern, tool_sequence: sequence, channel: calls[0].channel, conversation_id: id, success,
       embedding: await deps.embed(`${description} ${pattern}`, ctx.signal),
