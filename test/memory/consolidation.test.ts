@@ -169,6 +169,11 @@ for (const backend of BACKENDS) {
       const ok = await postJson(s, '/api/memory/settings', { consolidation_batch_size: 1 })
       t.same(ok.body, { success: true, updated: ['consolidation_batch_size'] })
       t.same(JSON.parse(readFileSync(path.join(s.ws.dataDir, 'memory_settings.json'), 'utf8')), { extraction_mode: 'offline', consolidation_batch_size: 1 })
+      // The file is shared with the recall settings: each endpoint rewrites only its own keys.
+      t.equal((await postJson(s, '/api/memory/recall-settings', { recall_hybrid_rrf_k: 30 })).status, 200)
+      t.same(JSON.parse(readFileSync(path.join(s.ws.dataDir, 'memory_settings.json'), 'utf8')), { extraction_mode: 'offline', consolidation_batch_size: 1, recall_hybrid_rrf_k: 30 })
+      const mixed = await postJson(s, '/api/memory/settings', { recall_hybrid_rrf_k: 10 })
+      t.match(mixed.body.error, /POST \/api\/memory\/recall-settings/, 'a recall key sent here is pointed to its endpoint')
       await say('b1', 'batch', ['user', 'I live in Lima.'])
       await say('b2', 'batch', ['user', 'I live in Quito.'])
       t.equal((await run('consolidate')).results.consolidate.conversations, 1, 'the new batch size is used at once')
