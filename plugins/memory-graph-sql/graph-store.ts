@@ -10,16 +10,19 @@ import {
 } from '@agentd/sdk/kits/sql'
 import { moveToChannel } from './promote.ts'
 import { graphMigrations } from './migrations.ts'
+import { currentFactRows, findEntityRows, findFactRow, noteConversation } from './consolidation-sql.ts'
 
-const ENTITY_COLS = sql.raw('e.id, e.name, e.type, e.aliases, e.description, e.salience, e.properties, e.first_seen, e.last_accessed, e.access_count, e.channel')
+const ENTITY_COLS = sql.raw(`e.id, e.name, e.type, e.aliases, e.description, e.salience, e.properties, e.first_seen, e.last_accessed, e.access_count, e.channel,
+  (SELECT count(*)::int FROM entity_conversations ec WHERE ec.entity_id = e.id) AS conversation_count`)
 const FACT_COLS = sql.raw(`f.id, f.claim, f.claim_hash, f.confidence, f.source, f.source_turn_id, f.created_at, f.channel, f.last_accessed,
   f.access_count, f.salience, f.temporal_context, f.superseded_at, f.superseded_by_id, f.supersedes_id, f.flagged_for_review,
+  f.subject_id, f.attribute, f.value, (SELECT count(*)::int FROM fact_conversations fc WHERE fc.fact_id = f.id) AS conversation_count,
   COALESCE((SELECT json_agg(fe.entity_id::text ORDER BY fe.entity_id) FROM fact_entities fe WHERE fe.fact_id = f.id), '[]'::json) AS entity_ids`)
 
 const toEntity = (r: Row): Entity => ({
   id: String(r.id), name: String(r.name), type: String(r.type), aliases: strArr(r.aliases), description: r.description === null ? null : String(r.description),
   salience: num(r.salience), properties: obj(r.properties), first_seen: iso(r.first_seen), last_accessed: iso(r.last_accessed),
-  access_count: num(r.access_count), channel: String(r.channel),
+  access_count: num(r.access_count), channel: String(r.channel), conversation_count: num(r.conversation_count ?? 0),
 })
 const toFact = (r: Row): Fact => ({
   id: String(r.id), claim: String(r.claim), claim_hash: String(r.claim_hash), confidence: num(r.confidence), source: String(r.source) as Fact['source'],
@@ -28,6 +31,8 @@ const toFact = (r: Row): Fact => ({
   temporal_context: r.temporal_context === null ? null : String(r.temporal_context) as Fact['temporal_context'],
   superseded_at: isoOrNull(r.superseded_at), superseded_by_id: r.superseded_by_id === null ? null : String(r.superseded_by_id),
   supersedes_id: r.supersedes_id === null ? null : String(r.supersedes_id), flagged_for_review: Boolean(r.flagged_for_review),
+  subject_id: r.subject_id === null || r.subject_id === undefined ? null : String(r.subject_id), attribute: r.attribute === null || r.attribute === undefined ? null : String(r.attribute),
+  value: r.value === null || r.value === undefined ? null : String(r.value), conversation_count: num(r.conversation_count ?? 0),
 })
 
 /** What each table's vector was made from: the same text the memory service embeds. */
@@ -81,8 +86,11 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
           aliases = (SELECT COALESCE(jsonb_agg(DISTINCT a), '[]'::jsonb) FROM jsonb_array_elements(e.aliases || EXCLUDED.aliases) a),
           description = COALESCE(EXCLUDED.description, e.description),
           properties = e.properties || EXCLUDED.properties, last_accessed = now()
-        RETURNING ${ENTITY_COLS}, (xmax = 0) AS created`.execute(db)
-      return { entity: toEntity(r.rows[0]), created: Boolean(r.rows[0].created) }
+        RETURNING e.id, (xmax = 0) AS created`.execute(db)
+      const id = String(r.rows[0].id)
+      await noteConversation(db, 'entity', id, e.conversation_id)
+      const row = (await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE e.id = ${id}::uuid`.execute(db)).rows[0]
+      return { entity: toEntity(row), created: Boolean(r.rows[0].created) }
     })
   }
 
@@ -94,16 +102,23 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
     })
   }
 
-  async entities (q: { channel?: string, search?: string, type?: string, offset: number, limit: number }): Promise<PageResult<Entity>> {
+  async entities (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number, offset: number, limit: number }): Promise<PageResult<Entity>> {
     return await this.#run(async db => {
       const pattern = q.search === undefined ? null : likeContains(q.search)
       const where = sql`(${q.channel ?? null}::text IS NULL OR e.channel = ${q.channel ?? null})
+        AND (${q.exclude_channel ?? null}::text IS NULL OR e.channel <> ${q.exclude_channel ?? null})
+        AND e.salience >= ${q.min_salience ?? 0}
         AND (${q.type ?? null}::text IS NULL OR e.type = ${q.type ?? null})
         AND (${pattern}::text IS NULL OR e.name ILIKE ${pattern} ESCAPE '\\')`
       const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM entities e WHERE ${where}`.execute(db)
       const r = await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE ${where} ORDER BY e.salience DESC, e.name, e.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db)
       return { items: r.rows.map(toEntity), total: num(total.rows[0].n) }
     })
+  }
+
+  async findEntities (q: { channels: string[], name: string, limit: number }): Promise<Entity[]> {
+    if (q.channels.length === 0 || q.name.trim() === '') return []
+    return await this.#run(async db => (await findEntityRows(db, ENTITY_COLS, { ...q, name: q.name.trim() })).map(toEntity))
   }
 
   async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
@@ -117,14 +132,18 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
 
   async #insertFact (db: Kysely<unknown>, f: NewFact, supersedes: string | null): Promise<{ fact: Fact, created: boolean }> {
     const v = f.embedding
-    const ins = await sql<{ id: string }>`INSERT INTO facts (id, claim, claim_hash, confidence, source, source_turn_id, channel, salience, temporal_context, supersedes_id, embedding, embedder, embedding_dims)
+    // The same claim again: one row, the higher confidence, the subject and attribute filled in if they were missing.
+    const ins = await sql<{ id: string, created: boolean }>`INSERT INTO facts AS f (id, claim, claim_hash, confidence, source, source_turn_id, channel, salience, temporal_context, supersedes_id,
+        subject_id, attribute, value, flagged_for_review, embedding, embedder, embedding_dims)
       VALUES (${randomUUID()}, ${f.claim}, ${f.claim_hash}, ${f.confidence ?? 0.8}, ${f.source}, ${f.source_turn_id ?? null}, ${f.channel}, ${f.salience ?? 0.5},
-        ${f.temporal_context ?? null}, ${supersedes}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
-      ON CONFLICT (channel, claim_hash) DO NOTHING RETURNING id`.execute(db)
-    const created = ins.rows.length > 0
-    const id = created
-      ? String(ins.rows[0].id)
-      : String((await sql<{ id: string }>`SELECT id FROM facts WHERE channel = ${f.channel} AND claim_hash = ${f.claim_hash}`.execute(db)).rows[0].id)
+        ${f.temporal_context ?? null}, ${supersedes}, ${UUID.test(f.subject_id ?? '') ? f.subject_id ?? null : null}::uuid, ${f.attribute ?? null}, ${f.value ?? null},
+        ${f.flagged_for_review === true}, ${vectorValue(this.#r.mode, v?.vector)}, ${v?.embedder ?? null}, ${v?.vector.length ?? null})
+      ON CONFLICT (channel, claim_hash) DO UPDATE SET confidence = GREATEST(f.confidence, EXCLUDED.confidence),
+        subject_id = COALESCE(f.subject_id, EXCLUDED.subject_id), attribute = COALESCE(f.attribute, EXCLUDED.attribute), value = COALESCE(f.value, EXCLUDED.value)
+      RETURNING f.id, (xmax = 0) AS created`.execute(db)
+    const created = Boolean(ins.rows[0].created)
+    const id = String(ins.rows[0].id)
+    await noteConversation(db, 'fact', id, f.conversation_id)
     const entityIds = (f.entity_ids ?? []).filter(e => UUID.test(e))
     if (entityIds.length > 0) {
       await sql`INSERT INTO fact_entities (fact_id, entity_id) SELECT ${id}::uuid, e.id FROM entities e WHERE e.id = ANY(${entityIds}::uuid[]) ON CONFLICT DO NOTHING`.execute(db)
@@ -148,7 +167,7 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
       if (old === undefined) throw Object.assign(new Error(`No fact with id "${oldId}".`), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
       const { fact } = await this.#insertFact(trx, next, oldId)
       if (fact.id === oldId) throw Object.assign(new Error('The new claim is the same as the fact it would supersede; change the claim.'), { statusCode: 400, code: 'AGENT_ERR_MEMORY_BAD_REQUEST' })
-      await sql`UPDATE facts SET superseded_at = now(), superseded_by_id = ${fact.id}::uuid WHERE id = ${oldId}::uuid`.execute(trx)
+      await sql`UPDATE facts SET superseded_at = now(), superseded_by_id = ${fact.id}::uuid, temporal_context = 'past' WHERE id = ${oldId}::uuid`.execute(trx)
       const o = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${oldId}::uuid`.execute(trx)
       return { old: toFact(o.rows[0]), fact }
     }))
@@ -162,23 +181,38 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
     })
   }
 
-  async facts (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, offset: number, limit: number }): Promise<PageResult<Fact>> {
+  async findFact (q: { channels: string[], claim_hash: string }): Promise<Fact | undefined> {
+    if (q.channels.length === 0) return undefined
+    return await this.#run(async db => { const row = await findFactRow(db, FACT_COLS, q); return row === undefined ? undefined : toFact(row) })
+  }
+
+  async currentFacts (q: { channels: string[], subject_id: string, attribute: string }): Promise<Fact[]> {
+    if (q.channels.length === 0 || !UUID.test(q.subject_id)) return []
+    return await this.#run(async db => (await currentFactRows(db, FACT_COLS, q)).map(toFact))
+  }
+
+  async facts (q: { channel?: string, exclude_channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, flagged?: boolean, min_access_count?: number, min_conversations?: number, offset: number, limit: number }): Promise<PageResult<Fact>> {
     return await this.#run(async db => {
       const pattern = q.search === undefined ? null : likeContains(q.search)
       const where = sql`(${q.channel ?? null}::text IS NULL OR f.channel = ${q.channel ?? null})
+        AND (${q.exclude_channel ?? null}::text IS NULL OR f.channel <> ${q.exclude_channel ?? null})
         AND (${pattern}::text IS NULL OR f.claim ILIKE ${pattern} ESCAPE '\\')
-        AND f.confidence >= ${q.min_confidence ?? 0} AND (${q.include_superseded === true} OR f.superseded_at IS NULL)`
+        AND f.confidence >= ${q.min_confidence ?? 0} AND (${q.include_superseded === true} OR f.superseded_at IS NULL)
+        AND (${q.flagged ?? null}::boolean IS NULL OR f.flagged_for_review = ${q.flagged ?? null}::boolean)
+        AND f.access_count >= ${q.min_access_count ?? 0}
+        AND (${q.min_conversations ?? 0}::int = 0 OR (SELECT count(*) FROM fact_conversations fc WHERE fc.fact_id = f.id) >= ${q.min_conversations ?? 0}::int)`
       const total = await sql<{ n: number }>`SELECT count(*)::int AS n FROM facts f WHERE ${where}`.execute(db)
       const r = await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE ${where} ORDER BY f.created_at DESC, f.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db)
       return { items: r.rows.map(toFact), total: num(total.rows[0].n) }
     })
   }
 
-  async similarFacts (q: VectorQuery): Promise<Array<Fact & { score: number }>> {
+  async similarFacts (q: VectorQuery & { include_superseded?: boolean }): Promise<Array<Fact & { score: number }>> {
     return await this.#run(async db => {
       const v = q.embedding.vector
       await this.#r.index('facts', v.length)
-      const rows = await nearestRows(db, this.#r.mode, { table: 'facts', alias: 'f', cols: FACT_COLS, where: sql`f.superseded_at IS NULL` }, q)
+      const where = q.include_superseded === true ? undefined : sql`f.superseded_at IS NULL`
+      const rows = await nearestRows(db, this.#r.mode, { table: 'facts', alias: 'f', cols: FACT_COLS, where }, q)
       const ids = rows.map(row => String(row.id))
       if (ids.length > 0) await sql`UPDATE facts SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(${ids}::uuid[])`.execute(db)
       return rows.map(row => ({ ...toFact(row), score: num(row.score) }))

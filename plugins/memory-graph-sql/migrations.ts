@@ -1,6 +1,7 @@
 // The graph schema on SQL, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
 import { createDotFunction, type Migration } from '@agentd/sdk/kits/sql'
+import { consolidationSchema } from './consolidation-sql.ts'
 
 export const graphMigrations: Migration[] = [
   {
@@ -50,5 +51,10 @@ export const graphMigrations: Migration[] = [
     version: 3,
     name: 'agentd_dot: the dot product for the real[] fallback (same function as memory-sql\'s)',
     up: async (db) => { await createDotFunction(db) },
+  },
+  {
+    version: 4,
+    name: 'consolidation: fact subject, attribute and value (supersession); conversations per entity and fact (salience, promotion)',
+    up: async (db) => { await consolidationSchema(db) },
   },
 ]

@@ -23,6 +23,7 @@ async function moveFact (trx: Kysely<unknown>, id: string, channel: string): Pro
       salience = GREATEST(t.salience, s.salience), last_accessed = GREATEST(t.last_accessed, s.last_accessed)
     FROM facts s WHERE t.id = ${target}::uuid AND s.id = ${id}::uuid`.execute(trx)
   await sql`INSERT INTO fact_entities (fact_id, entity_id) SELECT ${target}::uuid, entity_id FROM fact_entities WHERE fact_id = ${id}::uuid ON CONFLICT DO NOTHING`.execute(trx)
+  await sql`INSERT INTO fact_conversations (fact_id, conversation_id) SELECT ${target}::uuid, conversation_id FROM fact_conversations WHERE fact_id = ${id}::uuid ON CONFLICT DO NOTHING`.execute(trx)
   await sql`UPDATE facts SET superseded_by_id = ${target}::uuid WHERE superseded_by_id = ${id}::uuid`.execute(trx)
   await sql`UPDATE facts SET supersedes_id = ${target}::uuid WHERE supersedes_id = ${id}::uuid`.execute(trx)
   await sql`DELETE FROM facts WHERE id = ${id}::uuid`.execute(trx)
@@ -44,6 +45,8 @@ async function moveEntity (trx: Kysely<unknown>, id: string, channel: string): P
       aliases = (SELECT COALESCE(jsonb_agg(DISTINCT a), '[]'::jsonb) FROM jsonb_array_elements(t.aliases || s.aliases) a)
     FROM entities s WHERE t.id = ${target}::uuid AND s.id = ${id}::uuid`.execute(trx)
   await sql`INSERT INTO fact_entities (fact_id, entity_id) SELECT fact_id, ${target}::uuid FROM fact_entities WHERE entity_id = ${id}::uuid ON CONFLICT DO NOTHING`.execute(trx)
+  await sql`INSERT INTO entity_conversations (entity_id, conversation_id) SELECT ${target}::uuid, conversation_id FROM entity_conversations WHERE entity_id = ${id}::uuid ON CONFLICT DO NOTHING`.execute(trx)
+  await sql`UPDATE facts SET subject_id = ${target}::uuid WHERE subject_id = ${id}::uuid`.execute(trx)
   // Relationships move to the surviving entity (an edge it already has stays single);
   // the moved entity's own rows then go with it (ON DELETE CASCADE).
   await sql`INSERT INTO relationships (id, source_id, target_id, type, confidence, channel, created_at)

@@ -1,6 +1,7 @@
 // The relational memory schema, by version. Never edit a released version: add one.
 import { sql } from 'kysely'
 import { createDotFunction, type Migration } from '@agentd/sdk/kits/sql'
+import { strategyRunsSchema } from './strategy-runs.ts'
 
 export const relationalMigrations: Migration[] = [
   {
@@ -77,5 +78,10 @@ export const relationalMigrations: Migration[] = [
       await sql`CREATE INDEX IF NOT EXISTS turns_content_tsv ON turns USING gin (content_tsv)`.execute(db)
       await sql`DROP INDEX IF EXISTS turns_content_fts`.execute(db)
     },
+  },
+  {
+    version: 6,
+    name: 'strategy_conversations: each conversation counted once per strategy (patterns job)',
+    up: async (db) => { await strategyRunsSchema(db) },
   },
 ]

@@ -3,13 +3,14 @@
 // Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
   SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
+import { recordStrategyRun } from './strategy-runs.ts'
 
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [
@@ -129,10 +130,13 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => (await keywordSearch(db, TURN_COLS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
   }
 
+  // Compared at millisecond precision: the contract's timestamps are ISO strings with
+  // milliseconds, so a job that marks a conversation consolidated as of the updated_at it
+  // read (PostgreSQL keeps microseconds) must not see it again.
   async unconsolidatedConversations (q: { limit: number, idle_seconds?: number }): Promise<ConversationInfo[]> {
     return await this.#run(async db => {
       const r = await sql<Row>`SELECT id, channel, turn_count, created_at, updated_at, consolidated_at FROM conversations
-        WHERE (consolidated_at IS NULL OR updated_at > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
+        WHERE (consolidated_at IS NULL OR date_trunc('milliseconds', updated_at) > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
         ORDER BY updated_at, id LIMIT ${q.limit}`.execute(db)
       return r.rows.map(row => ({
         id: String(row.id), channel: String(row.channel), turn_count: num(row.turn_count), created_at: iso(row.created_at),
@@ -176,6 +180,16 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
+  async recordStrategyRun (run: StrategyRun): Promise<{ strategy?: LearnedStrategy, created: boolean, counted: boolean }> {
+    return await this.#run(async db => {
+      const e = run.embedding
+      // Outside the transaction: PGlite has one connection, which the transaction holds.
+      if (e !== undefined) await this.#r.index('strategies', e.vector.length)
+      const res = await db.transaction().execute(async trx => await recordStrategyRun(trx, STRATEGY_COLS, run, vectorValue(this.#r.mode, e?.vector)))
+      return { ...(res.row === undefined ? {} : { strategy: toStrategy(res.row) }), created: res.created, counted: res.counted }
+    })
+  }
+
   async strategies (q: { channel?: string, search?: string, offset: number, limit: number }): Promise<PageResult<LearnedStrategy>> {
     return await this.#run(async db => {
       const where = sql`(${q.channel ?? null}::text IS NULL OR s.channel = ${q.channel ?? null})
@@ -203,10 +217,12 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
-  async toolInvocations (q: { conversation_id?: string, channel?: string, limit: number }): Promise<ToolInvocation[]> {
+  async toolInvocations (q: { conversation_id?: string, channel?: string, since?: string, limit: number }): Promise<ToolInvocation[]> {
     return await this.#run(async db => {
+      // `since` is inclusive: calls recorded in the same millisecond as the last one seen are read again, never skipped.
       const r = await sql<Row>`SELECT * FROM tool_invocations WHERE (${q.conversation_id ?? null}::text IS NULL OR conversation_id = ${q.conversation_id ?? null})
-        AND (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null}) ORDER BY seq LIMIT ${q.limit}`.execute(db)
+        AND (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null})
+        AND (${q.since ?? null}::timestamptz IS NULL OR created_at >= ${q.since ?? null}::timestamptz) ORDER BY seq LIMIT ${q.limit}`.execute(db)
       return r.rows.map(toTool)
     })
   }

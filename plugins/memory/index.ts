@@ -1,5 +1,6 @@
 // Plugin: the memory service. Registers the service the chat calls (registry.memoryServices),
-// the memory endpoints, the `memory` health section, and a daily prune of the audit log.
+// the memory endpoints, the `memory` health section, a daily prune of the audit log, and
+// consolidation (settings, the consolidate/patterns/promote jobs under registry.jobs).
 // Stores and embedders are other plugins, found in the registry when needed, so any
 // backend can serve a role and a store that loads later (or reloads) is picked up.
 import fp from 'fastify-plugin'
@@ -10,6 +11,7 @@ import { MemoryServiceImpl } from './service.ts'
 import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
+import { consolidation } from './consolidation/index.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
 import path from 'node:path'
 import { RecallSettingsStore } from './recall-settings.ts'
@@ -55,6 +57,8 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
   await recallSettingsRoutes(app, recallSettings)
+  // Consolidation: settings, extractors, the consolidate/patterns/promote jobs and their endpoints.
+  await consolidation(app, svc, opts.instance)
 
   // Every plugin has registered by now: check that stored vectors match the active
   // embedder, and re-embed them in the background when they do not.

@@ -16,6 +16,7 @@ import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
 import { renderBundle } from './render.ts'
 import { fuseCandidates, partLimits } from './recall-merge.ts'
 import { vectorRecency } from './vector-recency.ts'
+import { orderFacts } from './recall-time.ts'
 
 export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
 
@@ -134,6 +135,7 @@ export class Recall {
     t0 = performance.now()
     const parts = fuseCandidates(results, partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
     timings.fuse = ms(t0)
+    parts.facts = orderFacts(parts.facts, query.text)
 
     let working: unknown[] = []
     if (query.conversation_id !== undefined && ctx.kv !== undefined) {

@@ -3,8 +3,8 @@
 // The file is shared with the consolidation settings: an update rewrites only the recall
 // keys and keeps every other key as it was; writes are atomic (temp file + rename) and
 // serialized, so two updates never interleave.
-import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
-import path from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { updateSettingsFile } from './settings-file.ts'
 import { Value } from 'typebox/value'
 import { RECALL_DEFAULTS, RECALL_SETTING_KEYS, RecallSettingsSchema } from '@agentd/sdk/kits/recall'
 import type { RecallSettings } from '@agentd/sdk/contracts/recall'
@@ -14,7 +14,6 @@ type Log = { warn: (obj: object, msg: string) => void }
 export class RecallSettingsStore {
   readonly file: string
   #values: RecallSettings = { ...RECALL_DEFAULTS }
-  #queue: Promise<unknown> = Promise.resolve()
 
   constructor (file: string) { this.file = file }
 
@@ -37,18 +36,10 @@ export class RecallSettingsStore {
   /** Applies a validated partial update: in force at once, then persisted; returns the keys set. */
   async update (patch: Partial<RecallSettings>): Promise<string[]> {
     const keys = Object.keys(patch).filter(k => (RECALL_SETTING_KEYS as string[]).includes(k))
-    const run = this.#queue.then(async () => {
-      const all = await this.#readFile()
-      const next = { ...this.#values, ...patch }
-      for (const k of keys) all[k] = (next as unknown as Record<string, unknown>)[k]
-      await mkdir(path.dirname(this.file), { recursive: true })
-      const tmp = `${this.file}.${process.pid}.${Date.now()}.tmp`
-      await writeFile(tmp, `${JSON.stringify(all, null, 2)}\n`)
-      await rename(tmp, this.file)
-      this.#values = next
-    })
-    this.#queue = run.catch(() => {})
-    await run
+    const next = { ...this.#values, ...patch }
+    // One writer per file for both stores of this file (settings-file.ts).
+    await updateSettingsFile(this.file, all => { for (const k of keys) all[k] = (next as unknown as Record<string, unknown>)[k] })
+    this.#values = { ...this.#values, ...patch }
     return keys
   }
 

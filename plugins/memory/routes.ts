@@ -1,5 +1,5 @@
-// The memory endpoints of SPEC.md "Memory" (settings and consolidate belong to later
-// plugins; recall-settings are in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
+// The memory endpoints of SPEC.md "Memory" (settings and consolidate are in
+// consolidation/routes.ts; recall-settings in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
@@ -128,12 +128,13 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
         ...PageQuery,
         min_confidence: Type.Number({ minimum: 0, maximum: 1, default: 0 }),
         include_superseded: Type.Boolean({ default: false }),
+        flagged_for_review: Type.Optional(Type.Boolean({ description: 'true: only facts flagged for review (a low-confidence contradiction); false: only the others' })),
       }, { additionalProperties: false }),
       response: { 200: ListReply('facts') },
     },
   }, async (request) => {
-    const q = request.query as ListQuery & { min_confidence: number, include_superseded: boolean }
-    return await guard(async () => envelope('facts', q, await svc.need('graph').facts({ ...pageOf(q), min_confidence: q.min_confidence, include_superseded: q.include_superseded })))
+    const q = request.query as ListQuery & { min_confidence: number, include_superseded: boolean, flagged_for_review?: boolean }
+    return await guard(async () => envelope('facts', q, await svc.need('graph').facts({ ...pageOf(q), min_confidence: q.min_confidence, include_superseded: q.include_superseded, flagged: q.flagged_for_review })))
   })
 
   app.get('/api/memory/strategies', {

@@ -113,6 +113,8 @@ export interface LearnedStrategy {
   channel: string
 }
 export interface NewLearnedStrategy { description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef }
+/** One run of tools in a conversation, for recordStrategyRun. */
+export interface StrategyRun extends NewLearnedStrategy { tool_sequence: string[], conversation_id: string, success: boolean }
 
 export interface ToolInvocation {
   id: string
@@ -168,10 +170,18 @@ export interface RelationalStore extends ReembedSupport {
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
   addStrategy: (s: NewLearnedStrategy) => Promise<LearnedStrategy>
+  /**
+   * Counts one tool-using run towards the strategy with this tool sequence in this channel
+   * (the patterns job). No such strategy: a successful run creates it (success_count 1), a
+   * failed one creates nothing. A conversation is counted once per strategy (`counted`
+   * false the second time), so running the job again changes nothing.
+   */
+  recordStrategyRun: (r: StrategyRun) => Promise<{ strategy?: LearnedStrategy, created: boolean, counted: boolean }>
   strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
   similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
-  toolInvocations: (q: { conversation_id?: string, channel?: string, limit: number }) => Promise<ToolInvocation[]>
+  /** Oldest first; `since`: only those recorded after that moment (the patterns job's watermark). */
+  toolInvocations: (q: { conversation_id?: string, channel?: string, since?: string, limit: number }) => Promise<ToolInvocation[]>
 
   /** Idempotent; returns false when the channel already existed. */
   createChannel: (name: string) => Promise<{ created: boolean, channel: Channel }>
@@ -212,8 +222,21 @@ export interface Entity {
   last_accessed: string
   access_count: number
   channel: string
+  /** Distinct conversations the entity was extracted from (salience grows with it). */
+  conversation_count: number
 }
-export interface NewEntity { name: string, type: string, aliases?: string[], description?: string | null, salience?: number, properties?: Record<string, unknown>, channel: string, embedding?: EmbeddingRef }
+export interface NewEntity {
+  name: string
+  type: string
+  aliases?: string[]
+  description?: string | null
+  salience?: number
+  properties?: Record<string, unknown>
+  channel: string
+  embedding?: EmbeddingRef
+  /** The conversation it was extracted from: counted once per entity. */
+  conversation_id?: string | null
+}
 
 export type TemporalContext = 'current' | 'past' | 'future'
 
@@ -235,6 +258,14 @@ export interface Fact {
   superseded_by_id: string | null
   supersedes_id: string | null
   flagged_for_review: boolean
+  /** The entity the fact is about: supersession compares facts of one subject only. */
+  subject_id: string | null
+  /** A single-valued attribute (works_at, lives_in...): a new value supersedes the old. Null: the fact accumulates (likes, friends). */
+  attribute: string | null
+  /** The attribute's value as extracted ("Acme"). */
+  value: string | null
+  /** Distinct conversations that stated the fact (promotion needs two). */
+  conversation_count: number
 }
 export interface NewFact {
   claim: string
@@ -248,6 +279,13 @@ export interface NewFact {
   salience?: number
   temporal_context?: TemporalContext | null
   embedding?: EmbeddingRef
+  subject_id?: string | null
+  attribute?: string | null
+  value?: string | null
+  /** The conversation that stated it: counted once per fact, also when the fact already exists. */
+  conversation_id?: string | null
+  /** A low-confidence contradiction of a current fact is stored flagged, not superseding. */
+  flagged_for_review?: boolean
 }
 
 export interface Relationship { id: string, source_id: string, target_id: string, type: string, confidence: number, channel: string }
@@ -270,21 +308,46 @@ export interface GraphStore extends ReembedSupport {
   readonly backend: string
   health: () => Promise<StoreHealth>
 
-  /** Same (channel, name case-insensitively, type) -> the existing entity, aliases merged. */
+  /** Same (channel, name case-insensitively, type) -> the existing entity, aliases merged, `conversation_id` counted once. */
   upsertEntity: (e: NewEntity) => Promise<{ entity: Entity, created: boolean }>
   entity: (id: string) => Promise<Entity | undefined>
-  entities: (q: { channel?: string, search?: string, type?: string } & Page) => Promise<PageResult<Entity>>
+  /**
+   * Entities in these channels whose name or an alias is `name`, case-insensitively, in
+   * the order of `channels` (entity linking reads the conversation's channel, then `_global`).
+   */
+  findEntities: (q: { channels: string[], name: string, limit: number }) => Promise<Entity[]>
+  /** `exclude_channel`: leave one channel out (promotion reads every channel but `_global`). */
+  entities: (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number } & Page) => Promise<PageResult<Entity>>
   similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
 
-  /** Same (channel, claim_hash) -> the existing fact (`created: false`), not a second row. */
+  /**
+   * Same (channel, claim_hash) -> the existing fact (`created: false`), not a second row;
+   * its confidence becomes the higher of the two and `conversation_id` is counted once.
+   */
   addFact: (f: NewFact) => Promise<{ fact: Fact, created: boolean }>
-  /** Stores `next` and links it: old.superseded_by_id/superseded_at, next.supersedes_id. */
+  /**
+   * Stores `next` (or finds it by claim_hash) and links it: the old fact gets
+   * superseded_at, superseded_by_id and temporal_context `past`; next.supersedes_id.
+   */
   supersedeFact: (oldId: string, next: NewFact) => Promise<{ old: Fact, fact: Fact }>
   fact: (id: string) => Promise<Fact | undefined>
-  /** Lists facts; superseded ones only with include_superseded. */
-  facts: (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean } & Page) => Promise<PageResult<Fact>>
-  /** Nearest current (not superseded) facts. Bumps access_count/last_accessed of what it returns. */
-  similarFacts: (q: VectorQuery) => Promise<Array<Fact & { score: number }>>
+  /** The fact with this claim_hash in the first of these channels that has one, superseded or not. */
+  findFact: (q: { channels: string[], claim_hash: string }) => Promise<Fact | undefined>
+  /**
+   * The facts that hold now about `subject_id`'s `attribute` in these channels: not
+   * superseded, not flagged for review, temporal_context `current` (or unset). Supersession candidates.
+   */
+  currentFacts: (q: { channels: string[], subject_id: string, attribute: string }) => Promise<Fact[]>
+  /**
+   * Lists facts, newest first; superseded ones only with include_superseded; `flagged`
+   * true: only those flagged for review (false: only those not flagged).
+   */
+  facts: (q: { channel?: string, exclude_channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, flagged?: boolean, min_access_count?: number, min_conversations?: number } & Page) => Promise<PageResult<Fact>>
+  /**
+   * Nearest facts, current ones only unless include_superseded. Bumps access_count/last_accessed
+   * of what it returns.
+   */
+  similarFacts: (q: VectorQuery & { include_superseded?: boolean }) => Promise<Array<Fact & { score: number }>>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */

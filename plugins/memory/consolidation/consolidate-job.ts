@@ -1,0 +1,85 @@
+// The `consolidate` job: conversations not consolidated yet (or with turns added since),
+// a batch at a time; their user turns, cleaned of recalled memory, echoes of the agent and
+// small talk; one extraction per conversation (LLM or offline, choose.ts); stored with
+// linking and supersession (store-extraction.ts); the conversation marked consolidated as
+// of the last change it had, so a turn added meanwhile brings it back next run.
+import type { Job, JobContext } from '@agentd/sdk/contracts/job'
+import { ExtractionRun } from './choose.ts'
+import type { ConsolidationDeps } from './deps.ts'
+import type { ExtractionTurn } from './extraction.ts'
+import { echoes, isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
+import { ExtractionWriter, emptyStoreMetrics, type StoreMetrics } from './store-extraction.ts'
+
+export type ConsolidateMetrics = StoreMetrics & {
+  conversations: number
+  user_turns: number
+  turns_skipped: number
+  /** Conversations each extractor handled. */
+  extractor: { llm: number, offline: number }
+  mode: string
+  model: string | null
+  fallbacks: Array<{ conversation_id: string, reason: string }>
+  errors: Array<{ conversation_id: string, error: string }>
+}
+
+/** The user's informative sentences: no recall block, no small talk, nothing the agent said first. */
+export function cleanTurn (content: string, agentTexts: string[]): string {
+  return sentences(stripRecalledMemory(content)).filter(s => !isSmallTalk(s) && !echoes(s, agentTexts)).join(' ')
+}
+
+export function consolidateJob (deps: ConsolidationDeps): Job {
+  return {
+    name: 'consolidate',
+    description: 'Extracts entities, facts and relationships from conversations not consolidated yet (LLM or offline extractor), with supersession of contradicted facts',
+    intervalMinutes: 15,
+    run: async (ctx: JobContext) => await consolidate(deps, ctx),
+  }
+}
+
+export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Promise<ConsolidateMetrics> {
+  const s = deps.settings()
+  const rel = deps.relational()
+  const metrics: ConsolidateMetrics = {
+    conversations: 0, user_turns: 0, turns_skipped: 0, ...emptyStoreMetrics(), extractor: { llm: 0, offline: 0 },
+    mode: s.extraction_mode, model: s.extraction_mode === 'offline' ? null : (safe(deps.modelId) ?? null), fallbacks: [], errors: [],
+  }
+  const run = new ExtractionRun(s.extraction_mode, deps.extractors.llm, deps.extractors.offline)
+  const batch = await rel.unconsolidatedConversations({ limit: s.consolidation_batch_size })
+  for (const conv of batch) {
+    ctx.signal.throwIfAborted()
+    try {
+      const all = await rel.conversationTurns(conv.id, 100_000)
+      const agent = all.filter(t => t.role === 'assistant').map(t => t.content)
+      const users = all.filter(t => t.role === 'user')
+      metrics.user_turns += users.length
+      const turns: ExtractionTurn[] = []
+      for (const t of users) {
+        const text = cleanTurn(t.content, agent)
+        if (text === '') metrics.turns_skipped++
+        else turns.push({ id: t.id, content: text })
+      }
+      if (turns.length > 0) {
+        const out = await run.extract(turns, ctx.signal)
+        metrics.extractor[out.extractor]++
+        if (out.fallback_reason !== undefined) metrics.fallbacks.push({ conversation_id: conv.id, reason: out.fallback_reason })
+        const writer = new ExtractionWriter(deps, s, conv.channel, conv.id, ctx.signal)
+        try {
+          await writer.store(out.extraction, turns)
+        } finally {
+          for (const k of Object.keys(writer.metrics) as Array<keyof StoreMetrics>) metrics[k] += writer.metrics[k]
+        }
+      }
+      await rel.markConsolidated([conv.id], conv.updated_at)
+      metrics.conversations++
+    } catch (err) {
+      if (ctx.signal.aborted) throw err
+      // One conversation's failure (a store hiccup) does not stop the batch; it is retried next run.
+      metrics.errors.push({ conversation_id: conv.id, error: (err as Error).message })
+      ctx.log('consolidate: a conversation failed; it is retried next run', { conversation_id: conv.id, error: (err as Error).message })
+    }
+  }
+  if (metrics.fallbacks.length > 0) ctx.log('consolidate: the offline extractor ran instead of the model', { reasons: [...new Set(metrics.fallbacks.map(f => f.reason))] })
+  return metrics
+}
+
+const safe = (fn: (() => string) | undefined): string | undefined => { try { return fn?.() } catch { return undefined } }

@@ -1,0 +1,19 @@
+// What the consolidation jobs need from the memory plugin: the stores (looked up per run,
+// so a reloaded store is picked up), embedding, the claim hash, the live settings and the
+// two extractors. The plugin builds one of these; tests can build their own.
+import type { EmbeddingRef, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { Extractor } from './extraction.ts'
+import type { MemorySettings } from './settings.ts'
+
+export interface ConsolidationDeps {
+  relational: () => RelationalStore
+  graph: () => GraphStore
+  embed: (text: string, signal?: AbortSignal) => Promise<EmbeddingRef | undefined>
+  claimHash: (claim: string) => string
+  settings: () => Readonly<MemorySettings>
+  extractors: { llm: Extractor, offline: Extractor }
+  /** The model the LLM extractor would ask now (for metrics). */
+  modelId?: () => string
+}
+
+export const GLOBAL_CHANNEL = '_global'

@@ -1,0 +1,51 @@
+// The `promote` job: facts and entities prominent enough (SPEC.md: confidence >= 0.85,
+// access_count >= 5, stated in >= 2 conversations; entities by salience >= 0.85; all
+// settings) move to the `_global` channel, which every recall and every list reads. The
+// store merges an item into `_global`'s copy when one is there already.
+import type { Job, JobContext } from '@agentd/sdk/contracts/job'
+import { GLOBAL_CHANNEL, type ConsolidationDeps } from './deps.ts'
+
+export type PromoteMetrics = { facts_promoted: number, entities_promoted: number, merged: number }
+
+export function promoteJob (deps: ConsolidationDeps): Job {
+  return {
+    name: 'promote',
+    description: 'Promotes facts and entities over the promotion thresholds to the _global channel',
+    intervalMinutes: 60,
+    run: async (ctx: JobContext) => await promote(deps, ctx),
+  }
+}
+
+const PAGE = 100
+
+export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promise<PromoteMetrics> {
+  const s = deps.settings()
+  const g = deps.graph()
+  const m: PromoteMetrics = { facts_promoted: 0, entities_promoted: 0, merged: 0 }
+  // Items that move leave the candidate list, so each page is read from the start again.
+  for (;;) {
+    ctx.signal.throwIfAborted()
+    const page = await g.facts({ min_confidence: s.promotion_min_confidence, min_access_count: s.promotion_min_access_count, min_conversations: s.promotion_min_conversations, flagged: false, offset: 0, limit: PAGE, exclude_channel: GLOBAL_CHANNEL })
+    if (page.items.length === 0) break
+    for (const f of page.items) {
+      const r = await g.moveToChannel('fact', f.id, GLOBAL_CHANNEL)
+      if (r === undefined) continue
+      m.facts_promoted++
+      if (r.merged) m.merged++
+    }
+    if (page.items.length < PAGE) break
+  }
+  for (;;) {
+    ctx.signal.throwIfAborted()
+    const page = await g.entities({ min_salience: s.promotion_min_entity_salience, offset: 0, limit: PAGE, exclude_channel: GLOBAL_CHANNEL })
+    if (page.items.length === 0) break
+    for (const e of page.items) {
+      const r = await g.moveToChannel('entity', e.id, GLOBAL_CHANNEL)
+      if (r === undefined) continue
+      m.entities_promoted++
+      if (r.merged) m.merged++
+    }
+    if (page.items.length < PAGE) break
+  }
+  return m
+}

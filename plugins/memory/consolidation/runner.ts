@@ -1,0 +1,37 @@
+// Runs memory jobs now, for POST /api/memory/consolidate (no scheduler needed): one after
+// another in the order asked, each serialized with itself (a scheduled run of the same job
+// is waited for, never overlapped), each failure reported under its name.
+import type { Job, JobContext } from '@agentd/sdk/contracts/job'
+
+/** Wraps a job so that two runs never overlap: a run asked while one is going waits for it. */
+export function serialized (job: Job): Job {
+  let last: Promise<unknown> = Promise.resolve()
+  return {
+    name: job.name,
+    description: job.description,
+    intervalMinutes: job.intervalMinutes,
+    run: async (ctx: JobContext) => {
+      const mine = last.catch(() => {}).then(async () => await job.run(ctx))
+      last = mine
+      return await mine
+    },
+  }
+}
+
+export interface RunReport { success: boolean, duration_ms: number, results: Record<string, Record<string, unknown>> }
+
+export async function runJobs (jobs: Job[], ctx: JobContext): Promise<RunReport> {
+  const started = performance.now()
+  const results: Record<string, Record<string, unknown>> = {}
+  let success = true
+  for (const job of jobs) {
+    const t0 = performance.now()
+    try {
+      results[job.name] = { ...await job.run(ctx), duration_ms: Math.round(performance.now() - t0) }
+    } catch (err) {
+      success = false
+      results[job.name] = { error: (err as Error).message, duration_ms: Math.round(performance.now() - t0) }
+    }
+  }
+  return { success, duration_ms: Math.round(performance.now() - started), results }
+}
