@@ -37,6 +37,8 @@ for (const backend of BACKENDS) {
     const s: Started = await startKernel(t, {
       plugins: [
         { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+        // The model-resolution service the LLM extractor asks (the offline one needs none).
+        { name: 'providers-api', module: repoPlugin('providers-api') },
         ...memoryPlugins({ sql: backend.sql(schema) }),
       ],
       env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: 'local-chat-model' },

@@ -20,7 +20,7 @@ import { consolidationRoutes } from './routes.ts'
 export async function consolidation (app: FastifyInstance, svc: MemoryServiceImpl, instance: string): Promise<{ settings: SettingsStore, jobs: Job[] }> {
   const settings = new SettingsStore(app.agentConfig.settings.dataDir, (msg, data) => { app.log.warn(data ?? {}, msg) })
   await settings.load()
-  const model = (): ReturnType<typeof chooseModel> => chooseModel(app.registry, app.agentConfig, settings.values.extraction_model)
+  const model = (): ReturnType<typeof chooseModel> => chooseModel(app, settings.values.extraction_model)
   const deps: ConsolidationDeps = {
     relational: () => svc.need('relational'),
     graph: () => svc.need('graph'),
