@@ -11,6 +11,12 @@ import {
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
 
+/** Thrown inside addTurn's transaction to roll it back when the turn's id is already stored. */
+class AlreadyStored {
+  readonly turn: Turn
+  constructor (turn: Turn) { this.turn = turn }
+}
+
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [
   { kind: 'turn', table: 'turns', text: 'content' },
@@ -73,18 +79,30 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => {
       const e = t.embedding
       if (e !== undefined) await this.#r.index('turns', e.vector.length)
-      return await db.transaction().execute(async trx => {
+      try {
+        return await db.transaction().execute(async trx => {
         // The conversation row is the lock that serialises index assignment.
         const conv = await sql<{ idx: number }>`INSERT INTO conversations (id, channel, turn_count) VALUES (${t.conversation_id}, ${t.channel}, 1)
           ON CONFLICT (id) DO UPDATE SET turn_count = conversations.turn_count + 1, updated_at = now()
           RETURNING turn_count - 1 AS idx`.execute(trx)
+        if (t.id !== undefined) {
+          // A retried write (outbox replay, a reply lost in an outage) is stored once. Checked
+          // under the conversation's lock, so a first attempt still committing is seen; the
+          // throw rolls back the count this transaction took.
+          const had = await sql<Row>`SELECT ${TURN_COLS} FROM turns t WHERE t.id = ${t.id}::uuid`.execute(trx)
+          if (had.rows.length > 0) throw new AlreadyStored(toTurn(had.rows[0]))
+        }
         const idx = num(conv.rows[0].idx)
-        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
-          VALUES (${randomUUID()}, ${t.conversation_id}, ${idx}, ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
+        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, ts, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
+          VALUES (${t.id ?? randomUUID()}, ${t.conversation_id}, ${idx}, COALESCE(${t.timestamp ?? null}::timestamptz, now()), ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
             ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null})
           RETURNING ${TURN_COLS}`.execute(trx)
         return toTurn(r.rows[0])
-      })
+        })
+      } catch (err) {
+        if (err instanceof AlreadyStored) return err.turn
+        throw err
+      }
     })
   }
 
@@ -197,9 +215,13 @@ export class SqlRelationalStore implements RelationalStore {
 
   async addToolInvocation (t: NewToolInvocation): Promise<ToolInvocation> {
     return await this.#run(async db => {
-      const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel)
-        VALUES (${randomUUID()}, ${t.conversation_id}, ${t.tool}, ${jsonb(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}) RETURNING *`.execute(db)
-      return toTool(r.rows[0])
+      const id = t.id ?? randomUUID()
+      const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel, created_at)
+        VALUES (${id}, ${t.conversation_id}, ${t.tool}, ${jsonb(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}, COALESCE(${t.created_at ?? null}::timestamptz, now()))
+        ON CONFLICT (id) DO NOTHING RETURNING *`.execute(db)
+      // Nothing returned: a retried write whose first attempt was stored.
+      if (r.rows.length > 0) return toTool(r.rows[0])
+      return toTool((await sql<Row>`SELECT * FROM tool_invocations WHERE id = ${id}::uuid`.execute(db)).rows[0])
     })
   }
 

@@ -7,6 +7,7 @@ import type { GraphStore, KvStore, RelationalStore } from '@agentd/sdk/contracts
 import type { Hooks, Registry } from '@agentd/sdk'
 import type { RecallSettings } from '@agentd/sdk/contracts/recall'
 import { MemoryErrors } from './errors.ts'
+import type { Outbox } from './outbox/outbox.ts'
 
 export interface ServiceOptions {
   /** Embedder instance name; undefined: EMBEDDING_PROVIDER's plugin, else embed-hash, else the first. */
@@ -34,6 +35,8 @@ export class ServiceContext {
   readonly hooks: () => Hooks
   readonly log: FastifyBaseLogger
   readonly opts: ServiceOptions
+  /** Where the chat's writes go while their store is down (set by the plugin; none in unit tests). */
+  outbox: Outbox | undefined = undefined
 
   constructor (registry: () => Registry, hooks: () => Hooks, log: FastifyBaseLogger, opts: ServiceOptions) {
     this.registry = registry

@@ -18,7 +18,8 @@ import type { Hooks, Registry } from '@agentd/sdk'
 import { ServiceContext, type ServiceOptions, type StoreRole } from './context.ts'
 import { Embedding } from './embedding.ts'
 import { EmbedderDrift } from './embedder-drift.ts'
-import { Episodic, type TurnInput } from './episodic.ts'
+import { Episodic, type QueuedTurn, type TurnInput } from './episodic.ts'
+import type { LogEntry, Outbox } from './outbox/outbox.ts'
 import { Semantic, type EntityInput, type FactInput, type RelationInput } from './semantic.ts'
 import { Procedural } from './procedural.ts'
 import { Recall, type RecallQuery } from './recall-bundle.ts'
@@ -70,8 +71,8 @@ export class MemoryServiceImpl implements MemoryService {
   startReembed (): ReembedProgress { return this.#drift.startReembed() }
 
   // ---- episodic
-  async storeTurn (turn: TurnInput): Promise<{ stored: boolean, turn?: Turn, error?: string }> { return await this.#episodic.storeTurn(turn) }
-  async addTurn (turn: TurnInput): Promise<Turn> { return await this.#episodic.addTurn(turn) }
+  async storeTurn (turn: TurnInput): Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }> { return await this.#episodic.storeTurn(turn) }
+  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }): Promise<Turn> { return await this.#episodic.addTurn(turn) }
   async workingMemory (channel: string, conversationId: string): Promise<Array<Record<string, unknown>>> { return await this.#episodic.workingMemory(channel, conversationId) }
   async deleteConversation (conversationId: string): Promise<Record<string, number>> { return await this.#episodic.deleteConversation(conversationId) }
 
@@ -84,7 +85,17 @@ export class MemoryServiceImpl implements MemoryService {
   // ---- procedural and goals
   async addStrategy (s: Omit<NewLearnedStrategy, 'embedding' | 'channel'> & { channel?: string }): Promise<LearnedStrategy> { return await this.#procedural.addStrategy(s) }
   async addGoal (g: Omit<NewGoal, 'embedding' | 'channel'> & { channel?: string }): Promise<Goal> { return await this.#procedural.addGoal(g) }
-  async recordToolInvocation (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }): Promise<ToolInvocation> { return await this.#procedural.recordToolInvocation(t) }
+  async recordToolInvocation (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }): Promise<ToolInvocation | undefined> { return await this.#procedural.recordToolInvocation(t) }
+
+  // ---- the outbox (writes kept while their store is down)
+  get outbox (): Outbox | undefined { return this.#ctx.outbox }
+  set outbox (o: Outbox | undefined) { this.#ctx.outbox = o }
+  /** Stores one queued write: how the outbox replays. Throws what the store throws. */
+  readonly applyQueued = async (entry: LogEntry): Promise<void> => {
+    if (entry.kind === 'turn') await this.#episodic.addTurn(entry.data as QueuedTurn, { workingMemory: false })
+    else if (entry.kind === 'tool_invocation') await this.#procedural.addToolInvocation(entry.data as NewToolInvocation)
+    else throw new Error(`unknown outbox entry kind "${entry.kind}"`)
+  }
 
   // ---- recall
   /** Used when no recall technique is registered (the memory plugin registers this one). */

@@ -80,6 +80,13 @@ export interface Turn {
 }
 
 export interface NewTurn {
+  /**
+   * Given by the caller so a write can be retried (a replay from the outbox, a reply lost in
+   * an outage): a turn whose id is already stored is returned as it is, never added twice.
+   */
+  id?: string
+  /** When the turn was said (a replayed turn keeps its time); default now. */
+  timestamp?: string
   conversation_id: string
   role: string
   content: string
@@ -125,7 +132,8 @@ export interface ToolInvocation {
   channel: string
   created_at: string
 }
-export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'>
+/** `id` and `created_at` may be given (a retried write: the same id is stored once). */
+export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'> & { id?: string, created_at?: string }
 
 export interface Channel { name: string, created_at: string }
 
@@ -140,7 +148,7 @@ export interface RelationalStore extends ReembedSupport {
   readonly backend: string
   health: () => Promise<StoreHealth>
 
-  /** Appends a turn at the conversation's next index (creating the conversation). */
+  /** Appends a turn at the conversation's next index (creating the conversation); an `id` already stored returns that turn. */
   addTurn: (turn: NewTurn) => Promise<Turn>
   /** A conversation's turns in order, the last `limit`. */
   conversationTurns: (conversationId: string, limit: number) => Promise<Turn[]>
