@@ -15,6 +15,7 @@ import type { EmbeddingRef, Entity, Fact, Goal, GraphStore, KvStore, LearnedStra
 import type { MemoryService, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { Hooks, Registry } from '@agentd/sdk'
+import type { OutageLog } from './outage-log.ts'
 import { ServiceContext, type ServiceOptions, type StoreRole } from './context.ts'
 import { Embedding } from './embedding.ts'
 import { EmbedderDrift } from './embedder-drift.ts'
@@ -51,6 +52,7 @@ export class MemoryServiceImpl implements MemoryService {
   }
 
   get opts (): ServiceOptions { return this.#ctx.opts }
+  get outage (): OutageLog { return this.#ctx.outage }
 
   // ---- stores and embedder
   get relational (): RelationalStore | undefined { return this.#ctx.relational }
