@@ -8,6 +8,7 @@ import type { Embedding } from './embedding.ts'
 import { DEFAULT, checkChannel } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
+import type { WriteOutcome } from './outbox/outbox.ts'
 
 export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }
 /** A turn with its id and time fixed before the first attempt, so a replay stores the same turn once. */
@@ -30,26 +31,50 @@ export class Episodic {
    * (`queued`: stored once it is back); any other failure says why.
    */
   async storeTurn (turn: TurnInput): Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }> {
-    let q: QueuedTurn
+    let r: WriteOutcome<Turn>
     try {
-      q = { ...turn, id: randomUUID(), timestamp: new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
+      r = await this.#write(turn)
     } catch (err) {
       return { stored: false, error: (err as Error).message }
     }
+    if (r.status === 'stored') return { stored: true, turn: r.value }
+    if (r.status === 'failed') return { stored: false, error: r.error.message }
+    return { stored: false, queued: true }
+  }
+
+  /**
+   * The write API's turns (POST /api/memory/turns), in order. Throws a caller's mistake or a
+   * missing store before anything is written; a store that is down queues them (`queued`).
+   */
+  async writeTurns (input: { conversation_id: string, channel?: string, messages: Array<{ role: string, content: string, metadata?: Record<string, unknown> }>, metadata?: Record<string, unknown> }): Promise<{ turns: Turn[], queued: number }> {
+    const channel = checkChannel(input.channel ?? DEFAULT)
+    this.#ctx.need('relational')
+    const turns: Turn[] = []
+    let queued = 0
+    for (const m of input.messages) {
+      const r = await this.#write({ conversation_id: input.conversation_id, channel, role: m.role, content: m.content, metadata: { ...input.metadata, ...m.metadata, source: 'api' } })
+      if (r.status === 'failed') throw r.error
+      if (r.status === 'stored') turns.push(r.value)
+      else queued++
+    }
+    return { turns, queued }
+  }
+
+  /** One turn through the outbox (when there is one): stored, queued, or why not. Throws a bad channel. */
+  async #write (turn: TurnInput): Promise<WriteOutcome<Turn>> {
+    const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
     const outbox = this.#ctx.outbox
     if (outbox === undefined) {
       try {
-        return { stored: true, turn: await this.addTurn(q) }
+        return { status: 'stored', value: await this.addTurn(q) }
       } catch (err) {
-        return { stored: false, error: (err as Error).message }
+        return { status: 'failed', error: err as Error }
       }
     }
     const r = await outbox.write({ at: q.timestamp, kind: 'turn', key: conversationKey(q.conversation_id), data: q }, async () => await this.addTurn(q))
-    if (r.status === 'stored') return { stored: true, turn: r.value }
-    if (r.status === 'failed') return { stored: false, error: r.error.message }
     // Queued: the conversation's working memory still gets it, so the chat keeps its context.
-    await this.#pushWorking(q, null)
-    return { stored: false, queued: true }
+    if (r.status === 'queued') await this.#pushWorking(q, null)
+    return r
   }
 
   /**

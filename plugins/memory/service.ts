@@ -16,6 +16,7 @@ import type { MemoryService, RecallResult } from '@agentd/sdk/contracts/memory-s
 import type { RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { Hooks, Registry } from '@agentd/sdk'
 import type { OutageLog } from './outage-log.ts'
+import { MemoryErrors } from './errors.ts'
 import { ServiceContext, type ServiceOptions, type StoreRole } from './context.ts'
 import { Embedding } from './embedding.ts'
 import { EmbedderDrift } from './embedder-drift.ts'
@@ -75,6 +76,12 @@ export class MemoryServiceImpl implements MemoryService {
   // ---- episodic
   async storeTurn (turn: TurnInput): Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }> { return await this.#episodic.storeTurn(turn) }
   async addTurn (turn: TurnInput & { id?: string, timestamp?: string }): Promise<Turn> { return await this.#episodic.addTurn(turn) }
+  async writeTurns (input: Parameters<Episodic['writeTurns']>[0]): Promise<{ turns: Turn[], queued: number }> { return await this.#episodic.writeTurns(input) }
+  async conversationTurns (conversationId: string, limit: number): Promise<Turn[]> {
+    const turns = await this.#ctx.need('relational').conversationTurns(conversationId, limit)
+    if (turns.length === 0) throw new MemoryErrors.NOT_FOUND(`No conversation "${conversationId}" (or it has no turns yet).`)
+    return turns
+  }
   async workingMemory (channel: string, conversationId: string): Promise<Array<Record<string, unknown>>> { return await this.#episodic.workingMemory(channel, conversationId) }
   async deleteConversation (conversationId: string): Promise<Record<string, number>> { return await this.#episodic.deleteConversation(conversationId) }
 
