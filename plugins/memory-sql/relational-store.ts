@@ -3,13 +3,15 @@
 // Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { AuditEntry, GoalPatch, Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
   SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Thrown inside addTurn's transaction to roll it back when the turn's id is already stored. */
 class AlreadyStored {
@@ -183,6 +185,49 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
+  async goal (id: string): Promise<Goal | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT * FROM goals WHERE id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toGoal(r.rows[0])
+    })
+  }
+
+  async updateGoal (id: string, p: GoalPatch): Promise<Goal | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const e = p.embedding
+      const r = await sql<Row>`UPDATE goals SET
+          description = COALESCE(${p.description ?? null}, description),
+          status = COALESCE(${p.status ?? null}, status),
+          priority = COALESCE(${p.priority ?? null}::int, priority),
+          deadline = CASE WHEN ${p.deadline !== undefined} THEN ${p.deadline ?? null}::timestamptz ELSE deadline END,
+          embedding = CASE WHEN ${e !== undefined} THEN ${vectorValue(this.#r.mode, e?.vector)} ELSE embedding END,
+          embedder = CASE WHEN ${e !== undefined} THEN ${e?.embedder ?? null} ELSE embedder END,
+          embedding_dims = CASE WHEN ${e !== undefined} THEN ${e?.vector.length ?? null}::int ELSE embedding_dims END
+        WHERE id = ${id}::uuid RETURNING *`.execute(db)
+      return r.rows[0] === undefined ? undefined : toGoal(r.rows[0])
+    })
+  }
+
+  async deleteGoal (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    return await this.#run(async db => Number((await sql`DELETE FROM goals WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
+  }
+
+  async strategy (id: string): Promise<LearnedStrategy | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${STRATEGY_COLS} FROM strategies s WHERE s.id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toStrategy(r.rows[0])
+    })
+  }
+
+  async deleteStrategy (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    return await this.#run(async db => Number((await sql`DELETE FROM strategies WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
+  }
+
   async addStrategy (s: NewLearnedStrategy): Promise<LearnedStrategy> {
     return await this.#run(async db => {
       const e = s.embedding
@@ -310,6 +355,13 @@ export class SqlRelationalStore implements RelationalStore {
 
   async pruneAudit (days: number): Promise<number> {
     return await this.#run(async db => Number((await sql`DELETE FROM memory_audit_log WHERE at < now() - make_interval(days => ${days}::int)`.execute(db)).numAffectedRows ?? 0))
+  }
+
+  async auditFor (target: string, limit: number): Promise<AuditEntry[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT at, action, target, channel, details FROM memory_audit_log WHERE target = ${target} ORDER BY id LIMIT ${limit}`.execute(db)
+      return r.rows.map(row => ({ at: iso(row.at), action: String(row.action), target: row.target === null ? null : String(row.target), channel: row.channel === null ? null : String(row.channel), details: obj(row.details) }))
+    })
   }
 
   async auditLog (limit: number): Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>> {

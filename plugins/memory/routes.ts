@@ -10,6 +10,7 @@ import type { MemoryServiceImpl } from './service.ts'
 import type { OutageLog } from './outage-log.ts'
 import { alreadyLogged } from '@agentd/sdk'
 import { turnRoutes } from './write-routes.ts'
+import { itemRoutes } from './item-routes.ts'
 
 const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH, description: `1-${CHANNEL_MAX_LENGTH} letters, digits, hyphens, underscores; not ${CHANNEL_ALL}` })
 const ChannelFilter = Type.String({ pattern: `(${CHANNEL_PATTERN})|^${CHANNEL_ALL}$`, maxLength: CHANNEL_MAX_LENGTH, default: CHANNEL_ALL, description: `a channel, or ${CHANNEL_ALL}` })
@@ -67,6 +68,7 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
   const tags = ['memory']
   const guard = guardFor(svc.outage)
   turnRoutes(app, svc, guard)
+  itemRoutes(app, svc, guard)
 
   app.get('/api/memory/channels', {
     schema: { tags, summary: 'Channels with item counts', response: { 200: Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), is_default: Type.Boolean(), created_at: Type.String(), item_counts: Counts })) }) } },

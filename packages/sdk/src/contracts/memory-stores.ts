@@ -106,6 +106,8 @@ export interface Goal {
   deadline: string | null
   channel: string
 }
+export interface GoalPatch { description?: string, status?: Goal['status'], priority?: number, deadline?: string | null, embedding?: EmbeddingRef }
+export interface AuditEntry { at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }
 export interface NewGoal { description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef }
 
 /** Procedural memory: a way of using tools that worked (not an agent reasoning strategy). */
@@ -175,7 +177,15 @@ export interface RelationalStore extends ReembedSupport {
 
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
+  goal: (id: string) => Promise<Goal | undefined>
+  /** Changes a goal's fields (the service checks status transitions); undefined for an unknown id. */
+  updateGoal: (id: string, patch: GoalPatch) => Promise<Goal | undefined>
+  /** False for an unknown id. */
+  deleteGoal: (id: string) => Promise<boolean>
   addStrategy: (s: NewLearnedStrategy) => Promise<LearnedStrategy>
+  strategy: (id: string) => Promise<LearnedStrategy | undefined>
+  /** False for an unknown id. */
+  deleteStrategy: (id: string) => Promise<boolean>
   strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
   similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
@@ -200,6 +210,8 @@ export interface RelationalStore extends ReembedSupport {
   audit: (entry: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }) => Promise<void>
   /** Removes audit entries older than `days`; returns how many. */
   pruneAudit: (days: number) => Promise<number>
+  /** The audit entries about one item (its `target`), oldest first: an item's history. */
+  auditFor: (target: string, limit: number) => Promise<AuditEntry[]>
   auditLog: (limit: number) => Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>>
 
   embedderUsage: () => Promise<EmbedderUsage[]>
@@ -223,7 +235,10 @@ export interface Entity {
 }
 export interface NewEntity { name: string, type: string, aliases?: string[], description?: string | null, salience?: number, properties?: Record<string, unknown>, channel: string, embedding?: EmbeddingRef }
 
+export interface EntityPatch { name?: string, type?: string, aliases?: string[], description?: string | null, properties?: Record<string, unknown>, salience?: number, embedding?: EmbeddingRef }
+
 export type TemporalContext = 'current' | 'past' | 'future'
+export interface FactPatch { confidence?: number, temporal_context?: TemporalContext | null, salience?: number, flagged_for_review?: boolean }
 
 export interface Fact {
   id: string
@@ -281,6 +296,13 @@ export interface GraphStore extends ReembedSupport {
   /** Same (channel, name case-insensitively, type) -> the existing entity, aliases merged. */
   upsertEntity: (e: NewEntity) => Promise<{ entity: Entity, created: boolean }>
   entity: (id: string) => Promise<Entity | undefined>
+  /**
+   * Changes an entity; undefined for an unknown id. A name and type another entity of the
+   * channel has already throw EntityConflictError (merge them instead).
+   */
+  updateEntity: (id: string, patch: EntityPatch) => Promise<Entity | undefined>
+  /** Deletes an entity with its relationships and fact links (the facts stay). False for an unknown id. */
+  deleteEntity: (id: string) => Promise<boolean>
   entities: (q: { channel?: string, search?: string, type?: string } & Page) => Promise<PageResult<Entity>>
   similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
 
@@ -289,6 +311,10 @@ export interface GraphStore extends ReembedSupport {
   /** Stores `next` and links it: old.superseded_by_id/superseded_at, next.supersedes_id. */
   supersedeFact: (oldId: string, next: NewFact) => Promise<{ old: Fact, fact: Fact }>
   fact: (id: string) => Promise<Fact | undefined>
+  /** Changes a fact in place (not its claim: a new claim is a supersession); undefined for an unknown id. */
+  updateFact: (id: string, patch: FactPatch) => Promise<Fact | undefined>
+  /** Deletes one fact; links to it from other facts (supersedes/superseded_by) are cleared. False for an unknown id. */
+  deleteFact: (id: string) => Promise<boolean>
   /** Lists facts; superseded ones only with include_superseded. */
   facts: (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean } & Page) => Promise<PageResult<Fact>>
   /** Nearest current (not superseded) facts. Bumps access_count/last_accessed of what it returns. */
