@@ -52,6 +52,7 @@ t.test('PostgreSQL and Redis cut for 20 s during steady chat, agentd restarted m
   const proxied = `postgresql://${pgUrl.username === '' ? 'postgres' : pgUrl.username}@127.0.0.1:${pgProxy.port}${pgUrl.pathname}`
   const plugins: PluginSpec[] = [
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'test-tools', module: fixture('test-tools') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...memoryPlugins({

@@ -18,6 +18,7 @@ t.test('a session and a working-memory item survive a restart, TTL kept', async 
   t.teardown(() => { ws.remove() })
   const plugins: PluginSpec[] = [
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'test-tools', module: fixture('test-tools') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...memoryPlugins({ memory: { working_memory_ttl_seconds: 3600 } }),
