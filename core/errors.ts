@@ -3,7 +3,7 @@
 // codes with the SDK's `createError` under its own prefix; the handler below renders
 // them the same way.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorBody, ErrorDetail } from '@agentd/sdk'
+import { isAlreadyLogged, type ErrorBody, type ErrorDetail } from '@agentd/sdk'
 
 interface ValidationIssue { instancePath?: string, message?: string, params?: Record<string, unknown> }
 
@@ -69,8 +69,9 @@ export function sendError (reply: FastifyReply, err: unknown): FastifyReply {
 export function installErrorHandler (app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(err)
-    if (body.statusCode >= 500) request.log.error({ err }, 'request failed')
-    else request.log.debug({ code: body.code }, body.error)
+    // An expected failure its plugin logged already (a store that is down) is not an error per request.
+    if (body.statusCode >= 500 && !isAlreadyLogged(err)) request.log.error({ err }, 'request failed')
+    else request.log.debug({ code: body.code, statusCode: body.statusCode }, body.error)
     return sendError(reply, err)
   })
 }

@@ -28,14 +28,14 @@ async function store (app: FastifyInstance, memory: MemoryService, input: { conv
   try {
     const outcome = await within((async () => {
       const user = await memory.storeTurn({ conversation_id: input.conversationId, role: 'user', content: input.task, metadata: base })
-      if (!user.stored) throw new Error(user.error ?? 'the memory service did not store the task')
+      if (!user.stored && user.queued !== true) throw new Error(user.error ?? 'the memory service did not store the task')
       const assistant = await memory.storeTurn({
         conversation_id: input.conversationId,
         role: 'assistant',
         content: result.answer,
         metadata: { ...base, status: result.status, models_used: result.models_used, tools_used: result.tools_used, total_tokens: result.total_tokens, plan_steps: result.plan_steps },
       })
-      if (!assistant.stored) throw new Error(assistant.error ?? 'the memory service did not store the result')
+      if (!assistant.stored && assistant.queued !== true) throw new Error(assistant.error ?? 'the memory service did not store the result')
     })(), STORE_TIMEOUT_MS)
     if (outcome === TIMED_OUT) throw new Error(`no answer within ${STORE_TIMEOUT_MS} ms`)
     return 'stored'

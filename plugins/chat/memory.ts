@@ -34,6 +34,8 @@ export class ChatMemory {
     if (svc === undefined) return false
     try {
       const r = await bounded('memory storeTurn', this.#timeoutMs, async () => await svc.storeTurn({ conversation_id: conversationId, channel, ...turn }))
+      // Queued: the store is down and the turn waits in the memory service's outbox (not lost).
+      if (r?.stored === false && r.queued === true) return true
       if (r?.stored === false) this.#log.warn({ conversation_id: conversationId, error: r.error }, 'memory: turn not stored; the chat goes on')
       return r?.stored !== false
     } catch (err) {

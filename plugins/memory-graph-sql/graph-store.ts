@@ -3,11 +3,12 @@
 // that walks relationships both ways, up to depth 3, never revisiting an entity.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
   SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlChannelPart, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
+import { EntityConflictError } from '@agentd/sdk/kits/memory'
 import { moveToChannel } from './promote.ts'
 import { graphMigrations } from './migrations.ts'
 import { currentFactRows, findEntityRows, findFactRow, noteConversation } from './consolidation-sql.ts'
@@ -280,6 +281,59 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
 
   async deleteChannel (name: string): Promise<DeleteCounts> {
     return await this.#run(async db => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name)))
+  }
+
+  async updateFact (id: string, p: FactPatch): Promise<Fact | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`UPDATE facts SET
+          confidence = COALESCE(${p.confidence ?? null}::real, confidence),
+          temporal_context = CASE WHEN ${p.temporal_context !== undefined} THEN ${p.temporal_context ?? null} ELSE temporal_context END,
+          salience = COALESCE(${p.salience ?? null}::real, salience),
+          flagged_for_review = COALESCE(${p.flagged_for_review ?? null}::boolean, flagged_for_review)
+        WHERE id = ${id}::uuid RETURNING id`.execute(db)
+      if (r.rows[0] === undefined) return undefined
+      return toFact((await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${id}::uuid`.execute(db)).rows[0])
+    })
+  }
+
+  async deleteFact (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      // The facts it superseded stay superseded (they were wrong); only the links to it go.
+      await sql`UPDATE facts SET superseded_by_id = NULL WHERE superseded_by_id = ${id}::uuid`.execute(trx)
+      await sql`UPDATE facts SET supersedes_id = NULL WHERE supersedes_id = ${id}::uuid`.execute(trx)
+      return Number((await sql`DELETE FROM facts WHERE id = ${id}::uuid`.execute(trx)).numAffectedRows ?? 0) > 0
+    }))
+  }
+
+  async updateEntity (id: string, p: EntityPatch): Promise<Entity | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => await db.transaction().execute(async trx => {
+      const cur = (await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE e.id = ${id}::uuid FOR UPDATE`.execute(trx)).rows[0]
+      if (cur === undefined) return undefined
+      const name = p.name ?? String(cur.name)
+      const type = p.type ?? String(cur.type)
+      const clash = (await sql<Row>`SELECT id FROM entities WHERE channel = ${cur.channel} AND lower(name) = lower(${name}) AND type = ${type} AND id <> ${id}::uuid`.execute(trx)).rows[0]
+      if (clash !== undefined) throw new EntityConflictError(String(clash.id), `Entity ${String(clash.id)} in channel "${String(cur.channel)}" is already called "${name}" (${type}); delete one of them or give this one another name.`)
+      const e = p.embedding
+      await sql`UPDATE entities SET name = ${name}, type = ${type},
+          aliases = CASE WHEN ${p.aliases !== undefined} THEN ${jsonb(p.aliases ?? [])}::jsonb ELSE aliases END,
+          description = CASE WHEN ${p.description !== undefined} THEN ${p.description ?? null} ELSE description END,
+          properties = CASE WHEN ${p.properties !== undefined} THEN ${jsonb(p.properties ?? {})}::jsonb ELSE properties END,
+          salience = COALESCE(${p.salience ?? null}::real, salience),
+          embedding = CASE WHEN ${e !== undefined} THEN ${vectorValue(this.#r.mode, e?.vector)} ELSE embedding END,
+          embedder = CASE WHEN ${e !== undefined} THEN ${e?.embedder ?? null} ELSE embedder END,
+          embedding_dims = CASE WHEN ${e !== undefined} THEN ${e?.vector.length ?? null}::int ELSE embedding_dims END
+        WHERE id = ${id}::uuid`.execute(trx)
+      return toEntity((await sql<Row>`SELECT ${ENTITY_COLS} FROM entities e WHERE e.id = ${id}::uuid`.execute(trx)).rows[0])
+    }))
+  }
+
+  async deleteEntity (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    // Relationships and fact links go with it (ON DELETE CASCADE).
+    return await this.#run(async db => Number((await sql`DELETE FROM entities WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
   }
 
   async setSalience (kind: 'entity' | 'fact', id: string, salience: number): Promise<boolean> {

@@ -3,9 +3,15 @@
 // implementation of the KvStore contract (like @fastify/rate-limit's LocalStore).
 import type { KvStore, StoreHealth } from '@agentd/sdk/contracts/memory-stores'
 
-interface Entry { value: unknown, ttlMs: number | undefined, expiresAt: number | undefined }
+export interface Entry { value: unknown, ttlMs: number | undefined, expiresAt: number | undefined }
 
-export interface LocalKvOptions { maxKeys: number, maxListLength: number, now?: () => number }
+export interface LocalKvOptions {
+  maxKeys: number
+  maxListLength: number
+  now?: () => number
+  /** Called with every key whose value, TTL or presence changed (persistence writes it behind). */
+  onChange?: (key: string) => void
+}
 
 const clone = <T>(v: T): T => v === undefined ? v : structuredClone(v)
 
@@ -14,10 +20,37 @@ export class LocalKvStore implements KvStore {
   readonly #map = new Map<string, Entry>()
   readonly #opts: LocalKvOptions
   readonly #now: () => number
+  readonly #changed: (key: string) => void
 
   constructor (opts: Partial<LocalKvOptions> = {}) {
     this.#opts = { maxKeys: opts.maxKeys ?? 10_000, maxListLength: opts.maxListLength ?? 1000 }
     this.#now = opts.now ?? Date.now
+    this.#changed = opts.onChange ?? (() => {})
+  }
+
+  /** A key's entry as it is, without touching its LRU place or TTL (undefined: absent or expired). */
+  peek (key: string): Entry | undefined {
+    const e = this.#map.get(key)
+    return e === undefined || (e.expiresAt !== undefined && e.expiresAt <= this.#now()) ? undefined : e
+  }
+
+  /** Puts entries back as they were (loading persisted state; least recently used first). */
+  restore (entries: Iterable<[string, Entry]>): void {
+    for (const [key, e] of entries) {
+      if (e.expiresAt !== undefined && e.expiresAt <= this.#now()) continue
+      this.#map.delete(key)
+      this.#map.set(key, e)
+    }
+    this.#evict()
+  }
+
+  #evict (): void {
+    while (this.#map.size > this.#opts.maxKeys) {
+      const oldest = this.#map.keys().next().value
+      if (oldest === undefined) break
+      this.#map.delete(oldest)
+      this.#changed(oldest)
+    }
   }
 
   get size (): number { return this.#map.size }
@@ -26,11 +59,11 @@ export class LocalKvStore implements KvStore {
     const e = this.#map.get(key)
     if (e === undefined) return undefined
     const now = this.#now()
-    if (e.expiresAt !== undefined && e.expiresAt <= now) { this.#map.delete(key); return undefined }
+    if (e.expiresAt !== undefined && e.expiresAt <= now) { this.#map.delete(key); this.#changed(key); return undefined }
     // Re-insert: Map order is the LRU order.
     this.#map.delete(key)
     this.#map.set(key, e)
-    if (slide && e.ttlMs !== undefined) e.expiresAt = now + e.ttlMs
+    if (slide && e.ttlMs !== undefined) { e.expiresAt = now + e.ttlMs; this.#changed(key) }
     return e
   }
 
@@ -38,11 +71,8 @@ export class LocalKvStore implements KvStore {
     const ttlMs = ttlSeconds === undefined ? undefined : ttlSeconds * 1000
     this.#map.delete(key)
     this.#map.set(key, { value, ttlMs, expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs })
-    while (this.#map.size > this.#opts.maxKeys) {
-      const oldest = this.#map.keys().next().value
-      if (oldest === undefined) break
-      this.#map.delete(oldest)
-    }
+    this.#changed(key)
+    this.#evict()
   }
 
   async get<T = unknown> (key: string, opts: { slide?: boolean } = {}): Promise<T | undefined> {
@@ -55,7 +85,7 @@ export class LocalKvStore implements KvStore {
 
   async delete (key: string): Promise<boolean> {
     const had = this.#live(key, false) !== undefined
-    this.#map.delete(key)
+    if (this.#map.delete(key)) this.#changed(key)
     return had
   }
 
@@ -64,7 +94,7 @@ export class LocalKvStore implements KvStore {
     for (const key of [...this.#map.keys()]) {
       if (!key.startsWith(prefix)) continue
       if (this.#live(key, false) !== undefined) n++
-      this.#map.delete(key)
+      if (this.#map.delete(key)) this.#changed(key)
     }
     return n
   }

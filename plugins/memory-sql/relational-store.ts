@@ -3,7 +3,7 @@
 // Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { AuditEntry, GoalPatch, Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
   SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
@@ -11,6 +11,14 @@ import {
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
 import { recordStrategyRun } from './strategy-runs.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Thrown inside addTurn's transaction to roll it back when the turn's id is already stored. */
+class AlreadyStored {
+  readonly turn: Turn
+  constructor (turn: Turn) { this.turn = turn }
+}
 
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [
@@ -74,18 +82,30 @@ export class SqlRelationalStore implements RelationalStore {
     return await this.#run(async db => {
       const e = t.embedding
       if (e !== undefined) await this.#r.index('turns', e.vector.length)
-      return await db.transaction().execute(async trx => {
+      try {
+        return await db.transaction().execute(async trx => {
         // The conversation row is the lock that serialises index assignment.
         const conv = await sql<{ idx: number }>`INSERT INTO conversations (id, channel, turn_count) VALUES (${t.conversation_id}, ${t.channel}, 1)
           ON CONFLICT (id) DO UPDATE SET turn_count = conversations.turn_count + 1, updated_at = now()
           RETURNING turn_count - 1 AS idx`.execute(trx)
+        if (t.id !== undefined) {
+          // A retried write (outbox replay, a reply lost in an outage) is stored once. Checked
+          // under the conversation's lock, so a first attempt still committing is seen; the
+          // throw rolls back the count this transaction took.
+          const had = await sql<Row>`SELECT ${TURN_COLS} FROM turns t WHERE t.id = ${t.id}::uuid`.execute(trx)
+          if (had.rows.length > 0) throw new AlreadyStored(toTurn(had.rows[0]))
+        }
         const idx = num(conv.rows[0].idx)
-        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
-          VALUES (${randomUUID()}, ${t.conversation_id}, ${idx}, ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
+        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, ts, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
+          VALUES (${t.id ?? randomUUID()}, ${t.conversation_id}, ${idx}, COALESCE(${t.timestamp ?? null}::timestamptz, now()), ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
             ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null})
           RETURNING ${TURN_COLS}`.execute(trx)
         return toTurn(r.rows[0])
-      })
+        })
+      } catch (err) {
+        if (err instanceof AlreadyStored) return err.turn
+        throw err
+      }
     })
   }
 
@@ -169,6 +189,49 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
+  async goal (id: string): Promise<Goal | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT * FROM goals WHERE id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toGoal(r.rows[0])
+    })
+  }
+
+  async updateGoal (id: string, p: GoalPatch): Promise<Goal | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const e = p.embedding
+      const r = await sql<Row>`UPDATE goals SET
+          description = COALESCE(${p.description ?? null}, description),
+          status = COALESCE(${p.status ?? null}, status),
+          priority = COALESCE(${p.priority ?? null}::int, priority),
+          deadline = CASE WHEN ${p.deadline !== undefined} THEN ${p.deadline ?? null}::timestamptz ELSE deadline END,
+          embedding = CASE WHEN ${e !== undefined} THEN ${vectorValue(this.#r.mode, e?.vector)} ELSE embedding END,
+          embedder = CASE WHEN ${e !== undefined} THEN ${e?.embedder ?? null} ELSE embedder END,
+          embedding_dims = CASE WHEN ${e !== undefined} THEN ${e?.vector.length ?? null}::int ELSE embedding_dims END
+        WHERE id = ${id}::uuid RETURNING *`.execute(db)
+      return r.rows[0] === undefined ? undefined : toGoal(r.rows[0])
+    })
+  }
+
+  async deleteGoal (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    return await this.#run(async db => Number((await sql`DELETE FROM goals WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
+  }
+
+  async strategy (id: string): Promise<LearnedStrategy | undefined> {
+    if (!UUID.test(id)) return undefined
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${STRATEGY_COLS} FROM strategies s WHERE s.id = ${id}::uuid`.execute(db)
+      return r.rows[0] === undefined ? undefined : toStrategy(r.rows[0])
+    })
+  }
+
+  async deleteStrategy (id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false
+    return await this.#run(async db => Number((await sql`DELETE FROM strategies WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
+  }
+
   async addStrategy (s: NewLearnedStrategy): Promise<LearnedStrategy> {
     return await this.#run(async db => {
       const e = s.embedding
@@ -211,9 +274,13 @@ export class SqlRelationalStore implements RelationalStore {
 
   async addToolInvocation (t: NewToolInvocation): Promise<ToolInvocation> {
     return await this.#run(async db => {
-      const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel)
-        VALUES (${randomUUID()}, ${t.conversation_id}, ${t.tool}, ${jsonb(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}) RETURNING *`.execute(db)
-      return toTool(r.rows[0])
+      const id = t.id ?? randomUUID()
+      const r = await sql<Row>`INSERT INTO tool_invocations (id, conversation_id, tool, arguments, result, is_error, duration_ms, channel, created_at)
+        VALUES (${id}, ${t.conversation_id}, ${t.tool}, ${jsonb(t.arguments)}::jsonb, ${t.result}, ${t.is_error}, ${t.duration_ms}, ${t.channel}, COALESCE(${t.created_at ?? null}::timestamptz, now()))
+        ON CONFLICT (id) DO NOTHING RETURNING *`.execute(db)
+      // Nothing returned: a retried write whose first attempt was stored.
+      if (r.rows.length > 0) return toTool(r.rows[0])
+      return toTool((await sql<Row>`SELECT * FROM tool_invocations WHERE id = ${id}::uuid`.execute(db)).rows[0])
     })
   }
 
@@ -304,6 +371,13 @@ export class SqlRelationalStore implements RelationalStore {
 
   async pruneAudit (days: number): Promise<number> {
     return await this.#run(async db => Number((await sql`DELETE FROM memory_audit_log WHERE at < now() - make_interval(days => ${days}::int)`.execute(db)).numAffectedRows ?? 0))
+  }
+
+  async auditFor (target: string, limit: number): Promise<AuditEntry[]> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT at, action, target, channel, details FROM memory_audit_log WHERE target = ${target} ORDER BY id LIMIT ${limit}`.execute(db)
+      return r.rows.map(row => ({ at: iso(row.at), action: String(row.action), target: row.target === null ? null : String(row.target), channel: row.channel === null ? null : String(row.channel), details: obj(row.details) }))
+    })
   }
 
   async auditLog (limit: number): Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>> {

@@ -7,6 +7,8 @@ import type { GraphStore, KvStore, RelationalStore } from '@agentd/sdk/contracts
 import type { Hooks, Registry } from '@agentd/sdk'
 import type { RecallSettings } from '@agentd/sdk/contracts/recall'
 import { MemoryErrors } from './errors.ts'
+import type { Outbox } from './outbox/outbox.ts'
+import { OutageLog } from './outage-log.ts'
 
 export interface ServiceOptions {
   /** Embedder instance name; undefined: EMBEDDING_PROVIDER's plugin, else embed-hash, else the first. */
@@ -34,17 +36,27 @@ export class ServiceContext {
   readonly hooks: () => Hooks
   readonly log: FastifyBaseLogger
   readonly opts: ServiceOptions
+  /** Where the chat's writes go while their store is down (set by the plugin; none in unit tests). */
+  outbox: Outbox | undefined = undefined
 
   constructor (registry: () => Registry, hooks: () => Hooks, log: FastifyBaseLogger, opts: ServiceOptions) {
     this.registry = registry
     this.hooks = hooks
     this.log = log
     this.opts = opts
+    this.outage = new OutageLog(() => this.log)
   }
 
-  get relational (): RelationalStore | undefined { return this.registry().relationalStores.first() }
-  get graph (): GraphStore | undefined { return this.registry().graphStores.first() }
-  get kv (): KvStore | undefined { return this.registry().kvStores.first() }
+  /** One warning per store outage; the stores below report every call's outcome to it. */
+  readonly outage: OutageLog
+
+  get relational (): RelationalStore | undefined { return this.#observed('relational', this.registry().relationalStores.first()) }
+  get graph (): GraphStore | undefined { return this.#observed('graph', this.registry().graphStores.first()) }
+  get kv (): KvStore | undefined { return this.#observed('kv', this.registry().kvStores.first()) }
+
+  #observed<S extends object> (role: StoreRole, s: S | undefined): S | undefined {
+    return s === undefined ? undefined : this.outage.observe(role, s)
+  }
 
   /** The store serving `role`, or a 503 naming the plugin to enable. */
   need (role: 'relational'): RelationalStore

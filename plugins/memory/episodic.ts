@@ -1,17 +1,24 @@
 // Episodic memory: conversation turns in the relational store, the latest of each
 // conversation also in working memory (the key-value store, a cache: losing it loses
 // nothing the relational store lacks), and deleting a conversation from both.
+import { randomUUID } from 'node:crypto'
 import type { Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import { DEFAULT, checkChannel } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
+import type { WriteOutcome } from './outbox/outbox.ts'
 
 export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }
+/** A turn with its id and time fixed before the first attempt, so a replay stores the same turn once. */
+export interface QueuedTurn extends TurnInput { id: string, timestamp: string, channel: string }
 
 /** The working-memory key of a conversation; `ch:<channel>:` prefixes every key of a channel. */
 export const wmKey = (channel: string, conversationId: string): string => `ch:${channel}:conv:${conversationId}`
+
+/** The outbox key that orders a conversation's writes. */
+export const conversationKey = (conversationId: string): string => `conv:${conversationId}`
 
 export class Episodic {
   readonly #ctx: ServiceContext
@@ -19,32 +26,83 @@ export class Episodic {
 
   constructor (ctx: ServiceContext, embedding: Embedding) { this.#ctx = ctx; this.#embedding = embedding }
 
-  /** Chat-facing: never rejects; says why when the turn was not stored. */
-  async storeTurn (turn: TurnInput): Promise<{ stored: boolean, turn?: Turn, error?: string }> {
+  /**
+   * Chat-facing: never rejects. A store that cannot be reached puts the turn in the outbox
+   * (`queued`: stored once it is back); any other failure says why.
+   */
+  async storeTurn (turn: TurnInput): Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }> {
+    let r: WriteOutcome<Turn>
     try {
-      return { stored: true, turn: await this.addTurn(turn) }
+      r = await this.#write(turn)
     } catch (err) {
       return { stored: false, error: (err as Error).message }
     }
+    if (r.status === 'stored') return { stored: true, turn: r.value }
+    if (r.status === 'failed') return { stored: false, error: r.error.message }
+    return { stored: false, queued: true }
   }
 
-  async addTurn (turn: TurnInput): Promise<Turn> {
+  /**
+   * The write API's turns (POST /api/memory/turns), in order. Throws a caller's mistake or a
+   * missing store before anything is written; a store that is down queues them (`queued`).
+   */
+  async writeTurns (input: { conversation_id: string, channel?: string, messages: Array<{ role: string, content: string, metadata?: Record<string, unknown> }>, metadata?: Record<string, unknown> }): Promise<{ turns: Turn[], queued: number }> {
+    const channel = checkChannel(input.channel ?? DEFAULT)
+    this.#ctx.need('relational')
+    const turns: Turn[] = []
+    let queued = 0
+    for (const m of input.messages) {
+      const r = await this.#write({ conversation_id: input.conversation_id, channel, role: m.role, content: m.content, metadata: { ...input.metadata, ...m.metadata, source: 'api' } })
+      if (r.status === 'failed') throw r.error
+      if (r.status === 'stored') turns.push(r.value)
+      else queued++
+    }
+    return { turns, queued }
+  }
+
+  /** One turn through the outbox (when there is one): stored, queued, or why not. Throws a bad channel. */
+  async #write (turn: TurnInput): Promise<WriteOutcome<Turn>> {
+    const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
+    const outbox = this.#ctx.outbox
+    if (outbox === undefined) {
+      try {
+        return { status: 'stored', value: await this.addTurn(q) }
+      } catch (err) {
+        return { status: 'failed', error: err as Error }
+      }
+    }
+    const r = await outbox.write({ at: q.timestamp, kind: 'turn', key: conversationKey(q.conversation_id), data: q }, async () => await this.addTurn(q))
+    // Queued: the conversation's working memory still gets it, so the chat keeps its context.
+    if (r.status === 'queued') await this.#pushWorking(q, null)
+    return r
+  }
+
+  /**
+   * Stores a turn (an `id` already stored returns that turn). `workingMemory: false` leaves
+   * working memory alone (a replay: the turn went there when it was queued).
+   */
+  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }, opts: { workingMemory?: boolean } = {}): Promise<Turn> {
     const ctx = this.#ctx
     const channel = checkChannel(turn.channel ?? DEFAULT)
     const store = ctx.need('relational')
     const embedding = await this.#embedding.embed(turn.content)
     const stored = await store.addTurn({
+      id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
     })
-    const kv = ctx.kv
-    if (kv !== undefined) {
-      await kv.pushList(wmKey(channel, turn.conversation_id), { id: stored.id, role: stored.role, content: stored.content, index: stored.index },
-        { max: ctx.opts.workingMemoryTurns, ttlSeconds: ctx.opts.workingMemoryTtlSeconds })
-        .catch((err: unknown) => { ctx.log.debug({ err: (err as Error).message }, 'memory: working memory not updated') })
-    }
+    if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
     await ctx.stored('turn', stored)
     return stored
+  }
+
+  async #pushWorking (turn: TurnInput & { id: string, channel: string }, index: number | null): Promise<void> {
+    const ctx = this.#ctx
+    const kv = ctx.kv
+    if (kv === undefined) return
+    await kv.pushList(wmKey(turn.channel, turn.conversation_id), { id: turn.id, role: turn.role, content: turn.content, index },
+      { max: ctx.opts.workingMemoryTurns, ttlSeconds: ctx.opts.workingMemoryTtlSeconds })
+      .catch((err: unknown) => { ctx.log.debug({ err: (err as Error).message }, 'memory: working memory not updated') })
   }
 
   async workingMemory (channel: string, conversationId: string): Promise<Array<Record<string, unknown>>> {

@@ -24,9 +24,11 @@ export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
             id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.embedderWarning === undefined ? {} : { warning: svc.embedderWarning }),
             reembed: svc.reembedder.progress(),
           }
-      const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy')
+      // Writes kept while a store was down, waiting to be stored (absent with the outbox off).
+      const outbox = svc.outbox?.status()
+      const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy') || outbox?.status === 'full'
       const configured = [neo4j, postgres, redis].some(s => s.status !== 'not_configured')
-      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder }
+      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder, ...(outbox === undefined ? {} : { outbox }) }
     },
   }
 }

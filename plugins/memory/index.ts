@@ -16,6 +16,7 @@ import { TIMED_OUT, within } from '@agentd/sdk'
 import path from 'node:path'
 import { RecallSettingsStore } from './recall-settings.ts'
 import { recallSettingsRoutes } from './recall-settings-routes.ts'
+import { Outbox } from './outbox/outbox.ts'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -31,6 +32,11 @@ export const options = Type.Object({
   auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
   recall_technique_timeout_ms: Type.Integer({ minimum: 10, maximum: 120_000, default: 2000, description: 'how long a recall technique (hybrid, HyDE...) may take before the recall goes on without it and says so' }),
+  outbox: Type.Boolean({ default: true, description: 'keep the chat\'s memory writes in a durable outbox under AGENT_DATA_DIR/memory-outbox while their store is down, and store them in order once it is back' }),
+  outbox_max_entries: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 100_000, description: 'writes the outbox keeps at most; past it a write is refused (and logged)' }),
+  outbox_max_bytes: Type.Integer({ minimum: 1024, maximum: 10 * 1024 ** 3, default: 64 * 1024 ** 2 }),
+  outbox_write_timeout_ms: Type.Integer({ minimum: 50, maximum: 600_000, default: 2000, description: 'a store that has not answered a write within this long gets it through the outbox' }),
+  outbox_max_retry_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 5000, description: 'longest wait between two replay attempts while the store is down' }),
   embedder_check_timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'how long the start-up comparison of stored vectors with the active embedder may take before it is logged and left to run on' }),
 })
 type Options = Static<typeof options>
@@ -53,6 +59,14 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     recallSettings: () => recallSettings.get(),
     techniqueTimeoutMs: opts.recall_technique_timeout_ms,
   })
+  if (opts.outbox) {
+    const dir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox')
+    const limits = { maxEntries: opts.outbox_max_entries, maxBytes: opts.outbox_max_bytes, writeTimeoutMs: opts.outbox_write_timeout_ms, maxRetryMs: opts.outbox_max_retry_ms, maxAttempts: 5 }
+    // One per data folder, kept across reloads: two writers on one file would interleave.
+    const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
+    outbox.configure(limits)
+    svc.outbox = outbox
+  }
   app.registry.memoryServices.add(opts.instance, svc)
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
@@ -90,8 +104,12 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   }
   app.lifecycle.add({
     name: `${opts.instance}:audit-retention`,
-    activate: () => { void prune(); timer = setInterval(() => { void prune() }, opts.audit_prune_interval_ms); timer.unref() },
-    deactivate: async () => { clearInterval(timer); await svc.reembedder.stop() },
+    activate: () => {
+      void prune(); timer = setInterval(() => { void prune() }, opts.audit_prune_interval_ms); timer.unref()
+      // Only the serving generation replays the outbox.
+      svc.outbox?.attach(svc.applyQueued, app.log)
+    },
+    deactivate: async () => { clearInterval(timer); svc.outbox?.detach(svc.applyQueued); await svc.reembedder.stop() },
   })
 }
 

@@ -7,6 +7,10 @@ import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'
+import type { OutageLog } from './outage-log.ts'
+import { alreadyLogged } from '@agentd/sdk'
+import { turnRoutes } from './write-routes.ts'
+import { itemRoutes } from './item-routes.ts'
 
 const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH, description: `1-${CHANNEL_MAX_LENGTH} letters, digits, hyphens, underscores; not ${CHANNEL_ALL}` })
 const ChannelFilter = Type.String({ pattern: `(${CHANNEL_PATTERN})|^${CHANNEL_ALL}$`, maxLength: CHANNEL_MAX_LENGTH, default: CHANNEL_ALL, description: `a channel, or ${CHANNEL_ALL}` })
@@ -34,15 +38,23 @@ const STORE_FIX: Record<string, string> = {
   kv: 'check that Redis is running (REDIS_URI) or use memory-kv',
 }
 
-/** Store failures become 503s that say which store and what to do. */
-async function guard<T> (fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (err) {
-    if (err instanceof StoreUnavailableError) {
-      throw new MemoryErrors.STORE_UNAVAILABLE(`${err.message}. Memory endpoints answer again as soon as it is back (${STORE_FIX[err.role]}); chat keeps working without memory.`)
+export type Guard = <T>(fn: () => Promise<T>) => Promise<T>
+
+/**
+ * Store failures become 503s that say which store and what to do. The outage is logged
+ * once as a warning (outage-log.ts), so the 503 itself is not logged as an error per request.
+ */
+export function guardFor (outage: OutageLog): Guard {
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn()
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        outage.failed(err)
+        throw alreadyLogged(new MemoryErrors.STORE_UNAVAILABLE(`${err.message}. Memory endpoints answer again as soon as it is back (${STORE_FIX[err.role]}); chat keeps working without memory.`))
+      }
+      throw err
     }
-    throw err
   }
 }
 
@@ -54,6 +66,9 @@ const envelope = <T>(key: string, q: ListQuery, r: { items: T[], total: number }
 
 export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl): Promise<void> {
   const tags = ['memory']
+  const guard = guardFor(svc.outage)
+  turnRoutes(app, svc, guard)
+  itemRoutes(app, svc, guard)
 
   app.get('/api/memory/channels', {
     schema: { tags, summary: 'Channels with item counts', response: { 200: Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), is_default: Type.Boolean(), created_at: Type.String(), item_counts: Counts })) }) } },

@@ -17,7 +17,8 @@ export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
     o.embedder ?? { name: 'embed-hash', module: repoPlugin('embed-hash') },
     { name: 'memory-sql', module: repoPlugin('memory-sql'), options: o.sql ?? {} },
     { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql'), options: o.sql ?? {} },
-    o.kv ?? { name: 'memory-kv', module: repoPlugin('memory-kv') },
+    // memory-kv writes behind to the same SQL database as the stores (same options, same handle).
+    o.kv ?? { name: 'memory-kv', module: repoPlugin('memory-kv'), options: o.sql ?? {} },
     { name: 'memory', module: repoPlugin('memory'), options: o.memory ?? {} },
     ...(o.extra ?? []),
   ]

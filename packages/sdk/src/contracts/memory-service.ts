@@ -24,10 +24,14 @@ export interface RecallResult extends MemoryBundle {
 /**
  * What the chat flow needs from memory. Registered under registry.memoryServices.
  * Failure-tolerant: storeTurn and recall never reject because a store is down
- * (they resolve with `stored: false` / an empty context and say why).
+ * (storeTurn queues the turn in the outbox, recall answers with an empty context and says why).
  */
 export interface MemoryService {
-  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, turn?: Turn, error?: string }>
+  /**
+   * `queued`: the store could not be reached; the turn is in the durable outbox and is
+   * stored, in order, once the store is back (so `stored: false` is then no loss).
+   */
+  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }>
   recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
 }
 

@@ -80,6 +80,13 @@ export interface Turn {
 }
 
 export interface NewTurn {
+  /**
+   * Given by the caller so a write can be retried (a replay from the outbox, a reply lost in
+   * an outage): a turn whose id is already stored is returned as it is, never added twice.
+   */
+  id?: string
+  /** When the turn was said (a replayed turn keeps its time); default now. */
+  timestamp?: string
   conversation_id: string
   role: string
   content: string
@@ -99,6 +106,8 @@ export interface Goal {
   deadline: string | null
   channel: string
 }
+export interface GoalPatch { description?: string, status?: Goal['status'], priority?: number, deadline?: string | null, embedding?: EmbeddingRef }
+export interface AuditEntry { at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }
 export interface NewGoal { description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef }
 
 /** Procedural memory: a way of using tools that worked (not an agent reasoning strategy). */
@@ -127,7 +136,8 @@ export interface ToolInvocation {
   channel: string
   created_at: string
 }
-export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'>
+/** `id` and `created_at` may be given (a retried write: the same id is stored once). */
+export type NewToolInvocation = Omit<ToolInvocation, 'id' | 'created_at'> & { id?: string, created_at?: string }
 
 export interface Channel { name: string, created_at: string }
 
@@ -142,7 +152,7 @@ export interface RelationalStore extends ReembedSupport {
   readonly backend: string
   health: () => Promise<StoreHealth>
 
-  /** Appends a turn at the conversation's next index (creating the conversation). */
+  /** Appends a turn at the conversation's next index (creating the conversation); an `id` already stored returns that turn. */
   addTurn: (turn: NewTurn) => Promise<Turn>
   /** A conversation's turns in order, the last `limit`. */
   conversationTurns: (conversationId: string, limit: number) => Promise<Turn[]>
@@ -169,6 +179,11 @@ export interface RelationalStore extends ReembedSupport {
 
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
+  goal: (id: string) => Promise<Goal | undefined>
+  /** Changes a goal's fields (the service checks status transitions); undefined for an unknown id. */
+  updateGoal: (id: string, patch: GoalPatch) => Promise<Goal | undefined>
+  /** False for an unknown id. */
+  deleteGoal: (id: string) => Promise<boolean>
   addStrategy: (s: NewLearnedStrategy) => Promise<LearnedStrategy>
   /**
    * Counts one tool-using run towards the strategy with this tool sequence in this channel
@@ -177,6 +192,9 @@ export interface RelationalStore extends ReembedSupport {
    * false the second time), so running the job again changes nothing.
    */
   recordStrategyRun: (r: StrategyRun) => Promise<{ strategy?: LearnedStrategy, created: boolean, counted: boolean }>
+  strategy: (id: string) => Promise<LearnedStrategy | undefined>
+  /** False for an unknown id. */
+  deleteStrategy: (id: string) => Promise<boolean>
   strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
   similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
@@ -202,6 +220,8 @@ export interface RelationalStore extends ReembedSupport {
   audit: (entry: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }) => Promise<void>
   /** Removes audit entries older than `days`; returns how many. */
   pruneAudit: (days: number) => Promise<number>
+  /** The audit entries about one item (its `target`), oldest first: an item's history. */
+  auditFor: (target: string, limit: number) => Promise<AuditEntry[]>
   auditLog: (limit: number) => Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>>
 
   embedderUsage: () => Promise<EmbedderUsage[]>
@@ -238,7 +258,10 @@ export interface NewEntity {
   conversation_id?: string | null
 }
 
+export interface EntityPatch { name?: string, type?: string, aliases?: string[], description?: string | null, properties?: Record<string, unknown>, salience?: number, embedding?: EmbeddingRef }
+
 export type TemporalContext = 'current' | 'past' | 'future'
+export interface FactPatch { confidence?: number, temporal_context?: TemporalContext | null, salience?: number, flagged_for_review?: boolean }
 
 export interface Fact {
   id: string
@@ -318,6 +341,13 @@ export interface GraphStore extends ReembedSupport {
   findEntities: (q: { channels: string[], name: string, limit: number }) => Promise<Entity[]>
   /** `exclude_channel`: leave one channel out (promotion reads every channel but `_global`). */
   entities: (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number } & Page) => Promise<PageResult<Entity>>
+  /**
+   * Changes an entity; undefined for an unknown id. A name and type another entity of the
+   * channel has already throw EntityConflictError (merge them instead).
+   */
+  updateEntity: (id: string, patch: EntityPatch) => Promise<Entity | undefined>
+  /** Deletes an entity with its relationships and fact links (the facts stay). False for an unknown id. */
+  deleteEntity: (id: string) => Promise<boolean>
   similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
 
   /**
@@ -348,6 +378,10 @@ export interface GraphStore extends ReembedSupport {
    * of what it returns.
    */
   similarFacts: (q: VectorQuery & { include_superseded?: boolean }) => Promise<Array<Fact & { score: number }>>
+  /** Changes a fact in place (not its claim: a new claim is a supersession); undefined for an unknown id. */
+  updateFact: (id: string, patch: FactPatch) => Promise<Fact | undefined>
+  /** Deletes one fact; links to it from other facts (supersedes/superseded_by) are cleared. False for an unknown id. */
+  deleteFact: (id: string) => Promise<boolean>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */

@@ -42,3 +42,14 @@ export function withDetails<E extends Error> (err: E, details: ErrorDetail[]): E
   return Object.assign(err, { details })
 }
 
+
+/**
+ * Marks an expected failure its plugin has already logged (a 503 while a store is down,
+ * logged once per outage as a warning): the kernel then logs it per request at debug
+ * level, not as an error with a stack trace.
+ */
+export function alreadyLogged<E extends Error> (err: E): E & { logged: true } {
+  return Object.assign(err, { logged: true as const })
+}
+
+export const isAlreadyLogged = (err: unknown): boolean => (err as { logged?: unknown } | null)?.logged === true

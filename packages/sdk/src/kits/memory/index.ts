@@ -21,6 +21,15 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** An entity edit would give it the name and type another entity of its channel has. */
+export class EntityConflictError extends Error {
+  readonly existingId: string
+  constructor (existingId: string, message: string) {
+    super(message)
+    this.name = 'EntityConflictError'
+    this.existingId = existingId
+  }
+}
 
 /** Longest channel name: every store keys data by it (SQL column, Redis key prefix). */
 export const CHANNEL_MAX_LENGTH = 64

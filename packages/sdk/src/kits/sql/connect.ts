@@ -75,7 +75,13 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
     options: `-c search_path="${target.schema}",public`,
   })
   // Same reason as for PGlite; a placeholder setting is harmless where pgvector is absent.
-  pool.on('connect', client => { client.query('SET hnsw.iterative_scan = strict_order').catch(() => {}) })
+  pool.on('connect', client => {
+    client.query('SET hnsw.iterative_scan = strict_order').catch(() => {})
+    // pg-pool listens for errors only on idle clients: a connection that drops while its
+    // client is checked out (between the queries of a transaction, or just before release)
+    // would emit an 'error' nobody handles and kill the process. Its query fails anyway.
+    client.on('error', err => { log.warn({ err: err.message }, `SQL store (${redactUri(target.uri)}): a PostgreSQL connection in use failed`) })
+  })
   // An idle client whose server went away emits 'error'; unhandled, it would kill the process.
   pool.on('error', err => { log.warn({ err: err.message }, `SQL store (${redactUri(target.uri)}): an idle PostgreSQL connection failed; it will be replaced`) })
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }), plugins: [new NulSafePlugin()] })

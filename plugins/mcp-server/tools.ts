@@ -1,0 +1,128 @@
+// The MCP tools: recall, remember, forget, list channels, run an agent task. Each is one
+// call of the public API (api.ts); its answer becomes the tool's text (and, for the
+// structured ones, structuredContent). An API error is a tool result with isError, so the
+// calling model reads why, as MCP intends for errors of the tool itself.
+import { Type, type Static, type TSchema } from 'typebox'
+import { check, formatErrors } from '@agentd/sdk'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { errorText, type CallApi } from './api.ts'
+
+const CHANNEL = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'memory channel (default `_default`; `_global` is recalled from every channel)' })
+const KIND = Type.Union([Type.Literal('fact'), Type.Literal('entity'), Type.Literal('goal'), Type.Literal('strategy')], { description: 'what the id names (default fact)' })
+
+export type ToolResult = CallToolResult
+
+interface ToolDef<S extends TSchema> {
+  name: string
+  title: string
+  description: string
+  input: S
+  run: (args: Static<S>, api: CallApi) => Promise<ToolResult>
+}
+
+const text = (t: string, structured?: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: t }], ...(structured === undefined ? {} : { structuredContent: structured }) })
+const failed = (t: string): ToolResult => ({ content: [{ type: 'text', text: t }], isError: true })
+
+const Recall = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 10_000, description: 'what to remember about' }),
+  channel: Type.Optional(CHANNEL),
+  top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+}, { additionalProperties: false })
+
+const Remember = Type.Object({
+  fact: Type.String({ minLength: 1, maxLength: 10_000, description: 'the fact, as a sentence' }),
+  channel: Type.Optional(CHANNEL),
+  confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+}, { additionalProperties: false })
+
+const Forget = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'the id recall or remember gave' }), kind: Type.Optional(KIND) }, { additionalProperties: false })
+
+const ListChannels = Type.Object({}, { additionalProperties: false })
+
+const RunTask = Type.Object({
+  task: Type.String({ minLength: 1, description: 'what the agent should do' }),
+  reasoning_strategy: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'auto (default) or a registered strategy: cot, tot, react, reflection' })),
+}, { additionalProperties: false })
+
+type Row = Record<string, unknown>
+
+const TOOLS = [
+  {
+    name: 'recall',
+    title: 'Recall memories',
+    description: 'Recall what agentd remembers about a query: facts, entities, past conversation turns, strategies and goals, rendered as text. Fact ids can be passed to forget.',
+    input: Recall,
+    run: async (a, api) => {
+      const r = await api('POST', '/api/memory/recall', { query: a.query, ...(a.channel === undefined ? {} : { channel: a.channel }), ...(a.top_k === undefined ? {} : { top_k: a.top_k }) })
+      if (r.status !== 200) return failed(errorText(r))
+      const b = r.body as { context: string, facts: Row[], entities: Row[] }
+      const facts = b.facts.map(f => `- ${String(f.claim)} (fact ${String(f.id)})`)
+      return text([b.context === '' ? 'Nothing is remembered about this.' : b.context, ...(facts.length > 0 ? ['', 'Facts:', ...facts] : [])].join('\n'),
+        { facts: b.facts.map(f => ({ id: f.id, claim: f.claim, channel: f.channel })), entities: b.entities.map(e => ({ id: e.id, name: e.name, type: e.type })) })
+    },
+  } satisfies ToolDef<typeof Recall>,
+  {
+    name: 'remember',
+    title: 'Remember a fact',
+    description: 'Store a fact in agentd\'s memory (deduplicated: the same claim in the same channel is stored once).',
+    input: Remember,
+    run: async (a, api) => {
+      const r = await api('POST', '/api/memory/facts', { claim: a.fact, ...(a.channel === undefined ? {} : { channel: a.channel }), ...(a.confidence === undefined ? {} : { confidence: a.confidence }) })
+      if (r.status !== 200 && r.status !== 201) return failed(errorText(r))
+      const b = r.body as { fact: Row, created: boolean }
+      return text(`${b.created ? 'Remembered' : 'Already remembered'}: ${String(b.fact.claim)} (fact ${String(b.fact.id)}, channel ${String(b.fact.channel)})`, { id: b.fact.id, created: b.created, channel: b.fact.channel })
+    },
+  } satisfies ToolDef<typeof Remember>,
+  {
+    name: 'forget',
+    title: 'Forget a memory',
+    description: 'Delete one memory by id: a fact (default), an entity, a goal or a strategy. Recall stops returning it at once.',
+    input: Forget,
+    run: async (a, api) => {
+      const kind = a.kind ?? 'fact'
+      const plural = kind === 'entity' ? 'entities' : kind === 'strategy' ? 'strategies' : `${kind}s`
+      const r = await api('DELETE', `/api/memory/${plural}/${encodeURIComponent(a.id)}`)
+      if (r.status !== 200) return failed(errorText(r))
+      return text(`Forgot ${kind} ${a.id}.`, { id: a.id, kind, deleted: true })
+    },
+  } satisfies ToolDef<typeof Forget>,
+  {
+    name: 'list_channels',
+    title: 'List memory channels',
+    description: 'The memory channels with how many turns, facts, entities, strategies and goals each holds.',
+    input: ListChannels,
+    run: async (_a, api) => {
+      const r = await api('GET', '/api/memory/channels')
+      if (r.status !== 200) return failed(errorText(r))
+      const channels = (r.body as { channels: Row[] }).channels
+      return text(channels.map(c => `${String(c.name)}: ${Object.entries(c.item_counts as Record<string, number>).map(([k, v]) => `${v} ${k}`).join(', ')}`).join('\n'), { channels })
+    },
+  } satisfies ToolDef<typeof ListChannels>,
+  {
+    name: 'run_agent_task',
+    title: 'Run an agent task',
+    description: 'Have agentd\'s agent plan and carry out a task with its reasoning strategies, tools and memory; returns its answer.',
+    input: RunTask,
+    run: async (a, api) => {
+      const r = await api('POST', '/api/agent/run', { task: a.task, include_trace: false, ...(a.reasoning_strategy === undefined ? {} : { reasoning_strategy: a.reasoning_strategy }) })
+      if (r.status === 404 && (r.body as { code?: string } | undefined)?.code === 'AGENT_ERR_NOT_FOUND') return failed('The agent plugin is not enabled on this server: enable "agent" in plugins.json.')
+      if (r.status !== 200) return failed(errorText(r))
+      const b = r.body as { answer?: string, status?: string, task_id?: string, strategy?: string }
+      return text(b.answer ?? '', { task_id: b.task_id, status: b.status, strategy: b.strategy })
+    },
+  } satisfies ToolDef<typeof RunTask>,
+]
+
+export const toolList = (): Array<{ name: string, title: string, description: string, inputSchema: Record<string, unknown> }> =>
+  TOOLS.map(t => ({ name: t.name, title: t.title, description: t.description, inputSchema: JSON.parse(JSON.stringify(t.input)) as Record<string, unknown> }))
+
+/** Runs a tool; an unknown tool or bad arguments answer as MCP protocol errors (thrown). */
+export async function callTool (name: string, args: unknown, api: CallApi): Promise<ToolResult> {
+  const tool = TOOLS.find(t => t.name === name)
+  if (tool === undefined) throw new ToolInputError(`Unknown tool "${name}"; tools: ${TOOLS.map(t => t.name).join(', ')}.`)
+  const c = check(tool.input, args ?? {})
+  if (!c.ok) throw new ToolInputError(`Invalid arguments for ${name}: ${formatErrors(c.errors)}`)
+  return await (tool.run as (a: unknown, api: CallApi) => Promise<ToolResult>)(c.value, api)
+}
+
+export class ToolInputError extends Error {}
