@@ -14,6 +14,7 @@ import { installErrorHandler } from './errors.ts'
 import { installNotFound } from './not-found.ts'
 import { installCors } from './cors.ts'
 import { installSecurity } from './security.ts'
+import { installBodyParsers } from './body-parsers.ts'
 import type { RateLimitCounters } from './rate-limit-store.ts'
 import { installOpenApi } from './openapi.ts'
 import { coreRoutes } from './routes.ts'
@@ -85,6 +86,7 @@ export class Generation {
     app.decorate('lifecycle', lifecycle)
     app.decorate('kernel', input.kernel)
     app.setValidatorCompiler(validatorCompiler)
+    installBodyParsers(app)
     installErrorHandler(app)
     installNotFound(app, input.starting === true)
     // Whatever fails below leaves nothing behind: resources acquired so far are released.

@@ -28,6 +28,7 @@ export function buildProvider (config: ConfigView, opts: PluginOptions<OpenAICom
   const keyRequired = opts.key_required ?? (presetName === 'custom' ? opts.api_key_env !== undefined : preset.keyRequired)
   const settings = resolveSettings(config, {
     id,
+    aliases: preset.configAliases,
     keyEnv: opts.api_key_env ?? preset.keyEnv,
     keyRequired,
     urlEnv: opts.base_url_env ?? preset.urlEnv,

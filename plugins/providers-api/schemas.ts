@@ -8,6 +8,7 @@ export const ProviderListSchema = Type.Object({
   providers: Type.Array(Type.Object({
     name: Type.String(),
     status: Type.Union([Type.Literal('configured'), Type.Literal('not_configured')]),
+    available: Type.Boolean({ description: 'configured and its model list could be read' }),
     models: Type.Optional(Type.Array(Type.String())),
     error: Type.Optional(Type.String({ description: 'what to set (not_configured), or why the model list could not be read' })),
   })),
@@ -39,5 +40,6 @@ export const HealthSchema = Type.Object({
     status: Type.Union([Type.Literal('healthy'), Type.Literal('unhealthy'), Type.Literal('not_configured')]),
     error: Type.Optional(Type.String()),
     latency_ms: Type.Optional(Type.Number()),
+    models: Type.Array(Type.String(), { description: 'the provider\'s model names ([] when they could not be listed)' }),
   })),
 })

@@ -7,6 +7,7 @@ export * from './kernel/hooks.ts'
 export * from './kernel/errors.ts'
 export * from './kernel/settle.ts'
 export * from './kernel/validate.ts'
+export * from './kernel/lenient.ts'
 export * from './kernel/watch.ts'
 export type * from './kernel/plugin.ts'
 // Every contract's declarations merge into Capabilities and HookPayloads once imported.
