@@ -44,7 +44,9 @@ t.test('GET /api/providers/models gives capabilities, filtered by ?provider=', a
   const local = await s.json('/api/providers/models?provider=local')
   t.same(local.body.models.map((m: { name: string, known: boolean }) => [m.name, m.known]), [['llama3.2:latest', true], ['odd-model', false]])
   const odd = local.body.models[1]
-  t.match(odd, { context_window: 4096, supports_tools: false, cost_per_1k_input: null })
+  // Nobody describes it and the server cannot tell: tools are offered (until the server refuses them).
+  t.match(odd, { context_window: 4096, supports_tools: true, cost_per_1k_input: null })
+  t.notOk('learnt' in odd, 'nothing learnt')
   const missing = await s.json('/api/providers/models?provider=nope')
   t.equal(missing.status, 404)
   t.match(missing.body.error, /openai, local/)

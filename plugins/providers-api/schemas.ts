@@ -26,6 +26,11 @@ export const ModelSchema = Type.Object({
   cost_per_1k_input: Nullable(Type.Number()),
   cost_per_1k_output: Nullable(Type.Number()),
   known: Type.Boolean({ description: 'false when no catalogue describes the model and the capabilities are defaults' }),
+  learnt: Type.Optional(Type.Object({
+    supports_tools: Type.Boolean(),
+    from: Type.String({ description: 'where: "ollama /api/show", "lm studio /api/v0/models", or "refused tools" (the server answered a request with tools with a 4xx naming them)' }),
+    at: Type.String({ description: 'when (ISO 8601)' }),
+  }, { description: 'what the provider learnt from its server about a model the catalogue does not describe' })),
 })
 
 export const ModelListSchema = Type.Object({

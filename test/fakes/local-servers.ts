@@ -10,7 +10,8 @@
 //              capabilities? }] } (capabilities since 0.3.16: ["tool_use"] or []); unknown
 //              native paths -> { error: "Unexpected endpoint or method. (...)" }.
 //   A server that refuses tools (vLLM without --enable-auto-tool-choice): no native
-//              endpoint; any completion with `tools` -> 400 naming the flag.
+//              endpoint; any completion with `tools` -> 400 naming the flag (vLLM's
+//              OpenAI-shaped error body).
 import { FakeOpenAI, type RecordedRequest } from './openai-upstream.ts'
 
 export interface OllamaModel { name: string, capabilities?: string[], context_length?: number }
@@ -84,7 +85,7 @@ export async function startToolRefusingServer (t: { teardown: (fn: () => Promise
     models,
     native: (req: RecordedRequest) => {
       if (req.path.endsWith('/chat/completions') && Array.isArray(req.body?.tools) && req.body.tools.length > 0) {
-        return { status: 400, body: { object: 'error', message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 } }
+        return { status: 400, body: { error: { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError', param: null, code: 400 } } }
       }
       if (req.path.startsWith('/api/')) return { status: 404, body: { detail: 'Not Found' } }
       return undefined
