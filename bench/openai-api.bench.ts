@@ -28,6 +28,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-openai-api-'))
 mkdirSync(path.join(dir, 'data'))
 writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins: [
   { name: 'openai', module: plugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+  { name: 'providers-api', module: plugin('providers-api') },
   { name: 'prompts', module: plugin('prompts') },
   { name: 'chat', module: plugin('chat') },
   { name: 'openai-api', module: plugin('openai-api') },
