@@ -25,8 +25,12 @@ export function completionStreamHandler (deps: CompletionDeps) {
     const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
     const includeUsage = body.stream_options?.include_usage === true
     // Everything but the delta and finish_reason is the same on every chunk: built once.
-    const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(`${prep.provider.id}/${prep.model}`)},"system_fingerprint":null,"choices":[{"index":0,"delta":`
-    const tail = includeUsage ? ',"logprobs":null,"finish_reason":null}],"usage":null}\n\n' : ',"logprobs":null,"finish_reason":null}]}\n\n'
+    // (`system_fingerprint` and `logprobs` are optional in OpenAI's chunk and left out: fewer bytes per token.)
+    const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(`${prep.provider.id}/${prep.model}`)},"choices":[{"index":0,"delta":`
+    const tail = includeUsage ? ',"finish_reason":null}],"usage":null}\n\n' : ',"finish_reason":null}]}\n\n'
+    const textHead = `${head}{"content":`
+    const thinkingHead = `${head}{"reasoning_content":`
+    const closeTail = `}${tail}`
     // The per-token path: one pre-formatted write, and a promise only when the socket asks to wait for 'drain'.
     const write = (line: string): Promise<void> | undefined => {
       if (abort.signal.aborted || res.writableEnded) return undefined
@@ -44,8 +48,8 @@ export function completionStreamHandler (deps: CompletionDeps) {
         stream: true,
         signal: abort.signal,
         onEvent: (e: LoopEvent) => {
-          if (e.type === 'text') return delta(`{"content":${JSON.stringify(e.text)}}`)
-          if (e.type === 'thinking') return delta(`{"reasoning_content":${JSON.stringify(e.text)}}`)
+          if (e.type === 'text') return write(textHead + JSON.stringify(e.text) + closeTail)
+          if (e.type === 'thinking') return write(thinkingHead + JSON.stringify(e.text) + closeTail)
           return undefined
         },
       })
@@ -55,7 +59,7 @@ export function completionStreamHandler (deps: CompletionDeps) {
       await write(finish)
       if (includeUsage) {
         const u = outcome.loop.usage
-        await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model: outcome.model, system_fingerprint: null, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
+        await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model: outcome.model, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
       }
       await write('data: [DONE]\n\n')
       const store = (): void => { deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns) }
