@@ -32,8 +32,13 @@ export function completionStreamHandler (deps: CompletionDeps) {
     const thinkingHead = `${head}{"reasoning_content":`
     const closeTail = `}${tail}`
     // The per-token path: one pre-formatted write, and a promise only when the socket asks to wait for 'drain'.
+    // Tokens come in bursts (one upstream read holds several deltas): the socket is corked
+    // for the rest of the tick, so a burst leaves in one write, not one syscall per token.
+    let corked = false
+    const uncork = (): void => { corked = false; res.uncork() }
     const write = (line: string): Promise<void> | undefined => {
       if (abort.signal.aborted || res.writableEnded) return undefined
+      if (!corked) { corked = true; res.cork(); process.nextTick(uncork) }
       if (res.write(line)) return undefined
       return Promise.race([new Promise<void>(resolve => { res.once('drain', resolve) }), aborted])
     }
