@@ -4,8 +4,8 @@
 import t from 'tap'
 import OpenAI from 'openai'
 import { startOpenAIApi, MODEL } from './helpers.ts'
-import { fixture } from '../chat/helpers.ts'
-import { memoryJournal } from '../chat/fixtures/test-memory/index.ts'
+import { fixturePlugin } from '../helpers/workspace.ts'
+import { memoryJournal } from '../helpers/fake-memory.ts'
 import { pollUntil } from '../helpers/poll.ts'
 
 const PROMPTS = `
@@ -99,7 +99,7 @@ t.test('profile per request: an extra body field or the X-Agent-Profile header; 
 })
 
 t.test('memory per request: `user` is the channel key, a header names one, X-Agent-Memory: false turns it off', async t => {
-  const { client, fake } = await startOpenAIApi(t, { extra: [{ name: 'test-memory', module: fixture('test-memory'), options: { context: 'REMEMBERED-FACT' } }] })
+  const { client, fake } = await startOpenAIApi(t, { extra: [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { context: 'REMEMBERED-FACT' } }] })
   memoryJournal().length = 0
   fake.enqueue({ text: 'answer one' })
   await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'first question' }], user: 'alice' })
