@@ -2,7 +2,7 @@
 // composed system prompt, memory, agentd's tools through the tool loop, context fitting)
 // with the client owning the conversation. `prepare` checks everything that can be the
 // caller's mistake before any work starts (or any byte of a stream is sent); `run` does it.
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { CompletionRequest, FinishReason, Message, Provider, ToolDefinition } from '@agentd/sdk/contracts/provider'
@@ -75,7 +75,7 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
   const noTools = body.tool_choice === 'none'
   return {
-    id: `chatcmpl-${randomUUID().replaceAll('-', '')}`,
+    id: `chatcmpl-${randomBytes(18).toString('base64url')}`,
     created: Math.floor(Date.now() / 1000),
     body,
     provider,

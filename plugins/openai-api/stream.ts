@@ -1,8 +1,8 @@
 // POST /v1/chat/completions with `stream: true`: OpenAI's chunk format as Server-Sent
 // Events (`data: {chat.completion.chunk}` lines, then `data: [DONE]`). Answer text goes in
 // `delta.content`, reasoning in `delta.reasoning_content`, a client tool's calls in
-// `delta.tool_calls`; with `stream_options.include_usage` every chunk carries `usage: null`
-// and one last chunk with no choices carries the usage. agentd's own tool rounds run
+// `delta.tool_calls`; with `stream_options.include_usage` one last chunk with no choices
+// carries the usage. agentd's own tool rounds run
 // server-side and show only as the text around them. Input errors are JSON 4xx answers
 // before the stream starts; after that, a failure is a `data: {"error": {...}}` line
 // (OpenAI's SDKs raise it) and the stream ends. A client that goes away aborts the
@@ -25,9 +25,10 @@ export function completionStreamHandler (deps: CompletionDeps) {
     const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
     const includeUsage = body.stream_options?.include_usage === true
     // Everything but the delta and finish_reason is the same on every chunk: built once.
-    // (`system_fingerprint` and `logprobs` are optional in OpenAI's chunk and left out: fewer bytes per token.)
+    // `system_fingerprint`, `logprobs` and the other chunks' `usage: null` are optional in
+    // OpenAI's chunk and left out: the per-token line is most of what a stream costs.
     const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(`${prep.provider.id}/${prep.model}`)},"choices":[{"index":0,"delta":`
-    const tail = includeUsage ? ',"finish_reason":null}],"usage":null}\n\n' : ',"finish_reason":null}]}\n\n'
+    const tail = ',"finish_reason":null}]}\n\n'
     const textHead = `${head}{"content":`
     const thinkingHead = `${head}{"reasoning_content":`
     const closeTail = `}${tail}`
