@@ -4,5 +4,4 @@
 export { resolveModel } from '../providers-api/resolve-model.ts'
 export { runToolLoop, type LoopEvent, type ToolLoopResult } from '../chat/tool-loop.ts'
 export { collectToolSet, type ToolFilter, type ToolSet } from '../chat/tools.ts'
-export { fitToBudget, promptBudget } from '../chat/trim.ts'
-export { ChatMemory, type TurnToStore } from '../chat/memory.ts'
+export { ChatMemory, fitToBudget, promptBudget, type TurnToStore } from '@agentd/sdk/kits/conversation'
