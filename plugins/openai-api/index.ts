@@ -6,7 +6,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { envInt, type PluginOptions } from '@agentd/sdk'
-import { toErrorBody } from '../../core/errors.ts'
 import { options, type OpenAIApiOptions } from './options.ts'
 import { OpenAIErrors, isAgentErrorBody, toOpenAIError } from './errors.ts'
 import { openaiRoutes } from './routes.ts'
@@ -16,6 +15,9 @@ import type { CompletionDeps } from './service.ts'
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
+
+/** The /v1 paths and their method, for a 405 with `Allow` on a known path. */
+const ROUTES: Readonly<Record<string, string>> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' }
 
 async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOptions>): Promise<void> {
   // The tool loop runs these points (the chat plugin runs them too; declaring twice is fine).
@@ -41,8 +43,15 @@ async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOpt
       return isAgentErrorBody(parsed) ? JSON.stringify(toOpenAIError(parsed)) : payload
     })
     v1.setNotFoundHandler(async (request, reply) => {
-      const body = toErrorBody(Object.assign(new Error(`No route ${request.method} ${request.url.split('?')[0]}. This server offers GET /v1/models and POST /v1/chat/completions.`), { statusCode: 404 }))
-      return await reply.code(404).type('application/json; charset=utf-8').send(toOpenAIError(body))
+      const url = request.url.split('?')[0].replace(/\/+$/, '')
+      const allowed = ROUTES[url]
+      if (allowed !== undefined) {
+        void reply.header('allow', `${allowed}, OPTIONS`)
+        return await reply.code(405).type('application/json; charset=utf-8')
+          .send(toOpenAIError({ error: `Method ${request.method} is not allowed on ${url}; allowed: ${allowed}.`, code: 'AGENT_ERR_METHOD_NOT_ALLOWED', statusCode: 405 }))
+      }
+      return await reply.code(404).type('application/json; charset=utf-8')
+        .send(toOpenAIError({ error: `No route ${request.method} ${url}. This server offers GET /v1/models and POST /v1/chat/completions.`, code: 'AGENT_ERR_NOT_FOUND', statusCode: 404 }))
     })
     await openaiRoutes(v1, deps)
   }, { prefix: '/v1' })

@@ -42,12 +42,16 @@ t.test('a wrong type is a 400 in OpenAI\'s error shape naming the field', async 
   t.equal(raw.body.error.param, 'messages')
 })
 
-t.test('an unknown /v1 path is a 404 in OpenAI\'s shape', async t => {
+t.test('an unknown /v1 path is a 404, a wrong method a 405, in OpenAI\'s shape', async t => {
   const { s } = await startOpenAIApi(t)
   const r = await s.json('/v1/embeddingz', { method: 'POST' })
   t.equal(r.status, 404)
   t.equal(r.body.error.type, 'invalid_request_error')
   t.match(r.body.error.message, /\/v1\/chat\/completions/)
+  const wrong = await s.json('/v1/chat/completions')
+  t.equal(wrong.status, 405, 'a known path with the wrong method')
+  t.equal(wrong.headers.get('allow'), 'POST, OPTIONS')
+  t.equal(wrong.body.error.code, 'AGENT_ERR_METHOD_NOT_ALLOWED')
 })
 
 t.test('fields agentd does not know are ignored; n > 1 and non-text parts are refused clearly', async t => {
