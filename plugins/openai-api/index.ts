@@ -2,7 +2,7 @@
 // any OpenAI client (the official SDKs, Open WebUI, LibreChat, Continue, LangChain) can use
 // agentd as its model with agentd's prompt profiles, memory and tools behind it:
 // GET /v1/models, POST /v1/chat/completions (plain and streamed). Every /v1 error is in
-// OpenAI's shape. Needs the prompts plugin.
+// OpenAI's shape. Needs the prompts plugin, and providers-api for the model resolver.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { envInt, type PluginOptions } from '@agentd/sdk'
@@ -20,8 +20,9 @@ export { providerConfig as config } from '@agentd/sdk/kits/provider'
 const ROUTES: Readonly<Record<string, string>> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' }
 
 async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOptions>): Promise<void> {
-  // The tool loop runs these points (the chat plugin runs them too; declaring twice is fine).
-  app.hooks.declare('provider:before', 'provider:after', 'tool:before', 'tool:after')
+  // The tool loop runs the tool points (the chat plugin runs them too; declaring twice is
+  // fine); the provider ones run in the provider middleware, declared by providers-api.
+  app.hooks.declare('tool:before', 'tool:after')
   if (!app.hasDecorator('prompts')) throw new OpenAIErrors.NO_PROMPTS()
   const deps: CompletionDeps = {
     app,
@@ -57,4 +58,4 @@ async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOpt
   }, { prefix: '/v1' })
 }
 
-export default fp(openaiApi, { name: 'openai-api', fastify: '5.x', dependencies: ['prompts'] })
+export default fp(openaiApi, { name: 'openai-api', fastify: '5.x', dependencies: ['prompts', 'providers-api'] })

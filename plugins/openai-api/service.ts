@@ -11,7 +11,7 @@ import type { CompletionRequestBody } from './schema.ts'
 import { OpenAIErrors } from './errors.ts'
 import { convertMessages, lastUserText, toolDefinitions } from './convert.ts'
 import { requestOptions } from './request-options.ts'
-import { ChatMemory, collectToolSet, fitToBudget, promptBudget, resolveModel, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet, type TurnToStore } from './shared.ts'
+import { ChatMemory, collectToolSet, fitToBudget, modelResolver, promptBudget, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet, type TurnToStore } from './shared.ts'
 
 export interface CompletionDeps {
   app: FastifyInstance
@@ -26,7 +26,7 @@ export interface PreparedCompletion {
   created: number
   body: CompletionRequestBody
   provider: Provider
-  /** The model as the provider knows it. */
+  /** From the model resolver: wrapped in the provider middleware (provider hooks, limits). The model as the provider knows it. */
   model: string
   system: string[]
   conversation: Message[]
@@ -69,7 +69,7 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   const { system, messages } = convertMessages(body.messages)
   const last = lastUserText(messages)
   if (last.length > deps.maxChatLength) throw new OpenAIErrors.TOO_LONG(last.length, deps.maxChatLength)
-  const { provider, model } = resolveModel(app, body.model)
+  const { provider, model } = modelResolver(app, 'The openai-api plugin').resolve(body.model)
   const ro = requestOptions(body, headers)
   app.prompts.profile(ro.profile_id) // 404 for an unknown profile
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')

@@ -1,7 +1,8 @@
-// What /v1 runs that the chat plugin runs too: model resolution, the tool set, the tool
-// loop, context fitting and memory. One place for these imports, so the OpenAI-compatible
-// API is the same flow as /api/agent/chat, not a copy of it.
-export { resolveModel } from '../providers-api/resolve-model.ts'
-export { runToolLoop, type LoopEvent, type ToolLoopResult } from '../chat/tool-loop.ts'
-export { collectToolSet, type ToolFilter, type ToolSet } from '../chat/tools.ts'
+// What /v1 runs that the chat plugin runs too: the model resolver (providers-api's
+// service, handing out providers wrapped in the provider middleware), the tools kit's
+// tool set and tool loop, and the conversation kit's context fitting and memory calls.
+// One place for these imports, so the OpenAI-compatible API is the same flow as
+// /api/agent/chat, not a copy of it.
+export { modelResolver } from '@agentd/sdk/kits/provider'
+export { collectToolSet, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet } from '@agentd/sdk/kits/tools'
 export { ChatMemory, fitToBudget, promptBudget, type TurnToStore } from '@agentd/sdk/kits/conversation'

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { startKernel } from '../helpers/kernel.ts'
 import { startChat, streamChat, MODEL } from '../chat/helpers.ts'
-import { startAgent } from '../../plugins/agent/test-support.ts'
+import { startAgent } from '../helpers/agent.ts'
 import { repoPlugin } from '../helpers/workspace.ts'
 
 t.test('an empty body is no body, whatever its Content-Type; a non-empty body nobody parses is still a 415', async t => {

@@ -1,9 +1,10 @@
-// Request body parsing (DECISIONS.md "What clients may send"): an empty body is no body,
-// whatever its Content-Type. Browsers' fetch wrappers send `Content-Type: application/json`
-// on every request, a DELETE or a bodyless POST included; Fastify's own JSON parser calls
-// that a 400 ("body is empty"), so the same request works or fails on a header. Non-empty
-// JSON is parsed by Fastify's default parser (prototype-poisoning protection kept); a
-// non-empty body of a type nobody parses is still a 415.
+// Request body parsing, installed by the kernel in every generation (DECISIONS.md "What
+// clients may send"): an empty body is no body, whatever its Content-Type. Browsers'
+// fetch wrappers send `Content-Type: application/json` on every request, a DELETE or a
+// bodyless POST included; Fastify's own JSON parser calls that a 400 ("body is empty"), so
+// the same request works or fails on a header. Non-empty JSON is parsed by Fastify's
+// default parser (prototype-poisoning protection kept); a non-empty body of a type nobody
+// parses is still a 415.
 import { errorCodes, type FastifyInstance } from 'fastify'
 
 export function installBodyParsers (app: FastifyInstance): void {
