@@ -1,5 +1,5 @@
 // Starts agentd with the OpenAI-compatible API, the real OpenAI-compatible provider pointed
-// at the scripted fake upstream, the prompts plugin and the chat tests' tool source, and
+// at the scripted fake upstream, providers-api (the model resolver), the prompts plugin and the chat tests' tool source, and
 // hands back the real `openai` SDK pointed at agentd's /v1.
 import type { Test } from 'tap'
 import OpenAI from 'openai'
@@ -30,6 +30,7 @@ export async function startOpenAIApi (t: Test, setup: Setup = {}): Promise<Runni
   const plugins: PluginSpec[] = [
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
     { name: 'test-tools', module: fixture('test-tools') },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...(setup.extra ?? []),
     { name: 'openai-api', module: repoPlugin('openai-api'), options: setup.apiOptions ?? {} },
