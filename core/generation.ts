@@ -6,7 +6,7 @@ import { fastifySSE } from '@fastify/sse'
 import type { ServerResponse } from 'node:http'
 import { createRegistry } from '@agentd/sdk'
 import { Hooks } from '@agentd/sdk'
-import { ScopedResources, type ResourcePool } from '@agentd/sdk'
+import { ScopedResources, installBodyParsers, type ResourcePool } from '@agentd/sdk'
 import { ConfigView, type Env, type Settings } from './config.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 import { Lifecycle } from './lifecycle.ts'
@@ -85,6 +85,7 @@ export class Generation {
     app.decorate('lifecycle', lifecycle)
     app.decorate('kernel', input.kernel)
     app.setValidatorCompiler(validatorCompiler)
+    installBodyParsers(app)
     installErrorHandler(app)
     installNotFound(app, input.starting === true)
     // Whatever fails below leaves nothing behind: resources acquired so far are released.

@@ -1,4 +1,5 @@
-// X-API-Key enforcement and rate limiting. Both off by default (single user, loopback).
+// API-key enforcement and rate limiting. Both off by default (single user, loopback).
+// The key is read from `X-API-Key` or, as OpenAI clients send it, `Authorization: Bearer`.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
@@ -16,6 +17,16 @@ export function keyMatches (given: string, expected: string): boolean {
   return timingSafeEqual(a, b)
 }
 
+/** The key a request presents: `X-API-Key`, else the token of `Authorization: Bearer <key>`. */
+export function presentedKey (headers: Record<string, string | string[] | undefined>): string | undefined {
+  const header = headers['x-api-key']
+  if (typeof header === 'string') return header
+  const auth = headers.authorization
+  if (typeof auth !== 'string') return undefined
+  const m = /^Bearer[ \t]+(\S+)\s*$/i.exec(auth)
+  return m === null ? undefined : m[1]
+}
+
 function isPreflight (method: string, headers: Record<string, unknown>): boolean {
   return method === 'OPTIONS' && headers['access-control-request-method'] !== undefined
 }
@@ -27,8 +38,8 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
       if (isPreflight(request.method, request.headers) || OPEN_PATHS.has(request.url.split('?')[0])) return
       // Routes that declare `config: { public: true }` hold no data (the console's files).
       if (request.routeOptions.config.public === true) return
-      const given = request.headers['x-api-key']
-      if (typeof given !== 'string' || !keyMatches(given, expected)) return await sendError(reply, new Errors.UNAUTHORIZED())
+      const given = presentedKey(request.headers)
+      if (given === undefined || !keyMatches(given, expected)) return await sendError(reply, new Errors.UNAUTHORIZED())
     })
   }
   if (settings.rateLimitEnabled) {

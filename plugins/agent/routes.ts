@@ -1,7 +1,7 @@
 // POST /api/agent/run: validates the request, merges the run's configuration, runs the
 // agent, and cancels it when the client disconnects.
 import type { FastifyInstance } from 'fastify'
-import { envInt } from '@agentd/sdk'
+import { envInt, ignoreUnknownFields } from '@agentd/sdk'
 import { Type, type Static } from 'typebox'
 import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
@@ -79,6 +79,8 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
   // The chat's limit (AGENT_MAX_CHAT_LENGTH) applies to a task as well.
   const maxChatLength = envInt(app.agentConfig.env, 'AGENT_MAX_CHAT_LENGTH', 10_000)
   app.post('/api/agent/run', {
+    // A newer client's extra fields (top level and in `config`) are dropped and logged at debug.
+    preValidation: ignoreUnknownFields(RunBody),
     schema: {
       tags: ['agent'],
       summary: 'Full agent mode: plan the task, reason with a strategy, use tools, return the result',

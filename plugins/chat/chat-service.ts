@@ -9,10 +9,9 @@ import type { ChatRequest, ChatResponse } from './schema.ts'
 import type { SessionStore } from './sessions.ts'
 import { newSession } from './sessions.ts'
 import { shortId, type TaskTracker } from '@agentd/sdk/kits/tasks'
-import type { ChatMemory, TurnToStore } from './memory.ts'
+import { capHistory, fitToBudget, promptBudget, type ChatMemory, type TurnToStore } from '@agentd/sdk/kits/conversation'
 import { ChatErrors } from './errors.ts'
 import { collectToolSet, runToolLoop, type LoopEvent, type ToolFilter, type ToolSet } from '@agentd/sdk/kits/tools'
-import { capHistory, fitToBudget, promptBudget } from './trim.ts'
 import { modelResolver } from '@agentd/sdk/kits/provider'
 
 export interface ChatDeps {

@@ -1,11 +1,15 @@
 // POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: the tasks kit.)
 import type { FastifyInstance } from 'fastify'
+import { ignoreUnknownFields } from '@agentd/sdk'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import { chatStreamHandler } from './sse.ts'
 
 export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise<void> {
+  // A newer client's extra fields are dropped (logged at debug); known fields stay strict.
+  const lenient = ignoreUnknownFields(ChatRequestSchema)
   app.post('/api/agent/chat', {
+    preValidation: lenient,
     schema: {
       tags: ['agent'],
       summary: 'Chat (simple mode): one answer with tools, thinking extracted, session kept',
@@ -28,6 +32,7 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
   })
 
   app.post('/api/agent/chat/stream', {
+    preValidation: lenient,
     sse: { kind: 'manual', heartbeat: false },
     schema: {
       tags: ['agent'],

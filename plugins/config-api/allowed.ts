@@ -9,6 +9,28 @@ const SECTIONS: Record<string, string[]> = {
   preferences: ['default_model', 'default_reasoning_strategy', 'enable_memory_by_default'],
 }
 
+/**
+ * Other names for a provider under `providers`: the original system's web client saves the
+ * local OpenAI-compatible server as `providers.lmstudio`. Taken when the provider it names
+ * is loaded and nothing is loaded under the alias itself.
+ */
+export const PROVIDER_ALIASES: Readonly<Record<string, string>> = { lmstudio: 'local' }
+
+/** `patch` with aliased provider sections moved under the provider they name (merged into what the patch has there). */
+export function resolveAliases (patch: Record<string, unknown>, providers: string[]): Record<string, unknown> {
+  const section = patch.providers
+  if (!isPlainObject(section)) return patch
+  let out: Record<string, unknown> | undefined
+  for (const [alias, target] of Object.entries(PROVIDER_ALIASES)) {
+    if (!Object.hasOwn(section, alias) || providers.includes(alias) || !providers.includes(target)) continue
+    out ??= { ...section }
+    const { [alias]: moved, ...rest } = out
+    const existing = rest[target]
+    out = { ...rest, [target]: isPlainObject(existing) && isPlainObject(moved) ? { ...existing, ...moved } : moved }
+  }
+  return out === undefined ? patch : { ...patch, providers: out }
+}
+
 /** Human list of the accepted keys, given the loaded providers. */
 export function describeAllowed (providers: string[]): string {
   const ids = providers.length === 0 ? '<provider>' : providers.length === 1 ? providers[0] : `{${providers.join(',')}}`

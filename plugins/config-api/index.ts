@@ -11,7 +11,7 @@ import { leafKeys } from './dotted.ts'
 import { patchFromDotted } from './dotted.ts'
 import { redact } from './redact.ts'
 import { effectiveConfig } from './effective.ts'
-import { describeAllowed, unknownKeys } from './allowed.ts'
+import { describeAllowed, resolveAliases, unknownKeys } from './allowed.ts'
 import { isPlainObject } from './plain.ts'
 
 const UpdateResponse = Type.Object({
@@ -51,6 +51,7 @@ async function configApi (app: FastifyInstance): Promise<void> {
       patch = body
     }
     const providers = app.registry.providers.names()
+    patch = resolveAliases(patch, providers) // providers.lmstudio -> providers.local
     const allowed = describeAllowed(providers)
     if (Object.keys(patch).length === 0) throw new Errors.BAD_REQUEST(`Nothing to update; accepted keys: ${allowed}.`)
     const bad = unknownKeys(patch, providers)

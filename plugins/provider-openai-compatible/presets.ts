@@ -15,6 +15,10 @@ export interface Preset {
   /** Catalogue file name in ./catalogue. */
   catalogue?: string
   headers?: Record<string, string>
+  /** Ask the server about models the catalogue does not describe (Ollama's /api/show, LM Studio's /api/v0/models): self-hosted servers only. */
+  probeModels?: boolean
+  /** Other names under `providers` in data/config.json that configure this preset (read after the instance's own). */
+  configAliases?: readonly string[]
   /** Path of the health call when GET /models proves nothing (it is public on OpenRouter, so it would not check the key). */
   healthPath?: string
 }
@@ -55,11 +59,15 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     timeout: 300,
     listModels: 'server',
     catalogue: 'local.json',
+    // The original system's web client saves the local server under `providers.lmstudio`.
+    configAliases: ['lmstudio'],
+    probeModels: true,
   },
   custom: {
     keyRequired: false,
     timeout: 120,
     listModels: 'server',
+    probeModels: true,
   },
 }
 

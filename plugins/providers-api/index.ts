@@ -33,12 +33,13 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
   }, async () => {
     const providers = await Promise.all(app.registry.providers.values().map(async p => {
       const s = p.status()
-      if (s.status !== 'configured') return { name: p.id, status: s.status, error: s.error ?? `Provider "${p.id}" is not configured.` }
+      // `available`: configured and its model list could be read (clients show it as up or down).
+      if (s.status !== 'configured') return { name: p.id, status: s.status, available: false, error: s.error ?? `Provider "${p.id}" is not configured.` }
       try {
         const models = await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))
-        return { name: p.id, status: s.status, models: models.map(m => m.name) }
+        return { name: p.id, status: s.status, available: true, models: models.map(m => m.name) }
       } catch (err) {
-        return { name: p.id, status: s.status, error: (err as Error).message }
+        return { name: p.id, status: s.status, available: false, error: (err as Error).message }
       }
     }))
     return { providers }
@@ -74,12 +75,19 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
   app.get('/api/providers/health', {
     schema: { tags: ['providers'], summary: 'A real, cheap upstream call per provider, in parallel; degraded if any fails', response: { 200: HealthSchema } },
   }, async () => {
-    const entries = await Promise.all(app.registry.providers.values().map(async (p): Promise<[string, ProviderHealth]> => {
+    const entries = await Promise.all(app.registry.providers.values().map(async (p): Promise<[string, ProviderHealth & { models: string[] }]> => {
+      // The model names ride along (clients show them beside the status), listed in
+      // parallel with the health call and within the same limit; a failed listing is [].
+      const models = p.status().status !== 'configured'
+        ? Promise.resolve([])
+        : bounded(opts.health_timeout_ms, p.id, `${p.id} model listing`, async signal => (await p.listModels(signal)).map(m => m.name)).catch(() => [])
+      let health: ProviderHealth
       try {
-        return [p.id, await bounded(opts.health_timeout_ms, p.id, `${p.id} health check`, async signal => await p.health(signal))]
+        health = await bounded(opts.health_timeout_ms, p.id, `${p.id} health check`, async signal => await p.health(signal))
       } catch (err) {
-        return [p.id, { status: 'unhealthy', error: (err as Error).message }]
+        health = { status: 'unhealthy', error: (err as Error).message }
       }
+      return [p.id, { ...health, models: await models }]
     }))
     const providers = Object.fromEntries(entries)
     // A provider without a key is not failing; it is reported, and does not degrade the rest.

@@ -25,7 +25,7 @@ t.test('a third-party provider plugin loaded by path appears in /api/providers a
   await reloaded
   t.equal(s.kernel.api.lastReload()?.ok, true)
   const after = await s.json('/api/providers')
-  t.same(after.body.providers.find((p: { name: string }) => p.name === 'parrot'), { name: 'parrot', status: 'configured', models: ['parrot'] })
+  t.same(after.body.providers.find((p: { name: string }) => p.name === 'parrot'), { name: 'parrot', status: 'configured', available: true, models: ['parrot'] })
   const answer = await s.json('/api/test/provider-complete?model=parrot/parrot&text=cracker')
   t.equal(answer.body.content, 'Polly: cracker', 'it is callable through model resolution too')
 })
@@ -67,7 +67,7 @@ t.test('a plain-JS provider plugin with no imports, added to plugins.json by pat
   await reloaded
   t.equal(s.kernel.api.lastReload()?.ok, true, JSON.stringify(s.kernel.api.lastReload()))
   const listed = (await s.json('/api/providers')).body.providers.find((p: { name: string }) => p.name === 'echo')
-  t.same(listed, { name: 'echo', status: 'configured', models: ['echo-1'] })
+  t.same(listed, { name: 'echo', status: 'configured', available: true, models: ['echo-1'] })
   const models = (await s.json('/api/providers/models?provider=echo')).body.models
   t.match(models, [{ name: 'echo-1', provider: 'echo', context_window: 8192, known: true }])
   const chat = await s.post('/api/agent/chat', { message: 'pieces of eight', model: 'echo/echo-1', use_memory: false })

@@ -8,6 +8,7 @@ export const ProviderListSchema = Type.Object({
   providers: Type.Array(Type.Object({
     name: Type.String(),
     status: Type.Union([Type.Literal('configured'), Type.Literal('not_configured')]),
+    available: Type.Boolean({ description: 'configured and its model list could be read' }),
     models: Type.Optional(Type.Array(Type.String())),
     error: Type.Optional(Type.String({ description: 'what to set (not_configured), or why the model list could not be read' })),
   })),
@@ -25,6 +26,11 @@ export const ModelSchema = Type.Object({
   cost_per_1k_input: Nullable(Type.Number()),
   cost_per_1k_output: Nullable(Type.Number()),
   known: Type.Boolean({ description: 'false when no catalogue describes the model and the capabilities are defaults' }),
+  learnt: Type.Optional(Type.Object({
+    supports_tools: Type.Boolean(),
+    from: Type.String({ description: 'where: "ollama /api/show", "lm studio /api/v0/models", or "refused tools" (the server answered a request with tools with a 4xx naming them)' }),
+    at: Type.String({ description: 'when (ISO 8601)' }),
+  }, { description: 'what the provider learnt from its server about a model the catalogue does not describe' })),
 })
 
 export const ModelListSchema = Type.Object({
@@ -39,5 +45,6 @@ export const HealthSchema = Type.Object({
     status: Type.Union([Type.Literal('healthy'), Type.Literal('unhealthy'), Type.Literal('not_configured')]),
     error: Type.Optional(Type.String()),
     latency_ms: Type.Optional(Type.Number()),
+    models: Type.Array(Type.String(), { description: 'the provider\'s model names ([] when they could not be listed)' }),
   })),
 })

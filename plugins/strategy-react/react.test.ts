@@ -34,6 +34,8 @@ t.test('native tool calls: calculate runs and its result reaches the model', asy
 t.test('text protocol for models without native tools', async t => {
   const h = await startAgent(t, {
     agent: { enable_planning: false },
+    // An unknown model is offered tools until its server refuses them; this one is known not to take them.
+    config: { models: { overrides: { 'fake/m1': { supports_tools: false } } } },
     replies: {
       react: (req) => String(req.body.messages.at(-1).content).startsWith('Observation:')
         ? { text: 'Final Answer: 4' }

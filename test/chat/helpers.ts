@@ -19,6 +19,8 @@ export interface ChatSetup {
   /** Extra plugins (e.g. the test memory) placed before chat. */
   extra?: PluginSpec[]
   prompts?: string
+  /** Capture the log at this level into `s.logs` (e.g. 'debug'). */
+  logLevel?: string
 }
 
 export async function startChat (t: Test, setup: ChatSetup = {}): Promise<{ s: Started, fake: FakeOpenAI }> {
@@ -34,7 +36,7 @@ export async function startChat (t: Test, setup: ChatSetup = {}): Promise<{ s: S
     ...(setup.extra ?? []),
     { name: 'chat', module: repoPlugin('chat'), options: setup.chatOptions ?? {} },
   ]
-  const s = await startKernel(t, { ws, plugins, config: setup.config, env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: MODEL, ...setup.env } })
+  const s = await startKernel(t, { ws, plugins, config: setup.config, logLevel: setup.logLevel, env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: MODEL, ...setup.env } })
   return { s, fake }
 }
 

@@ -54,8 +54,13 @@ export interface RecordedRequest {
   at: number
 }
 
+/** A route the server has beside the OpenAI-compatible ones (Ollama's /api/show, LM Studio's /api/v0/models). */
+export type NativeRoute = (req: RecordedRequest) => { status: number, body: unknown } | undefined
+
 export interface FakeOpenAIOptions {
   models?: string[]
+  /** Asked first for every request; undefined falls through to the OpenAI-compatible routes. */
+  native?: NativeRoute
   fallback?: ReplyFn
   /** Require this bearer token; other tokens get 401 like the real API. */
   apiKey?: string
@@ -92,6 +97,7 @@ export class FakeOpenAI {
   fallback: ReplyFn
   apiKey: string | undefined
   echoKeyIn401: boolean
+  native: NativeRoute | undefined
   /** Length of /v1/embeddings vectors when the request does not say `dimensions`. */
   embeddingDimensions = 1536
   #sockets = new Set<import('node:net').Socket>()
@@ -102,9 +108,13 @@ export class FakeOpenAI {
     this.fallback = opts.fallback ?? ((req) => ({ text: `echo: ${String(req.body?.messages?.at(-1)?.content ?? '')}` }))
     this.apiKey = opts.apiKey
     this.echoKeyIn401 = opts.echoKeyIn401 ?? true
+    this.native = opts.native
     this.server = http.createServer((req, res) => { void this.#handle(req, res) })
     this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
   }
+
+  /** The server's origin (no /v1): where native APIs live. */
+  get origin (): string { return this.url.replace(/\/v1$/, '') }
 
   /** Starts listening; `url` is the base URL including /v1. */
   async start (): Promise<this> {
@@ -141,6 +151,8 @@ export class FakeOpenAI {
         : 'Incorrect API key provided.'
       this.#error(res, { status: 401, message, type: 'invalid_request_error' }); done(); return
     }
+    const native = this.native?.(record)
+    if (native !== undefined) { this.#json(res, native.status, native.body); done(); return }
     if (req.method === 'GET' && path.endsWith('/models')) {
       this.#json(res, 200, { object: 'list', data: this.models.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) }); done(); return
     }

@@ -140,6 +140,8 @@ export interface ModelInfo extends ModelCapabilities {
   provider: string
   /** False when the catalogue had no entry and the capabilities are defaults. */
   known?: boolean
+  /** What the provider learnt from the server about a model the catalogue does not describe (where and when). */
+  learnt?: { supports_tools: boolean, from: string, at: string }
 }
 
 export interface ProviderStatus {

@@ -9,7 +9,7 @@ export const Errors = {
   BAD_REQUEST: createError<[string]>('AGENT_ERR_BAD_REQUEST', '%s', 400),
   VALIDATION: createError<[string]>('AGENT_ERR_VALIDATION', '%s', 400),
   MALFORMED_JSON: createError<[string]>('AGENT_ERR_MALFORMED_JSON', 'The request body is not valid JSON: %s', 400),
-  UNAUTHORIZED: createError('AGENT_ERR_UNAUTHORIZED', 'Missing or wrong X-API-Key header: send the key set in AGENT_API_KEY.', 401),
+  UNAUTHORIZED: createError('AGENT_ERR_UNAUTHORIZED', 'Missing or wrong API key: send the key set in AGENT_API_KEY as the X-API-Key header (or Authorization: Bearer <key>).', 401),
   NOT_FOUND: createError<[string]>('AGENT_ERR_NOT_FOUND', '%s', 404),
   METHOD_NOT_ALLOWED: createError<[string, string, string]>('AGENT_ERR_METHOD_NOT_ALLOWED', 'Method %s is not allowed on %s; allowed: %s.', 405),
   CONFLICT: createError<[string]>('AGENT_ERR_CONFLICT', '%s', 409),

@@ -84,6 +84,13 @@ export class Catalogue {
     return this.#lookup(this.#entries, model) !== undefined || this.#override(model) !== undefined
   }
 
+  /** True when shipped data or an override gives this field for the model (so nothing learnt from a server replaces it). */
+  sets (model: string, field: keyof ModelCapabilities): boolean {
+    const shipped = this.#lookup(this.#entries, model)
+    const override = this.#override(model)
+    return (shipped !== undefined && shipped[field] !== undefined) || (override !== undefined && override[field] !== undefined)
+  }
+
   capabilities (model: string): ModelCapabilities {
     return { ...DEFAULT_CAPABILITIES, ...this.#lookup(this.#entries, model), ...this.#override(model) }
   }

@@ -4,6 +4,10 @@
 // answers without tool calls. After `maxToolRounds` rounds of tool calls the model gets
 // one last call without tools, so it must answer.
 //
+// Tools the caller brings (an OpenAI client's `tools`) are offered beside the server's and
+// never run here: a reply that calls any of them ends the loop, and the calls are handed
+// back (`client_tool_calls`) for the caller to run, as OpenAI's API does.
+//
 // Every model reply goes through the think parser, streamed or not, so reasoning never
 // leaks into the answer. Progress is reported through `onEvent` (awaited, so a slow
 // consumer such as an SSE socket applies back-pressure).
@@ -11,7 +15,7 @@
 // The provider hooks are not run here: a provider from the model resolver
 // (`registry.modelResolvers`) is wrapped in the provider middleware, which runs them
 // around every call. The tool hooks are (toolCallWithHooks).
-import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, Usage } from '../../contracts/provider.ts'
+import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, ToolDefinition, Usage } from '../../contracts/provider.ts'
 import type { ToolAfterPayload, ToolResult } from '../../contracts/tool-source.ts'
 import type { Hooks } from '../../kernel/hooks.ts'
 import { ThinkParser, type ThinkPiece } from '../output/think.ts'
@@ -35,6 +39,8 @@ export interface ToolLoopOptions {
   messages: Message[]
   /** Tools to offer; none or empty means plain completion. */
   tools?: ToolSet
+  /** Tools the caller runs itself: offered to the model, their calls returned, not executed. A name here hides the server's tool of that name. */
+  clientTools?: ToolDefinition[]
   maxToolRounds?: number
   /** Stream from the provider (true) or use one completion per call. */
   stream: boolean
@@ -72,6 +78,8 @@ export interface ToolLoopResult {
   model: string
   /** True when the loop stopped because of the round cap. */
   hit_round_cap: boolean
+  /** The final reply's calls when it called a client tool (the loop stopped there); else empty. */
+  client_tool_calls: ToolCall[]
 }
 
 interface Reply {
@@ -125,8 +133,12 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
   const maxRounds = opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS
   // Per-token path: no promise unless the consumer returns one (back-pressure).
   const emit = (e: LoopEvent): void | Promise<void> => opts.onEvent?.(e)
-  const hasTools = opts.tools !== undefined && opts.tools.definitions.length > 0
-  const offered = new Set(opts.tools?.definitions.map(d => d.name) ?? [])
+  const clientTools = opts.clientTools ?? []
+  const clientNames = new Set(clientTools.map(d => d.name))
+  const serverTools = (opts.tools?.definitions ?? []).filter(d => !clientNames.has(d.name))
+  const definitions = [...serverTools, ...clientTools]
+  const hasTools = definitions.length > 0
+  const offered = new Set(serverTools.map(d => d.name))
   const conversation = [...opts.messages]
   const added: Message[] = []
   const thinking: string[] = []
@@ -141,7 +153,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
       ...opts.settings,
       model: opts.model,
       messages: opts.fit === undefined ? conversation : opts.fit(conversation),
-      ...(withTools ? { tools: opts.tools?.definitions } : {}),
+      ...(withTools ? { tools: definitions } : {}),
     }
     const parser = new ThinkParser()
     // Per token: no promise unless the consumer returned one (a socket waiting for 'drain').
@@ -237,9 +249,11 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
   for (let round = 0; ; round++) {
     const offerTools = hasTools && toolRounds < maxRounds
     const reply = await callModel(offerTools, round)
+    // A call to a client tool ends the loop: the caller runs it and comes back with the result.
+    const forClient = offerTools && reply.tool_calls.some(c => clientNames.has(c.name))
     // Without tools on offer, tool calls in the reply (a confused model) are ignored.
-    if (!offerTools || reply.tool_calls.length === 0) {
-      added.push(assistantMessage(reply, false))
+    if (!offerTools || reply.tool_calls.length === 0 || forClient) {
+      added.push(assistantMessage(reply, forClient))
       const joined = thinking.join('\n\n')
       return {
         answer: reply.answer,
@@ -253,6 +267,7 @@ export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResul
         finish_reason: reply.finish_reason,
         model: reply.model,
         hit_round_cap: hasTools && !offerTools,
+        client_tool_calls: forClient ? reply.tool_calls.filter(c => clientNames.has(c.name)) : [],
       }
     }
     toolRounds++

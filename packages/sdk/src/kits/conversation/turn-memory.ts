@@ -1,9 +1,10 @@
-// Memory hook points of the chat flow. Every call is optional (no memory service
-// registered: skipped), bounded in time, and never throws: a memory failure is logged
-// and the chat goes on without it.
+// The memory calls around one conversation turn, for every plugin that holds a
+// conversation with a model (chat, the OpenAI-compatible API): recall for the new message,
+// store the turns. Every call is optional (no memory service registered: skipped), bounded
+// in time, and never throws: a memory failure is logged and the conversation goes on.
 import type { FastifyBaseLogger } from 'fastify'
-import type { MemoryService } from '@agentd/sdk/contracts/memory-service'
-import { TIMED_OUT, within } from '@agentd/sdk'
+import type { MemoryService } from '../../contracts/memory-service.ts'
+import { TIMED_OUT, within } from '../../kernel/settle.ts'
 
 export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown> }
 

@@ -1,7 +1,7 @@
 import t from 'tap'
-import type { Message } from '@agentd/sdk/contracts/provider'
+import type { Message } from '../../contracts/provider.ts'
 import { capHistory, estimateTokens, fitToBudget, promptBudget, turnsOf } from './trim.ts'
-import { DEFAULT_CAPABILITIES } from '@agentd/sdk/kits/provider'
+import { DEFAULT_CAPABILITIES } from '../provider/index.ts'
 
 const sys: Message = { role: 'system', content: 'S'.repeat(40) }
 const u = (n: number): Message => ({ role: 'user', content: `u${n} `.padEnd(80, '.') })

@@ -4,7 +4,7 @@
 // turn at a time (a user message and everything up to the next one), oldest first,
 // so a tool call is never separated from its result; the system prompt and the
 // current turn are always kept.
-import type { Message, ModelCapabilities, ToolDefinition } from '@agentd/sdk/contracts/provider'
+import type { Message, ModelCapabilities, ToolDefinition } from '../../contracts/provider.ts'
 
 const CHARS_PER_TOKEN = 4
 const MESSAGE_OVERHEAD = 4

@@ -1,0 +1,71 @@
+// The /v1 routes (OpenAI's API): GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions.
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { Errors, ignoreUnknownFields } from '@agentd/sdk'
+import { CompletionRequestSchema, type CompletionRequestBody } from './schema.ts'
+import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
+import { completionStreamHandler } from './stream.ts'
+import { toWireToolCall } from './convert.ts'
+import { listWireModels } from './models.ts'
+
+const WireModelSchema = Type.Object({ id: Type.String(), object: Type.Literal('model'), created: Type.Integer(), owned_by: Type.String() })
+
+export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): Promise<void> {
+  v1.get('/models', {
+    schema: {
+      tags: ['openai'],
+      summary: 'OpenAI-compatible: agentd\'s model ids (provider/model) in OpenAI\'s list shape',
+      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(WireModelSchema) }) },
+    },
+  }, async () => ({ object: 'list' as const, data: await listWireModels(deps.app, deps.opts.list_timeout_ms) }))
+
+  v1.get('/models/*', {
+    schema: { tags: ['openai'], summary: 'OpenAI-compatible: one model (its id may hold slashes)', response: { 200: WireModelSchema } },
+  }, async (request) => {
+    const id = (request.params as { '*': string })['*']
+    const found = (await listWireModels(deps.app, deps.opts.list_timeout_ms)).find(m => m.id === id)
+    if (found === undefined) throw new Errors.NOT_FOUND(`The model "${id}" does not exist; GET /v1/models lists agentd's models.`)
+    return found
+  })
+
+  const stream = completionStreamHandler(deps)
+  v1.post('/chat/completions', {
+    // OpenAI's clients say `stream` in the body, not in Accept: the handler decides.
+    sse: { kind: 'manual', heartbeat: false },
+    // Fields agentd does not know are dropped (logged at debug); known fields are checked as sent.
+    preValidation: ignoreUnknownFields(CompletionRequestSchema),
+    schema: {
+      tags: ['openai'],
+      summary: 'OpenAI-compatible chat completion over agentd (prompt profiles, memory, tools), plain or streamed',
+      description: 'See docs/api.md "OpenAI-compatible API". Errors use OpenAI\'s shape: { error: { message, type, param, code } }.',
+      body: CompletionRequestSchema,
+    },
+  }, async (request, reply) => {
+    const body = request.body as CompletionRequestBody
+    if (body.stream === true) { await stream(request, reply, body); return }
+    const prep = prepareCompletion(deps, body, request.headers)
+    const abort = new AbortController()
+    const onClose = (): void => { if (!reply.raw.writableFinished) abort.abort(new Error('the client closed the connection')) }
+    reply.raw.once('close', onClose)
+    try {
+      const outcome = await runCompletion(deps, prep, { stream: false, signal: abort.signal })
+      deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns)
+      const { loop } = outcome
+      const calls = loop.client_tool_calls
+      const message: Record<string, unknown> = { role: 'assistant', content: loop.answer === '' && calls.length > 0 ? null : loop.answer, refusal: null }
+      if (loop.thinking !== '') message.reasoning_content = loop.thinking
+      if (calls.length > 0) message.tool_calls = calls.map(toWireToolCall)
+      return {
+        id: prep.id,
+        object: 'chat.completion',
+        created: prep.created,
+        model: outcome.model,
+        system_fingerprint: null,
+        choices: [{ index: 0, message, logprobs: null, finish_reason: outcome.finish_reason }],
+        usage: { prompt_tokens: loop.usage.prompt_tokens, completion_tokens: loop.usage.completion_tokens, total_tokens: loop.usage.total_tokens },
+      }
+    } finally {
+      reply.raw.off('close', onClose)
+    }
+  })
+}

@@ -1,0 +1,163 @@
+// One chat completion over agentd: the same flow as /api/agent/chat (model resolution,
+// composed system prompt, memory, agentd's tools through the tool loop, context fitting)
+// with the client owning the conversation. `prepare` checks everything that can be the
+// caller's mistake before any work starts (or any byte of a stream is sent); `run` does it.
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { CompletionRequest, FinishReason, Message, Provider, ToolDefinition } from '@agentd/sdk/contracts/provider'
+import type { OpenAIApiOptions } from './options.ts'
+import type { CompletionRequestBody } from './schema.ts'
+import { OpenAIErrors } from './errors.ts'
+import { convertMessages, lastUserText, toolDefinitions } from './convert.ts'
+import { requestOptions } from './request-options.ts'
+import { ChatMemory, collectToolSet, fitToBudget, modelResolver, promptBudget, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet, type TurnToStore } from './shared.ts'
+
+export interface CompletionDeps {
+  app: FastifyInstance
+  opts: OpenAIApiOptions
+  memory: ChatMemory
+  /** AGENT_MAX_CHAT_LENGTH, as for /api/agent/chat. */
+  maxChatLength: number
+}
+
+export interface PreparedCompletion {
+  id: string
+  created: number
+  body: CompletionRequestBody
+  provider: Provider
+  /** From the model resolver: wrapped in the provider middleware (provider hooks, limits). The model as the provider knows it. */
+  model: string
+  system: string[]
+  conversation: Message[]
+  clientTools: ToolDefinition[]
+  /** tool_choice "none": no tools at all, agentd's or the client's. */
+  noTools: boolean
+  profile_id: string | undefined
+  channel: string | undefined
+  use_memory: boolean
+  conversation_id: string
+  settings: Omit<CompletionRequest, 'model' | 'messages' | 'tools'>
+}
+
+export interface CompletionOutcome {
+  loop: ToolLoopResult
+  /** `provider/model` as the upstream reported it. */
+  model: string
+  finish_reason: 'stop' | 'length' | 'tool_calls' | 'content_filter'
+  memoryTurns: TurnToStore[]
+}
+
+function settingsOf (app: FastifyInstance, body: CompletionRequestBody): PreparedCompletion['settings'] {
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? app.agentConfig.fromFile('llm_settings.default_max_tokens')
+  const s: PreparedCompletion['settings'] = {
+    temperature: body.temperature ?? app.agentConfig.lookupNumber('llm_settings.default_temperature', undefined, 0.7),
+  }
+  if (typeof maxTokens === 'number') s.max_tokens = maxTokens
+  if (typeof body.top_p === 'number') s.top_p = body.top_p
+  if (typeof body.presence_penalty === 'number') s.presence_penalty = body.presence_penalty
+  if (typeof body.frequency_penalty === 'number') s.frequency_penalty = body.frequency_penalty
+  if (body.stop !== undefined && body.stop !== null) s.stop = typeof body.stop === 'string' ? [body.stop] : body.stop
+  const rf = body.response_format
+  if (rf?.type === 'json_object') s.response_format = { type: 'json_object' }
+  else if (rf?.type === 'json_schema') s.response_format = { type: 'json_schema', name: rf.json_schema.name, schema: rf.json_schema.schema ?? {} }
+  return s
+}
+
+export function prepareCompletion (deps: CompletionDeps, body: CompletionRequestBody, headers: IncomingHttpHeaders): PreparedCompletion {
+  const { app } = deps
+  const { system, messages } = convertMessages(body.messages)
+  const last = lastUserText(messages)
+  if (last.length > deps.maxChatLength) throw new OpenAIErrors.TOO_LONG(last.length, deps.maxChatLength)
+  const { provider, model } = modelResolver(app, 'The openai-api plugin').resolve(body.model)
+  const ro = requestOptions(body, headers)
+  app.prompts.profile(ro.profile_id) // 404 for an unknown profile
+  const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
+  const noTools = body.tool_choice === 'none'
+  return {
+    id: `chatcmpl-${randomBytes(18).toString('base64url')}`,
+    created: Math.floor(Date.now() / 1000),
+    body,
+    provider,
+    model,
+    system,
+    conversation: messages,
+    clientTools: noTools ? [] : toolDefinitions(body.tools),
+    noTools,
+    profile_id: ro.profile_id,
+    channel: ro.channel,
+    use_memory: ro.use_memory ?? (typeof memoryDefault === 'boolean' ? memoryDefault : true),
+    conversation_id: ro.session_id ?? randomUUID(),
+    settings: settingsOf(app, body),
+  }
+}
+
+function toolFilter (opts: OpenAIApiOptions): ToolFilter {
+  return { allowed: opts.allowed_tools, blocked: opts.blocked_tools }
+}
+
+const wireFinish = (f: FinishReason): CompletionOutcome['finish_reason'] => f === 'error' ? 'stop' : f
+
+export async function runCompletion (deps: CompletionDeps, prep: PreparedCompletion, mode: { stream: boolean, signal: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<CompletionOutcome> {
+  const { app, opts, memory } = deps
+  // Memory: recall for the newest user message; store it and the answer after the reply.
+  // A request that only carries tool results (the client ran a tool) stores no user turn.
+  const lastMessage = prep.conversation.at(-1)
+  const userText = lastMessage?.role === 'user' ? lastMessage.content : ''
+  const memoryTurns: TurnToStore[] = []
+  let memoryContext = ''
+  if (prep.use_memory && memory.available) {
+    const query = userText !== '' ? userText : lastUserText(prep.conversation)
+    if (userText !== '') memoryTurns.push({ role: 'user', content: userText })
+    if (query !== '') memoryContext = await memory.recall(prep.conversation_id, prep.channel, query)
+  }
+
+  const caps = prep.provider.capabilities(prep.model)
+  const filter = toolFilter(opts)
+  let tools: ToolSet | undefined
+  if (opts.enable_tools && caps.supports_tools && !prep.noTools) {
+    tools = await collectToolSet(app.registry.toolSources.entries(), filter, (source, err) => { app.log.warn({ err, source }, 'tool source failed to list its tools') })
+  }
+  const narrowed = filter.allowed !== null || (filter.blocked?.length ?? 0) > 0
+  // The client's system messages join the composed prompt where additional_context goes:
+  // after the global prompt, the tools prompt and the profile's sections, before memory.
+  const { system_prompt: systemPrompt } = await app.prompts.compose({
+    profile_id: prep.profile_id,
+    tools_prompt: tools === undefined ? '' : narrowed ? tools.prompt() : undefined,
+    additional_context: prep.system.join('\n\n'),
+    memory_context: memoryContext,
+  })
+  const head: Message[] = systemPrompt === '' ? [] : [{ role: 'system', content: systemPrompt }]
+  const messages = [...head, ...prep.conversation]
+  // The newest user message and what follows it (tool rounds) are never trimmed.
+  let lastUser = prep.conversation.length - 1
+  while (lastUser > 0 && prep.conversation[lastUser].role !== 'user') lastUser--
+  const pinnedFrom = head.length + Math.max(0, lastUser)
+  const budget = promptBudget(caps, [...(tools?.definitions ?? []), ...prep.clientTools])
+
+  const loop = await runToolLoop({
+    provider: prep.provider,
+    model: prep.model,
+    messages,
+    tools,
+    clientTools: prep.clientTools,
+    maxToolRounds: opts.max_tool_rounds,
+    stream: mode.stream,
+    signal: mode.signal,
+    toolTimeoutMs: opts.tool_timeout_ms,
+    settings: prep.settings,
+    fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
+    hooks: app.hooks,
+    toolContext: { conversation_id: prep.conversation_id, channel: prep.channel ?? null, use_memory: prep.use_memory },
+    onEvent: mode.onEvent,
+  })
+  if (prep.use_memory && memory.available && loop.answer !== '') {
+    memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: prep.provider.id, tools_used: loop.tools_used, via: 'openai-api' } })
+  }
+  return {
+    loop,
+    model: `${prep.provider.id}/${loop.model}`,
+    finish_reason: loop.client_tool_calls.length > 0 ? 'tool_calls' : wireFinish(loop.finish_reason),
+    memoryTurns,
+  }
+}

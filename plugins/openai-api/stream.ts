@@ -1,0 +1,87 @@
+// POST /v1/chat/completions with `stream: true`: OpenAI's chunk format as Server-Sent
+// Events (`data: {chat.completion.chunk}` lines, then `data: [DONE]`). Answer text goes in
+// `delta.content`, reasoning in `delta.reasoning_content`, a client tool's calls in
+// `delta.tool_calls`; with `stream_options.include_usage` one last chunk with no choices
+// carries the usage. agentd's own tool rounds run
+// server-side and show only as the text around them. Input errors are JSON 4xx answers
+// before the stream starts; after that, a failure is a `data: {"error": {...}}` line
+// (OpenAI's SDKs raise it) and the stream ends. A client that goes away aborts the
+// provider call and pending tool calls.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { toErrorBody } from '../../core/errors.ts'
+import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
+import { toWireToolCall } from './convert.ts'
+import { toOpenAIError } from './errors.ts'
+import type { CompletionRequestBody } from './schema.ts'
+import type { LoopEvent } from './shared.ts'
+
+export function completionStreamHandler (deps: CompletionDeps) {
+  return async function streamCompletion (request: FastifyRequest, reply: FastifyReply, body: CompletionRequestBody): Promise<void> {
+    const prep = prepareCompletion(deps, body, request.headers) // throws 4xx before any byte is sent
+    const res = reply.raw
+    const abort = new AbortController()
+    const onClose = (): void => { if (!res.writableFinished) abort.abort(new Error('the client closed the stream')) }
+    res.once('close', onClose)
+    const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
+    const includeUsage = body.stream_options?.include_usage === true
+    // Everything but the delta and finish_reason is the same on every chunk: built once.
+    // `system_fingerprint`, `logprobs` and the other chunks' `usage: null` are optional in
+    // OpenAI's chunk and left out: the per-token line is most of what a stream costs.
+    const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(`${prep.provider.id}/${prep.model}`)},"choices":[{"index":0,"delta":`
+    const tail = ',"finish_reason":null}]}\n\n'
+    const textHead = `${head}{"content":`
+    const thinkingHead = `${head}{"reasoning_content":`
+    const closeTail = `}${tail}`
+    // The per-token path: one pre-formatted write, and a promise only when the socket asks to wait for 'drain'.
+    // Tokens come in bursts (one upstream read holds several deltas): the socket is corked
+    // for the rest of the tick, so a burst leaves in one write, not one syscall per token.
+    let corked = false
+    const uncork = (): void => { corked = false; res.uncork() }
+    const write = (line: string): Promise<void> | undefined => {
+      if (abort.signal.aborted || res.writableEnded) return undefined
+      if (!corked) { corked = true; res.cork(); process.nextTick(uncork) }
+      if (res.write(line)) return undefined
+      return Promise.race([new Promise<void>(resolve => { res.once('drain', resolve) }), aborted])
+    }
+    const delta = (d: string): Promise<void> | undefined => write(head + d + tail)
+    let heartbeat: NodeJS.Timeout | undefined
+    try {
+      reply.sse.sendHeaders()
+      await delta('{"role":"assistant","content":""}')
+      heartbeat = setInterval(() => { if (!res.writableEnded) res.write(': ping\n\n') }, deps.opts.heartbeat_ms)
+      heartbeat.unref()
+      const outcome = await runCompletion(deps, prep, {
+        stream: true,
+        signal: abort.signal,
+        onEvent: (e: LoopEvent) => {
+          if (e.type === 'text') return write(textHead + JSON.stringify(e.text) + closeTail)
+          if (e.type === 'thinking') return write(thinkingHead + JSON.stringify(e.text) + closeTail)
+          return undefined
+        },
+      })
+      const calls = outcome.loop.client_tool_calls
+      if (calls.length > 0) await delta(JSON.stringify({ tool_calls: calls.map((c, index) => ({ index, ...toWireToolCall(c) })) }))
+      const finish = `${head}{}${tail.replace('"finish_reason":null', `"finish_reason":${JSON.stringify(outcome.finish_reason)}`)}`
+      await write(finish)
+      if (includeUsage) {
+        const u = outcome.loop.usage
+        await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model: outcome.model, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
+      }
+      await write('data: [DONE]\n\n')
+      const store = (): void => { deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns) }
+      if (res.destroyed || res.writableFinished) store()
+      else res.once('close', store)
+    } catch (err) {
+      if (abort.signal.aborted) {
+        request.log.debug({ id: prep.id }, 'chat completion stream cancelled by the client')
+        return
+      }
+      const errBody = toErrorBody(err)
+      if (errBody.statusCode >= 500) request.log.error({ err, id: prep.id }, 'chat completion stream failed')
+      await write(`data: ${JSON.stringify(toOpenAIError(errBody))}\n\n`)
+    } finally {
+      clearInterval(heartbeat)
+      res.off('close', onClose)
+    }
+  }
+}
