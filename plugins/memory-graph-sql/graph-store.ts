@@ -42,6 +42,12 @@ const SOURCES: VectorSource[] = [
   { kind: 'fact', table: 'facts', text: 'claim' },
 ]
 
+/** Words of a keyword query as a tsquery matching any of them; letters and digits only, so nothing in it is an operator. */
+function anyWordQuery (text: string): string | undefined {
+  const words = [...new Set(text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32)
+  return words.length === 0 ? undefined : words.join(' | ')
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class SqlGraphStore implements GraphStore, SqlTxParticipant {
@@ -217,6 +223,33 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
       const ids = rows.map(row => String(row.id))
       if (ids.length > 0) await sql`UPDATE facts SET access_count = access_count + 1, last_accessed = now() WHERE id = ANY(${ids}::uuid[])`.execute(db)
       return rows.map(row => ({ ...toFact(row), score: num(row.score) }))
+    })
+  }
+
+  /** Keyword search over current facts' claims: full text (`simple`), any of the words, best first. */
+  async searchFacts (q: { text: string, channels: string[], limit: number }): Promise<Array<Fact & { score: number }>> {
+    const query = anyWordQuery(q.text)
+    if (query === undefined) return []
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT ${FACT_COLS}, ts_rank(to_tsvector('simple', f.claim), q) AS score
+        FROM facts f, to_tsquery('simple', ${query}) q
+        WHERE f.channel = ANY(${q.channels}::text[]) AND f.superseded_at IS NULL AND to_tsvector('simple', f.claim) @@ q
+        ORDER BY score DESC, f.created_at DESC LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toFact(row), score: num(row.score) }))
+    })
+  }
+
+  /** Keyword search over entity names, aliases and descriptions, as searchFacts. */
+  async searchEntities (q: { text: string, channels: string[], limit: number }): Promise<Array<Entity & { score: number }>> {
+    const query = anyWordQuery(q.text)
+    if (query === undefined) return []
+    return await this.#run(async db => {
+      const doc = sql`to_tsvector('simple', e.name || ' ' || e.aliases::text || ' ' || COALESCE(e.description, ''))`
+      const r = await sql<Row>`SELECT ${ENTITY_COLS}, ts_rank(${doc}, q) AS score
+        FROM entities e, to_tsquery('simple', ${query}) q
+        WHERE e.channel = ANY(${q.channels}::text[]) AND ${doc} @@ q
+        ORDER BY score DESC, e.salience DESC LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
     })
   }
 

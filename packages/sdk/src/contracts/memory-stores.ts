@@ -382,6 +382,14 @@ export interface GraphStore extends ReembedSupport {
   updateFact: (id: string, patch: FactPatch) => Promise<Fact | undefined>
   /** Deletes one fact; links to it from other facts (supersedes/superseded_by) are cleared. False for an unknown id. */
   deleteFact: (id: string) => Promise<boolean>
+  /**
+   * Optional keyword search (a store with a full-text index: Neo4j): entities whose name,
+   * aliases or description hold any of the query's words, best first (`score` = text rank).
+   * Punctuation and operators in `text` are ignored, never interpreted.
+   */
+  searchEntities?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Entity & { score: number }>>
+  /** Optional keyword search over current (not superseded) facts' claims, as searchEntities. */
+  searchFacts?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Fact & { score: number }>>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */

@@ -1,0 +1,127 @@
+// Every Cypher statement the store sends, as constants: values travel only as parameters
+// ($name), never spliced into the text. The model: (:Entity), (:Fact), (f:Fact)-[:ABOUT]->(e:Entity),
+// (new:Fact)-[:SUPERSEDES]->(old:Fact), (a:Entity)-[:RELATES_TO {type, confidence}]->(b:Entity);
+// every node and RELATES_TO carries its `channel`.
+
+/** An entity as a map (`e`), without its vectors. */
+export const ENTITY = 'e {.id, .name, .type, .aliases, .description, .salience, .properties, .first_seen, .last_accessed, .access_count, .channel}'
+/** A fact as a map (`f`) with its links: entity ids, and both ends of its supersession. */
+export const FACT = `f {.id, .claim, .claim_hash, .confidence, .source, .source_turn_id, .created_at, .channel, .last_accessed, .access_count,
+  .salience, .temporal_context, .superseded_at, .flagged_for_review,
+  entity_ids: [(f)-[:ABOUT]->(x:Entity) | x.id],
+  superseded_by_id: head([(f)<-[:SUPERSEDES]-(n:Fact) | n.id]),
+  supersedes_id: head([(f)-[:SUPERSEDES]->(o:Fact) | o.id])}`
+
+export const Q = {
+  ping: 'RETURN 1 AS ok',
+  awaitIndex: 'CALL db.awaitIndex($name, $seconds)',
+
+  // Entities. The MERGE key is the identity constraint; `created` tells a new node by the id just given.
+  mergeEntity: `MERGE (e:Entity {channel: $channel, name_key: toLower($name), type: $type})
+    ON CREATE SET e.id = $id, e.name = $name, e.aliases = [], e.alias_text = '', e.description = null, e.salience = $salience,
+      e.properties = '{}', e.first_seen = datetime(), e.access_count = 0
+    SET e.last_accessed = datetime()
+    RETURN e.id AS id, e.id = $id AS created, e.aliases AS aliases, e.properties AS properties`,
+  updateEntity: `MATCH (e:Entity {id: $id})
+    SET e.aliases = $aliases, e.alias_text = $alias_text, e.properties = $properties, e.description = coalesce($description, e.description)
+    SET e += $vector
+    RETURN ${ENTITY} AS entity`,
+  entity: `MATCH (e:Entity {id: $id}) RETURN ${ENTITY} AS entity`,
+  countEntities: `MATCH (e:Entity)
+    WHERE ($channel IS NULL OR e.channel = $channel) AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
+    RETURN count(e) AS total`,
+  listEntities: `MATCH (e:Entity)
+    WHERE ($channel IS NULL OR e.channel = $channel) AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
+    RETURN ${ENTITY} AS entity ORDER BY e.salience DESC, e.name, e.id SKIP $offset LIMIT $limit`,
+  // Approximate nearest neighbours over the whole index, then the caller's channels and embedder.
+  nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e, score
+    WHERE e.channel IN $channels AND e.embedder = $embedder
+    RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
+  // Exact scan within the channels, when the index gave fewer than asked (a small channel in a big graph).
+  scanEntities: `MATCH (e:Entity) WHERE e.channel IN $channels AND e.embedder = $embedder AND e.embedding_dims = $dims
+    WITH e, e[$property] AS v
+    WITH e, reduce(s = 0.0, i IN range(0, size(v) - 1) | s + v[i] * $vector[i]) AS cosine
+    RETURN ${ENTITY} AS entity, (cosine + 1) / 2 AS score ORDER BY score DESC LIMIT $limit`,
+  searchEntities: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS e, score
+    WHERE e.channel IN $channels
+    RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
+  touchEntity: 'MATCH (e:Entity {id: $id}) SET e.access_count = e.access_count + 1, e.last_accessed = datetime()',
+
+  // Facts.
+  mergeFact: `MERGE (f:Fact {channel: $channel, claim_hash: $claim_hash})
+    ON CREATE SET f.id = $id, f.claim = $claim, f.claim_key = toLower($claim), f.confidence = $confidence, f.source = $source,
+      f.source_turn_id = $source_turn_id, f.created_at = datetime(), f.last_accessed = datetime(), f.access_count = 0,
+      f.salience = $salience, f.temporal_context = $temporal_context, f.flagged_for_review = false, f += $vector
+    RETURN f.id AS id, f.id = $id AS created`,
+  linkFact: `MATCH (f:Fact {id: $id}) MATCH (e:Entity) WHERE e.id IN $entity_ids
+    MERGE (f)-[:ABOUT]->(e)`,
+  fact: `MATCH (f:Fact {id: $id}) RETURN ${FACT} AS fact`,
+  supersede: `MATCH (old:Fact {id: $old_id}) MATCH (next:Fact {id: $new_id})
+    SET old.superseded_at = datetime()
+    MERGE (next)-[:SUPERSEDES]->(old)`,
+  countFacts: `MATCH (f:Fact)
+    WHERE ($channel IS NULL OR f.channel = $channel) AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
+      AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
+    RETURN count(f) AS total`,
+  listFacts: `MATCH (f:Fact)
+    WHERE ($channel IS NULL OR f.channel = $channel) AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
+      AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
+    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id SKIP $offset LIMIT $limit`,
+  nearestFacts: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS f, score
+    WHERE f.channel IN $channels AND f.embedder = $embedder AND f.superseded_at IS NULL
+    RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
+  scanFacts: `MATCH (f:Fact) WHERE f.channel IN $channels AND f.embedder = $embedder AND f.embedding_dims = $dims AND f.superseded_at IS NULL
+    WITH f, f[$property] AS v
+    WITH f, reduce(s = 0.0, i IN range(0, size(v) - 1) | s + v[i] * $vector[i]) AS cosine
+    RETURN ${FACT} AS fact, (cosine + 1) / 2 AS score ORDER BY score DESC LIMIT $limit`,
+  searchFacts: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS f, score
+    WHERE f.channel IN $channels AND f.superseded_at IS NULL
+    RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
+  touchFacts: 'MATCH (f:Fact) WHERE f.id IN $ids SET f.access_count = f.access_count + 1, f.last_accessed = datetime()',
+
+  // Relationships and the neighbourhood walk.
+  relate: `MATCH (s:Entity {id: $source_id}) MATCH (t:Entity {id: $target_id})
+    MERGE (s)-[r:RELATES_TO {type: $type}]->(t)
+    ON CREATE SET r.id = $id, r.channel = $channel, r.created_at = datetime()
+    SET r.confidence = $confidence
+    RETURN r.id AS id, s.id AS source_id, t.id AS target_id, r.type AS type, r.confidence AS confidence, r.channel AS channel`,
+  // Paths up to 3 hops (a bound cannot be a parameter; shorter ones are kept by $depth) that
+  // never visit an entity twice. Each edge is reported once, at the least depth it was reached;
+  // `forward` (the walk went from its source to its target) wins a tie, as in the SQL store.
+  walk: `MATCH p = (root:Entity {id: $id})-[:RELATES_TO*1..3]-(:Entity)
+    WHERE length(p) <= $depth AND all(n IN nodes(p) WHERE single(m IN nodes(p) WHERE m = n))
+    UNWIND range(0, length(p) - 1) AS i
+    WITH relationships(p)[i] AS r, (i + 1) * 2 + CASE WHEN startNode(relationships(p)[i]) = nodes(p)[i] THEN 0 ELSE 1 END AS code
+    WITH r, min(code) AS code
+    WITH r, code / 2 AS depth, code % 2 = 0 AS forward, startNode(r) AS s, endNode(r) AS t
+    RETURN r.type AS type, r.confidence AS confidence, depth, forward, s.id AS source_id, s.name AS source_name, s.type AS source_type,
+      t.id AS target_id, t.name AS target_name, t.type AS target_type
+    ORDER BY depth, type, target_name`,
+  entityFacts: `MATCH (f:Fact)-[:ABOUT]->(:Entity {id: $id}) WHERE f.superseded_at IS NULL
+    RETURN ${FACT} AS fact ORDER BY f.confidence DESC, f.created_at DESC LIMIT 200`,
+
+  // Channels and housekeeping. Relationships are counted by their own channel, as SQL rows are.
+  deleteChannelRelationships: 'MATCH ()-[r:RELATES_TO {channel: $channel}]->() DELETE r RETURN count(r) AS n',
+  deleteChannelFacts: 'MATCH (f:Fact {channel: $channel}) DETACH DELETE f RETURN count(f) AS n',
+  deleteChannelEntities: 'MATCH (e:Entity {channel: $channel}) DETACH DELETE e RETURN count(e) AS n',
+  countByChannel: `MATCH (e:Entity) RETURN e.channel AS channel, 'entities' AS kind, count(e) AS n
+    UNION ALL MATCH (f:Fact) RETURN f.channel AS channel, 'facts' AS kind, count(f) AS n`,
+  deleteAllLinks: 'MATCH (:Fact)-[r:ABOUT|SUPERSEDES]->() DELETE r RETURN count(r) AS n',
+  deleteAllRelationships: 'MATCH (:Entity)-[r:RELATES_TO]->(:Entity) DELETE r RETURN count(r) AS n',
+  deleteAllFacts: 'MATCH (f:Fact) DETACH DELETE f RETURN count(f) AS n',
+  deleteAllEntities: 'MATCH (e:Entity) DETACH DELETE e RETURN count(e) AS n',
+  embedderUsage: `MATCH (n) WHERE (n:Entity OR n:Fact) AND n.embedder IS NOT NULL
+    RETURN n.embedder AS embedder, n.embedding_dims AS dims, count(n) AS n`,
+  setEntitySalience: 'MATCH (e:Entity {id: $id}) SET e.salience = $salience RETURN count(e) AS n',
+  setFactSalience: 'MATCH (f:Fact {id: $id}) SET f.salience = $salience RETURN count(f) AS n',
+
+  // Re-embedding: vectors another embedder (or size) made, resumable by id.
+  staleEntities: `MATCH (e:Entity) WHERE e.embedder IS NOT NULL AND (e.embedder <> $embedder OR e.embedding_dims <> $dims) AND ($after IS NULL OR e.id > $after)
+    RETURN e.id AS id, trim(e.name + ' ' + coalesce(e.description, '')) AS text ORDER BY e.id LIMIT $limit`,
+  staleFacts: `MATCH (f:Fact) WHERE f.embedder IS NOT NULL AND (f.embedder <> $embedder OR f.embedding_dims <> $dims) AND ($after IS NULL OR f.id > $after)
+    RETURN f.id AS id, f.claim AS text ORDER BY f.id LIMIT $limit`,
+  entityDims: 'MATCH (e:Entity {id: $id}) RETURN e.embedding_dims AS dims',
+  factDims: 'MATCH (f:Fact {id: $id}) RETURN f.embedding_dims AS dims',
+  setEntityVector: 'MATCH (e:Entity {id: $id}) SET e += $vector RETURN count(e) AS n',
+  setFactVector: 'MATCH (f:Fact {id: $id}) SET f += $vector RETURN count(f) AS n',
+} as const

@@ -1,0 +1,254 @@
+// The graph store contract, one suite for every GraphStore: the SQL store runs it on
+// PGlite and PostgreSQL (plugins/memory-graph-sql), the Neo4j store on a live server
+// when NEO4J_URI is set (plugins/memory-graph-neo4j). `open` gives a store on an empty
+// backend for the duration of the test and closes it in teardown.
+import type { Test } from 'tap'
+import { claimHash as hash } from '@agentd/sdk/kits/memory'
+import type { GraphStore, NewFact } from '@agentd/sdk/contracts/memory-stores'
+import { axis } from './vectors.ts'
+
+export type OpenGraphStore = (t: Test) => Promise<GraphStore>
+
+const E = 'test-embedder'
+const fact = (claim: string, channel: string, extra: Partial<NewFact> = {}): NewFact => ({ claim, claim_hash: hash(claim), source: 'user_stated', channel, ...extra })
+const NO_ID = '00000000-0000-0000-0000-000000000000'
+
+/** Entities, facts, supersession, lists, vectors, traversal, channel deletion. */
+export function graphStoreContract (t: Test, open: OpenGraphStore): void {
+  t.test('graph store contract', async t => {
+    const store = await open(t)
+
+    t.test('an entity is unique per channel, name (any case) and type; aliases merge', async t => {
+      const a = await store.upsertEntity({ name: 'Ada Lovelace', type: 'Person', aliases: ['Ada'], channel: 'g' })
+      const b = await store.upsertEntity({ name: 'ada lovelace', type: 'Person', aliases: ['Countess'], channel: 'g' })
+      const c = await store.upsertEntity({ name: 'Ada Lovelace', type: 'Person', channel: 'other' })
+      t.equal(a.created, true)
+      t.equal(b.created, false)
+      t.equal(b.entity.id, a.entity.id)
+      t.same(b.entity.aliases.sort(), ['Ada', 'Countess'])
+      t.not(c.entity.id, a.entity.id, 'another channel, another entity')
+      t.same(await store.entity(a.entity.id), b.entity)
+      t.equal(await store.entity('not-a-uuid'), undefined)
+      t.equal(await store.entity(NO_ID), undefined)
+    })
+
+    t.test('facts dedupe on claim_hash within a channel', async t => {
+      const one = await store.addFact(fact('The sky is blue', 'f1'))
+      const two = await store.addFact(fact('The sky is blue', 'f1', { confidence: 0.1 }))
+      const other = await store.addFact(fact('The sky is blue', 'f2'))
+      t.equal(one.created, true)
+      t.equal(two.created, false)
+      t.equal(two.fact.id, one.fact.id)
+      t.equal(two.fact.confidence, one.fact.confidence, 'the first one stays')
+      t.equal(other.created, true)
+      t.equal(one.fact.confidence, 0.8, 'default confidence')
+    })
+
+    t.test('supersession links both facts and hides the old one from lists', async t => {
+      const old = await store.addFact(fact('Bob lives in Paris', 's', { temporal_context: 'current' }))
+      const res = await store.supersedeFact(old.fact.id, fact('Bob lives in Rome', 's', { temporal_context: 'current' }))
+      t.equal(res.old.superseded_by_id, res.fact.id)
+      t.ok(res.old.superseded_at)
+      t.equal(res.fact.supersedes_id, old.fact.id)
+      t.equal(res.fact.temporal_context, 'current')
+      const list = await store.facts({ channel: 's', offset: 0, limit: 10 })
+      t.same(list.items.map(f => f.claim), ['Bob lives in Rome'])
+      const all = await store.facts({ channel: 's', include_superseded: true, offset: 0, limit: 10 })
+      t.equal(all.total, 2)
+      const err = await store.supersedeFact(NO_ID, fact('x', 's')).then(() => undefined, (e: unknown) => e as { statusCode?: number })
+      t.equal(err?.statusCode, 404, 'an unknown fact is a 404')
+      const same = await store.supersedeFact(res.fact.id, fact('Bob lives in Rome', 's')).then(() => undefined, (e: unknown) => e as { statusCode?: number })
+      t.equal(same?.statusCode, 400, 'a fact cannot supersede itself')
+      t.equal((await store.fact(res.fact.id))?.superseded_at, null, 'and nothing changed')
+    })
+
+    t.test('fact lists filter by search (literal), min_confidence and channel, with totals', async t => {
+      for (const [c, conf] of [['50% off_sale', 0.9], ['back\\slash', 0.5], ["O'Brien said", 0.3], ['Zürich 東京', 0.95]] as const) await store.addFact(fact(c, 'fl', { confidence: conf }))
+      const claims = async (q: { search?: string, min_confidence?: number }): Promise<string[]> => (await store.facts({ channel: 'fl', offset: 0, limit: 50, ...q })).items.map(f => f.claim).sort()
+      t.same(await claims({ search: '%' }), ['50% off_sale'])
+      t.same(await claims({ search: '_' }), ['50% off_sale'])
+      t.same(await claims({ search: '\\' }), ['back\\slash'])
+      t.same(await claims({ search: "o'brien" }), ["O'Brien said"])
+      t.same(await claims({ search: 'zürich' }), ['Zürich 東京'])
+      t.same(await claims({ min_confidence: 0.9 }), ['50% off_sale', 'Zürich 東京'])
+      const page = await store.facts({ channel: 'fl', offset: 1, limit: 2 })
+      t.equal(page.total, 4)
+      t.equal(page.items.length, 2)
+    })
+
+    t.test('facts link to entities', async t => {
+      const e = await store.upsertEntity({ name: 'Grace', type: 'Person', channel: 'fe' })
+      const f = await store.addFact(fact('Grace wrote COBOL', 'fe', { entity_ids: [e.entity.id, 'junk'] }))
+      t.same(f.fact.entity_ids, [e.entity.id])
+    })
+
+    t.test('similar facts: nearest current facts in the asked channels; access is counted', async t => {
+      await store.addFact(fact('near', 'sf', { embedding: { vector: axis(8, 1, 0.1), embedder: E } }))
+      await store.addFact(fact('far', 'sf', { embedding: { vector: axis(8, 4), embedder: E } }))
+      await store.addFact(fact('elsewhere', 'sf2', { embedding: { vector: axis(8, 1), embedder: E } }))
+      const res = await store.similarFacts({ embedding: { vector: axis(8, 1), embedder: E }, channels: ['sf'], limit: 5 })
+      t.same(res.map(f => f.claim), ['near', 'far'])
+      const again = await store.fact(res[0].id)
+      t.equal(again?.access_count, 1)
+    })
+
+    t.test('similar entities by vector', async t => {
+      await store.upsertEntity({ name: 'Near Co', type: 'Organization', channel: 'se', embedding: { vector: axis(8, 2), embedder: E } })
+      await store.upsertEntity({ name: 'Far Co', type: 'Organization', channel: 'se', embedding: { vector: axis(8, 6), embedder: E } })
+      const res = await store.similarEntities({ embedding: { vector: axis(8, 2, 0.3), embedder: E }, channels: ['se'], limit: 1 })
+      t.same(res.map(e => e.name), ['Near Co'])
+    })
+
+    t.test('entity lists: search by name, filter by type, page', async t => {
+      await store.upsertEntity({ name: 'under_score Inc', type: 'Organization', channel: 'el' })
+      await store.upsertEntity({ name: 'underscore Ltd', type: 'Organization', channel: 'el' })
+      await store.upsertEntity({ name: 'Linus', type: 'Person', channel: 'el' })
+      const names = async (q: { search?: string, type?: string }): Promise<string[]> => (await store.entities({ channel: 'el', offset: 0, limit: 10, ...q })).items.map(e => e.name).sort()
+      t.same(await names({ search: '_' }), ['under_score Inc'])
+      t.same(await names({ type: 'Person' }), ['Linus'])
+      t.equal((await store.entities({ channel: 'el', offset: 0, limit: 1 })).total, 3)
+    })
+
+    t.test('graph traversal respects depth 1-3, both directions, and cycles', async t => {
+      const mk = async (n: string): Promise<string> => (await store.upsertEntity({ name: n, type: 'Node', channel: 'tr' })).entity.id
+      const [a, b, c, d, x] = [await mk('A'), await mk('B'), await mk('C'), await mk('D'), await mk('X')]
+      await store.relate({ source_id: a, target_id: b, type: 'knows', channel: 'tr' })
+      await store.relate({ source_id: b, target_id: c, type: 'knows', channel: 'tr' })
+      await store.relate({ source_id: c, target_id: d, type: 'knows', channel: 'tr' })
+      await store.relate({ source_id: d, target_id: a, type: 'knows', channel: 'tr' }) // a cycle
+      await store.relate({ source_id: x, target_id: a, type: 'admires', channel: 'tr' })
+      await store.addFact(fact('A is first', 'tr', { entity_ids: [a] }))
+      const g1 = await store.graph(a, 1)
+      t.equal(g1?.depth, 1)
+      t.same(g1?.relationships.map(r => `${r.source.name}-${r.type}->${r.target.name}:${r.direction}`).sort(),
+        ['A-knows->B:outgoing', 'D-knows->A:incoming', 'X-admires->A:incoming'])
+      t.same(g1?.facts.map(f => f.claim), ['A is first'])
+      const g2 = await store.graph(a, 2)
+      t.equal(g2?.relationships.length, 5, 'B-C and C-D reached at depth 2')
+      const g3 = await store.graph(a, 3)
+      t.equal(g3?.relationships.length, 5, 'the cycle adds nothing and ends')
+      t.equal(await store.graph(NO_ID, 2), undefined)
+    })
+
+    t.test('a chain A-B-C-D: C-D is reached at depth 3, not at depth 2; direction follows the walk', async t => {
+      const mk = async (n: string): Promise<string> => (await store.upsertEntity({ name: n, type: 'Node', channel: 'chain' })).entity.id
+      const [a, b, c, d] = [await mk('A'), await mk('B'), await mk('C'), await mk('D')]
+      await store.relate({ source_id: a, target_id: b, type: 'next', channel: 'chain' })
+      await store.relate({ source_id: b, target_id: c, type: 'next', channel: 'chain' })
+      await store.relate({ source_id: c, target_id: d, type: 'next', channel: 'chain' })
+      const edges = async (root: string, depth: number): Promise<string[]> =>
+        (await store.graph(root, depth))?.relationships.map(r => `${r.source.name}-${r.target.name}:${r.depth}:${r.direction}`) ?? []
+      t.same(await edges(a, 2), ['A-B:1:outgoing', 'B-C:2:outgoing'], 'depth 2 stops at C')
+      t.same(await edges(a, 3), ['A-B:1:outgoing', 'B-C:2:outgoing', 'C-D:3:outgoing'], 'depth 3 reaches D')
+      t.same(await edges(d, 3), ['C-D:1:incoming', 'B-C:2:incoming', 'A-B:3:incoming'], 'walking against the edges: incoming all the way')
+      t.same(await edges(b, 2), ['A-B:1:incoming', 'B-C:1:outgoing', 'C-D:2:outgoing'], 'an edge away from the root is labelled by the walk, not by the root')
+    })
+
+    t.test('deleting a channel removes its entities, facts and relationships only', async t => {
+      const e1 = await store.upsertEntity({ name: 'P', type: 'T', channel: 'dc-a' })
+      const e2 = await store.upsertEntity({ name: 'Q', type: 'T', channel: 'dc-a' })
+      await store.relate({ source_id: e1.entity.id, target_id: e2.entity.id, type: 'r', channel: 'dc-a' })
+      await store.addFact(fact('in a', 'dc-a'))
+      await store.addFact(fact('in b', 'dc-b'))
+      t.same(await store.deleteChannel('dc-a'), { entities: 2, facts: 1, relationships: 1 })
+      const counts = await store.countByChannel()
+      t.equal(counts['dc-a'], undefined)
+      t.equal(counts['dc-b'].facts, 1)
+    })
+
+    const noSearch = store.searchFacts === undefined || store.searchEntities === undefined
+    t.test('keyword search over facts and entities (optional members)', { skip: noSearch ? `the ${store.backend} graph store has no keyword search` : false }, async t => {
+      const { searchFacts, searchEntities } = store
+      if (searchFacts === undefined || searchEntities === undefined) return
+      await store.addFact(fact('Marie Curie discovered polonium', 'ks'))
+      await store.addFact(fact('Polonium is radioactive', 'ks'))
+      await store.addFact(fact('Polonium elsewhere', 'ks-other'))
+      const gone = await store.addFact(fact('Curie lived in Warsaw', 'ks'))
+      await store.supersedeFact(gone.fact.id, fact('Curie lived in Paris', 'ks'))
+      await store.upsertEntity({ name: 'Marie Curie', type: 'Person', aliases: ['Madame Curie'], channel: 'ks' })
+      await store.upsertEntity({ name: 'Pierre', type: 'Person', description: 'physicist, married to Marie', channel: 'ks' })
+      const claims = async (text: string): Promise<string[]> => (await searchFacts.call(store, { text, channels: ['ks'], limit: 10 })).map(f => f.claim).sort()
+      t.same(await claims('POLONIUM?!'), ['Marie Curie discovered polonium', 'Polonium is radioactive'], 'any case, punctuation ignored, channels kept apart')
+      t.same(await claims('warsaw paris'), ['Curie lived in Paris'], 'superseded facts are not found')
+      t.same(await claims('"unbalanced (( AND OR *'), [], 'operators are not interpreted')
+      const best = await searchFacts.call(store, { text: 'marie polonium', channels: ['ks'], limit: 1 })
+      t.equal(best[0]?.claim, 'Marie Curie discovered polonium', 'more words matched ranks first')
+      t.ok(best[0].score > 0)
+      const names = async (text: string): Promise<string[]> => (await searchEntities.call(store, { text, channels: ['ks'], limit: 10 })).map(e => e.name).sort()
+      t.same(await names('madame'), ['Marie Curie'], 'aliases are searched')
+      t.same(await names('physicist'), ['Pierre'], 'descriptions are searched')
+      t.same(await names('marie'), ['Marie Curie', 'Pierre'])
+    })
+
+    t.test('embedder usage and delete all', async t => {
+      t.ok((await store.embedderUsage()).some(u => u.embedder === E && u.dimensions === 8))
+      t.ok(await store.deleteAll() > 0)
+      t.equal((await store.facts({ offset: 0, limit: 10, include_superseded: true })).total, 0)
+    })
+  })
+}
+
+/** Consolidation support and re-embedding: salience, promotion with merging, stale vectors. */
+export function graphJobsContract (t: Test, open: OpenGraphStore): void {
+  t.test('graph store jobs contract', async t => {
+    const store = await open(t)
+
+    t.test('salience is set and clamped; unknown ids say false', async t => {
+      const e = await store.upsertEntity({ name: 'Sal', type: 'T', channel: 'sal' })
+      const f = await store.addFact(fact('salient', 'sal'))
+      t.equal(await store.setSalience('entity', e.entity.id, 0.9), true)
+      t.equal(await store.setSalience('fact', f.fact.id, 7), true)
+      t.equal((await store.entity(e.entity.id))?.salience.toFixed(2), '0.90')
+      t.equal((await store.fact(f.fact.id))?.salience, 1, 'clamped to 1')
+      t.equal(await store.setSalience('fact', NO_ID, 0.5), false)
+      t.equal(await store.setSalience('fact', 'junk', 0.5), false)
+      await t.rejects(store.setSalience('fact', f.fact.id, Number.NaN), /salience must be a number/)
+    })
+
+    t.test('a fact moves to _global; the same claim already there merges into it', async t => {
+      const e = await store.upsertEntity({ name: 'Paris', type: 'Place', channel: 'pf' })
+      const alone = await store.addFact(fact('Paris is in France', 'pf', { entity_ids: [e.entity.id] }))
+      t.same(await store.moveToChannel('fact', alone.fact.id, '_global'), { id: alone.fact.id, merged: false })
+      t.equal((await store.fact(alone.fact.id))?.channel, '_global')
+      t.same((await store.fact(alone.fact.id))?.entity_ids, [e.entity.id], 'links kept')
+
+      const local = await store.addFact(fact('Water boils at 100 C', 'pf', { confidence: 0.95 }))
+      const global = await store.addFact(fact('Water boils at 100 C', '_global', { confidence: 0.6 }))
+      await store.similarFacts({ embedding: { vector: axis(4, 0), embedder: 'none' }, channels: ['pf'], limit: 1 })
+      const moved = await store.moveToChannel('fact', local.fact.id, '_global')
+      t.same(moved, { id: global.fact.id, merged: true })
+      t.equal(await store.fact(local.fact.id), undefined, 'the moved duplicate is gone')
+      t.equal((await store.fact(global.fact.id))?.confidence.toFixed(2), '0.95', 'the higher confidence is kept')
+      t.equal(await store.moveToChannel('fact', NO_ID, '_global'), undefined)
+    })
+
+    t.test('an entity moves to _global; a namesake there absorbs its facts and relationships', async t => {
+      const local = await store.upsertEntity({ name: 'Ada', type: 'Person', aliases: ['Countess'], channel: 'pe' })
+      const other = await store.upsertEntity({ name: 'Babbage', type: 'Person', channel: 'pe' })
+      await store.relate({ source_id: local.entity.id, target_id: other.entity.id, type: 'worked_with', channel: 'pe' })
+      const f = await store.addFact(fact('Ada wrote the first program', 'pe', { entity_ids: [local.entity.id] }))
+      const global = await store.upsertEntity({ name: 'ada', type: 'Person', aliases: ['Lovelace'], channel: '_global' })
+      const moved = await store.moveToChannel('entity', local.entity.id, '_global')
+      t.same(moved, { id: global.entity.id, merged: true })
+      t.equal(await store.entity(local.entity.id), undefined)
+      const g = await store.graph(global.entity.id, 1)
+      t.same(g?.relationships.map(r => `${r.source.name}-${r.type}->${r.target.name}`), ['ada-worked_with->Babbage'])
+      t.same(g?.facts.map(x => x.id), [f.fact.id])
+      t.same((await store.entity(global.entity.id))?.aliases.sort(), ['Countess', 'Lovelace'])
+    })
+
+    t.test('stale vectors are listed with their text and replaced', async t => {
+      await store.upsertEntity({ name: 'Old Co', type: 'Org', description: 'makes things', channel: 're', embedding: { vector: axis(8, 1), embedder: 'old' } })
+      await store.addFact(fact('old fact', 're', { embedding: { vector: axis(8, 2), embedder: 'old' } }))
+      await store.addFact(fact('new fact', 're', { embedding: { vector: axis(4, 2), embedder: 'new' } }))
+      const stale = await store.staleEmbeddings({ embedder: 'new', dimensions: 4, limit: 10 })
+      t.same(stale.map(x => [x.kind, x.text]).sort(), [['entity', 'Old Co makes things'], ['fact', 'old fact']])
+      const n = await store.setEmbeddings(stale.map(x => ({ kind: x.kind, id: x.id, embedding: { vector: axis(4, 1), embedder: 'new' } })))
+      t.equal(n, 2)
+      t.same(await store.staleEmbeddings({ embedder: 'new', dimensions: 4, limit: 10 }), [])
+      const near = await store.similarFacts({ embedding: { vector: axis(4, 1), embedder: 'new' }, channels: ['re'], limit: 1 })
+      t.same(near.map(x => x.claim), ['old fact'], 'found with the new vector')
+      await t.rejects(store.setEmbeddings([{ kind: 'turn', id: stale[0].id, embedding: null }]), /no vectors of kind "turn"/)
+    })
+  })
+}
