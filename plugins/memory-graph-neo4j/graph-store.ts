@@ -5,9 +5,8 @@
 // and a circuit breaker skips it for a cool-down so chats do not wait on it.
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
-import { StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
+import { Breaker, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
 import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
-import { Breaker } from './breaker.ts'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'

@@ -51,3 +51,4 @@ export function normalize (v: number[]): number[] {
   const n = Math.sqrt(sum)
   return n === 0 ? v : v.map(x => x / n)
 }
+export { Breaker } from './breaker.ts'

@@ -1,7 +1,8 @@
-// A circuit breaker for the Neo4j server, as the SQL stores have for PostgreSQL: a server
-// that does not answer costs connect_timeout_ms per call, so after a connection failure
-// the store is skipped for a cool-down (calls fail at once, health reports unhealthy);
-// the first call after it tries again.
+// A circuit breaker per database server (PostgreSQL in the SQL kit, Neo4j in
+// memory-graph-neo4j). A server that does not answer (packets dropped, not refused) costs
+// connect_timeout_ms per call; without a breaker every chat would wait that long for
+// memory. After a connection failure the store is skipped for a cool-down (calls fail at
+// once, health reports unhealthy); the first call after it tries again.
 export class Breaker {
   readonly cooldownMs: number
   readonly #now: () => number
