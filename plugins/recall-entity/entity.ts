@@ -34,9 +34,17 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
       let t0 = performance.now()
       const found = new Map<string, Entity & { score: number }>()
       const names = nameCandidates(input.query)
-      const byName = await Promise.all(names.flatMap(w => input.channels.map(async channel =>
-        (await graph.entities({ channel, search: w, offset: 0, limit: 5 })).items.filter(e => mentions(e, w)))))
-      for (const e of byName.flat()) if (!found.has(e.id)) found.set(e.id, { ...e, score: 1 })
+      // A store with keyword search (full-text index: names, aliases, descriptions) answers
+      // every candidate word in one query; otherwise one substring lookup of names per word
+      // and channel. Either way only entities whose name or an alias holds the word count.
+      const { searchEntities } = graph
+      const byName = names.length === 0
+        ? []
+        : searchEntities !== undefined
+          ? (await searchEntities.call(graph, { text: names.join(' '), channels: input.channels, limit: Math.max(20, max * 4) })).filter(e => names.some(w => mentions(e, w)))
+          : (await Promise.all(names.flatMap(w => input.channels.map(async channel =>
+              (await graph.entities({ channel, search: w, offset: 0, limit: 5 })).items.filter(e => mentions(e, w)))))).flat()
+      for (const e of byName) if (!found.has(e.id)) found.set(e.id, { ...e, score: 1 })
       if (input.embedding !== undefined) {
         const near = await graph.similarEntities({ embedding: input.embedding, channels: input.channels, limit: max })
         for (const e of near) if (e.score >= s.recall_entity_similarity_threshold && !found.has(e.id)) found.set(e.id, e)

@@ -108,6 +108,14 @@ for (const backend of SQL_BACKENDS) {
       t.same(none.entities.filter(e => (e.found_by as string[]).includes('entity_centric')), [])
     })
 
+    t.test('entity_centric: an entity named only by an alias is found through the graph store\'s keyword search (a name lookup reads names only)', async t => {
+      const { svc, recall, graph } = setUp(db)
+      t.type(graph.searchEntities, 'function', 'the store has keyword search')
+      await svc.addEntity({ name: 'Adaeze Okonkwo', type: 'Person', aliases: ['the Harbourmaster'], channel: 'alias' })
+      const r = await recall('What did the Harbourmaster say?', 'alias', { ...OFF, recall_enable_entity_centric: true })
+      t.same(r.entities.filter(e => (e.found_by as string[]).includes('entity_centric')).map(e => e.name), ['Adaeze Okonkwo'])
+    })
+
     t.test('hyde and self_query without a model drop out and say why; off by default', async t => {
       const { svc, recall } = setUp(db)
       await svc.addTurn({ conversation_id: 'h', role: 'user', content: 'we adopted a dog', channel: 'hy2' })
