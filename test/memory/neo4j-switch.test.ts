@@ -4,19 +4,9 @@
 // a closed loopback port: the store is registered, health names it unhealthy with the
 // reason, a graph read is a 503 naming the store, and the rest of memory keeps working.
 import t from 'tap'
-import net from 'node:net'
-import { once } from 'node:events'
 import { startKernel } from '../helpers/kernel.ts'
 import { repoPlugin } from '../helpers/workspace.ts'
-
-async function closedPort (): Promise<number> {
-  const srv = net.createServer().listen(0, '127.0.0.1')
-  await once(srv, 'listening')
-  const port = (srv.address() as net.AddressInfo).port
-  srv.close()
-  await once(srv, 'close')
-  return port
-}
+import { freePort } from '../helpers/net.ts'
 
 t.test('NEO4J_URI in .env switches the graph role to Neo4j and back', async t => {
   const s = await startKernel(t, {
@@ -32,7 +22,7 @@ t.test('NEO4J_URI in .env switches the graph role to Neo4j and back', async t =>
   const graph = async (): Promise<{ backend: string, status: string, error?: string }> => (await s.json('/api/health?include_memory=true')).body.memory.neo4j
   t.match(await graph(), { backend: 'pglite', status: 'healthy' }, 'the SQL graph store without NEO4J_URI')
 
-  s.ws.write('.env', `NEO4J_URI=bolt://127.0.0.1:${await closedPort()}\nNEO4J_PASSWORD=secret\n`)
+  s.ws.write('.env', `NEO4J_URI=bolt://127.0.0.1:${await freePort()}\nNEO4J_PASSWORD=secret\n`)
   await s.nextReload()
   t.equal(s.kernel.api.lastReload()?.ok, true, 'an unreachable server does not fail the reload')
   const down = await graph()
