@@ -4,10 +4,11 @@
 // every node and RELATES_TO carries its `channel`.
 
 /** An entity as a map (`e`), without its vectors. */
-export const ENTITY = 'e {.id, .name, .type, .aliases, .description, .salience, .properties, .first_seen, .last_accessed, .access_count, .channel}'
+export const ENTITY = 'e {.id, .name, .type, .aliases, .description, .salience, .properties, .first_seen, .last_accessed, .access_count, .channel, conversation_count: size(coalesce(e.conversation_ids, []))}'
 /** A fact as a map (`f`) with its links: entity ids, and both ends of its supersession. */
 export const FACT = `f {.id, .claim, .claim_hash, .confidence, .source, .source_turn_id, .created_at, .channel, .last_accessed, .access_count,
-  .salience, .temporal_context, .superseded_at, .flagged_for_review,
+  .salience, .temporal_context, .superseded_at, .flagged_for_review, .subject_id, .attribute, .value,
+  conversation_count: size(coalesce(f.conversation_ids, [])),
   entity_ids: [(f)-[:ABOUT]->(x:Entity) | x.id],
   superseded_by_id: head([(f)<-[:SUPERSEDES]-(n:Fact) | n.id]),
   supersedes_id: head([(f)-[:SUPERSEDES]->(o:Fact) | o.id])}`
@@ -23,16 +24,25 @@ export const Q = {
     SET e.last_accessed = datetime()
     RETURN e.id AS id, e.id = $id AS created, e.aliases AS aliases, e.properties AS properties`,
   updateEntity: `MATCH (e:Entity {id: $id})
-    SET e.aliases = $aliases, e.alias_text = $alias_text, e.properties = $properties, e.description = coalesce($description, e.description)
+    SET e.aliases = $aliases, e.alias_text = $alias_text, e.properties = $properties, e.description = coalesce($description, e.description),
+      e.conversation_ids = CASE WHEN $conversation_id IS NULL OR $conversation_id IN coalesce(e.conversation_ids, []) THEN coalesce(e.conversation_ids, [])
+        ELSE coalesce(e.conversation_ids, []) + $conversation_id END
     SET e += $vector
     RETURN ${ENTITY} AS entity`,
   entity: `MATCH (e:Entity {id: $id}) RETURN ${ENTITY} AS entity`,
   countEntities: `MATCH (e:Entity)
-    WHERE ($channel IS NULL OR e.channel = $channel) AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
+    WHERE ($channel IS NULL OR e.channel = $channel) AND ($exclude_channel IS NULL OR e.channel <> $exclude_channel) AND e.salience >= $min_salience
+      AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
     RETURN count(e) AS total`,
   listEntities: `MATCH (e:Entity)
-    WHERE ($channel IS NULL OR e.channel = $channel) AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
+    WHERE ($channel IS NULL OR e.channel = $channel) AND ($exclude_channel IS NULL OR e.channel <> $exclude_channel) AND e.salience >= $min_salience
+      AND ($type IS NULL OR e.type = $type) AND ($search IS NULL OR e.name_key CONTAINS toLower($search))
     RETURN ${ENTITY} AS entity ORDER BY e.salience DESC, e.name, e.id SKIP $offset LIMIT $limit`,
+  // Entity linking: the name or an alias, any case; channels in the order given.
+  findEntities: `MATCH (e:Entity) WHERE e.channel IN $channels
+      AND (e.name_key = toLower($name) OR any(a IN e.aliases WHERE toLower(a) = toLower($name)))
+    WITH e, [i IN range(0, size($channels) - 1) WHERE $channels[i] = e.channel][0] AS pos
+    RETURN ${ENTITY} AS entity ORDER BY pos, e.salience DESC, e.id LIMIT $limit`,
   // Approximate nearest neighbours over the whole index, then the caller's channels and embedder.
   nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e, score
     WHERE e.channel IN $channels AND e.embedder = $embedder
@@ -51,26 +61,45 @@ export const Q = {
   mergeFact: `MERGE (f:Fact {channel: $channel, claim_hash: $claim_hash})
     ON CREATE SET f.id = $id, f.claim = $claim, f.claim_key = toLower($claim), f.confidence = $confidence, f.source = $source,
       f.source_turn_id = $source_turn_id, f.created_at = datetime(), f.last_accessed = datetime(), f.access_count = 0,
-      f.salience = $salience, f.temporal_context = $temporal_context, f.flagged_for_review = false, f += $vector
+      f.salience = $salience, f.temporal_context = $temporal_context, f.flagged_for_review = $flagged_for_review,
+      f.subject_id = $subject_id, f.attribute = $attribute, f.value = $value, f.conversation_ids = [], f += $vector
+    ON MATCH SET f.confidence = CASE WHEN $confidence > f.confidence THEN $confidence ELSE f.confidence END,
+      f.subject_id = coalesce(f.subject_id, $subject_id), f.attribute = coalesce(f.attribute, $attribute), f.value = coalesce(f.value, $value)
+    SET f.conversation_ids = CASE WHEN $conversation_id IS NULL OR $conversation_id IN coalesce(f.conversation_ids, []) THEN coalesce(f.conversation_ids, [])
+      ELSE coalesce(f.conversation_ids, []) + $conversation_id END
     RETURN f.id AS id, f.id = $id AS created`,
   linkFact: `MATCH (f:Fact {id: $id}) MATCH (e:Entity) WHERE e.id IN $entity_ids
     MERGE (f)-[:ABOUT]->(e)`,
   fact: `MATCH (f:Fact {id: $id}) RETURN ${FACT} AS fact`,
   supersede: `MATCH (old:Fact {id: $old_id}) MATCH (next:Fact {id: $new_id})
-    SET old.superseded_at = datetime()
+    SET old.superseded_at = datetime(), old.temporal_context = 'past'
     MERGE (next)-[:SUPERSEDES]->(old)`,
+  findFact: `MATCH (f:Fact) WHERE f.channel IN $channels AND f.claim_hash = $claim_hash
+    WITH f, [i IN range(0, size($channels) - 1) WHERE $channels[i] = f.channel][0] AS pos
+    RETURN ${FACT} AS fact ORDER BY pos LIMIT 1`,
+  // What holds now about a subject's attribute: the supersession candidates.
+  currentFacts: `MATCH (f:Fact) WHERE f.subject_id = $subject_id AND f.attribute = $attribute AND f.channel IN $channels
+      AND f.superseded_at IS NULL AND NOT f.flagged_for_review AND (f.temporal_context IS NULL OR f.temporal_context = 'current')
+    RETURN ${FACT} AS fact ORDER BY f.created_at, f.id`,
   countFacts: `MATCH (f:Fact)
-    WHERE ($channel IS NULL OR f.channel = $channel) AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
+    WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
+      AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
       AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
+      AND ($flagged IS NULL OR f.flagged_for_review = $flagged) AND f.access_count >= $min_access_count
+      AND size(coalesce(f.conversation_ids, [])) >= $min_conversations
     RETURN count(f) AS total`,
   listFacts: `MATCH (f:Fact)
-    WHERE ($channel IS NULL OR f.channel = $channel) AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
+    WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
+      AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
       AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
+      AND ($flagged IS NULL OR f.flagged_for_review = $flagged) AND f.access_count >= $min_access_count
+      AND size(coalesce(f.conversation_ids, [])) >= $min_conversations
     RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id SKIP $offset LIMIT $limit`,
   nearestFacts: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS f, score
-    WHERE f.channel IN $channels AND f.embedder = $embedder AND f.superseded_at IS NULL
+    WHERE f.channel IN $channels AND f.embedder = $embedder AND ($include_superseded OR f.superseded_at IS NULL)
     RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
-  scanFacts: `MATCH (f:Fact) WHERE f.channel IN $channels AND f.embedder = $embedder AND f.embedding_dims = $dims AND f.superseded_at IS NULL
+  scanFacts: `MATCH (f:Fact) WHERE f.channel IN $channels AND f.embedder = $embedder AND f.embedding_dims = $dims
+      AND ($include_superseded OR f.superseded_at IS NULL)
     WITH f, f[$property] AS v
     WITH f, reduce(s = 0.0, i IN range(0, size(v) - 1) | s + v[i] * $vector[i]) AS cosine
     RETURN ${FACT} AS fact, (cosine + 1) / 2 AS score ORDER BY score DESC LIMIT $limit`,

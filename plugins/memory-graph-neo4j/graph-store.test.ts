@@ -52,21 +52,21 @@ t.test('a vector index per kind and size: created with Neo4j 5 syntax on first u
 })
 
 t.test('upsertEntity: MERGE on the identity key, then aliases and properties merged; Integer and DateTime mapped', async t => {
-  const stored = { id: E1, name: 'Ada', channel: 'g', aliases: ['Ada', 'Countess'], properties: '{"born":1815,"x":2}', access_count: 7 }
+  const stored = { id: E1, name: 'Ada', channel: 'g', aliases: ['Ada', 'Countess'], properties: '{"born":1815,"x":2}', access_count: 7, conversation_count: 2 }
   const { store, driver } = open(q => {
     if (q === Q.mergeEntity) return [rec({ id: E1, created: false, aliases: ['Ada'], properties: '{"born":1815,"x":1}' })]
     if (q === Q.updateEntity) return [rec({ entity: entityMap(stored) })]
   })
-  const res = await store.upsertEntity({ name: 'ada', type: 'Person', aliases: ['Countess', 'Ada'], properties: { x: 2 }, channel: 'g', embedding: { vector: [1, 0], embedder: 'e' } })
+  const res = await store.upsertEntity({ name: 'ada', type: 'Person', aliases: ['Countess', 'Ada'], properties: { x: 2 }, channel: 'g', embedding: { vector: [1, 0], embedder: 'e' }, conversation_id: 'c9' })
   t.equal(res.created, false)
   const merge = driver.sent(Q.mergeEntity)[0]
   t.match(merge.params, { channel: 'g', name: 'ada', type: 'Person', salience: 0.5 })
   t.equal(merge.mode, 'WRITE')
   const upd = driver.sent(Q.updateEntity)[0]
-  t.same(upd.params, { id: E1, aliases: ['Ada', 'Countess'], alias_text: 'Ada Countess', properties: '{"born":1815,"x":2}', description: null, vector: {} }, 'an existing entity keeps its vector')
+  t.same(upd.params, { id: E1, aliases: ['Ada', 'Countess'], alias_text: 'Ada Countess', properties: '{"born":1815,"x":2}', description: null, conversation_id: 'c9', vector: {} }, 'an existing entity keeps its vector; the conversation is counted')
   t.same(res.entity, {
     id: E1, name: 'Ada', type: 'Person', aliases: ['Ada', 'Countess'], description: null, salience: 0.5, properties: { born: 1815, x: 2 },
-    first_seen: '2026-01-02T03:04:05.678Z', last_accessed: '2026-01-03T00:00:00.000Z', access_count: 7, channel: 'g',
+    first_seen: '2026-01-02T03:04:05.678Z', last_accessed: '2026-01-03T00:00:00.000Z', access_count: 7, channel: 'g', conversation_count: 2,
   })
   t.equal(typeof res.entity.access_count, 'number')
 })
@@ -82,10 +82,10 @@ t.test('lists page with Integer SKIP/LIMIT and pass search text only as a parame
   t.equal(ents.total, 42)
   t.equal(ents.items[0].name, 'A')
   const list = driver.sent(Q.listEntities)[0].params
-  t.same(list, { channel: 'c', type: null, search: hostile, offset: neo4j.int(5), limit: neo4j.int(10) })
+  t.same(list, { channel: 'c', exclude_channel: null, min_salience: 0, type: null, search: hostile, offset: neo4j.int(5), limit: neo4j.int(10) })
   t.ok(neo4j.isInt(list.offset) && neo4j.isInt(list.limit), 'SKIP and LIMIT refuse floats, so they go as Integers')
   const facts = await store.facts({ search: hostile, min_confidence: 0.5, offset: 0, limit: 3 })
-  t.same(driver.sent(Q.countFacts)[0].params, { channel: null, search: hostile, min_confidence: 0.5, include_superseded: false })
+  t.same(driver.sent(Q.countFacts)[0].params, { channel: null, exclude_channel: null, search: hostile, min_confidence: 0.5, include_superseded: false, flagged: null, min_access_count: neo4j.int(0), min_conversations: neo4j.int(0) })
   t.same(facts.items[0].entity_ids, ['a', 'b'], 'entity ids sorted')
   t.notOk(driver.calls.some(c => c.query.includes(hostile)), 'no statement text holds the caller\'s text')
 })
@@ -97,7 +97,7 @@ t.test('similarFacts: the vector index first, scores turned back into cosine, re
   const res = await store.similarFacts({ embedding: { vector: [0, 2], embedder: 'e2' }, channels: ['sf'], limit: 2 })
   t.same(res.map(f => [f.claim, Number(f.score.toFixed(3))]), [['near', 0.9], ['far', 0]])
   const near = driver.sent(Q.nearestFacts)[0]
-  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), index: 'agentd_fact_vec_2', k: neo4j.int(100) })
+  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), include_superseded: false, index: 'agentd_fact_vec_2', k: neo4j.int(100) })
   t.equal(driver.sent(Q.scanFacts).length, 0, 'enough from the index: no scan')
   t.same(driver.sent(Q.touchFacts)[0].params, { ids: [F1, F2] })
   t.equal(res[0].access_count, 2, 'Integer access count mapped')
@@ -280,4 +280,29 @@ t.test('close closes the driver', async t => {
   const { store, driver } = open()
   await store.close()
   t.equal(driver.closed, true)
+})
+
+t.test('consolidation: conversations, subject and attribute, flagged facts and the promotion filters go as parameters', async t => {
+  const { store, driver } = open((q, p) => {
+    if (q === Q.mergeFact) return [rec({ id: F1, created: false })]
+    if (q === Q.fact || q === Q.findFact || q === Q.currentFacts) return [rec({ fact: factMap({ id: F1, claim: 'User lives in Rome', channel: 'cf', subject_id: E1, conversation_count: 3 }) })]
+    if (q === Q.findEntities) return [rec({ entity: entityMap({ id: E1, name: 'User', channel: 'cf' }) })]
+    if (q === Q.countFacts) return [rec({ total: neo4j.int(0) })]
+  })
+  const added = await store.addFact({ claim: 'User lives in Rome', claim_hash: 'h', source: 'extraction', channel: 'cf', confidence: 0.9, subject_id: E1, attribute: 'lives_in', value: 'Rome', conversation_id: 'c2', flagged_for_review: true })
+  t.match(driver.sent(Q.mergeFact)[0].params, { confidence: 0.9, subject_id: E1, attribute: 'lives_in', value: 'Rome', conversation_id: 'c2', flagged_for_review: true })
+  t.match(added.fact, { subject_id: E1, attribute: 'lives_in', value: 'Rome', conversation_count: 3 })
+  t.match(Q.mergeFact, /ON MATCH SET f\.confidence = CASE WHEN \$confidence > f\.confidence/, 'a restatement keeps the higher confidence')
+  await store.addFact({ claim: 'x', claim_hash: 'x', source: 'extraction', channel: 'cf', conversation_id: '' })
+  t.equal(driver.sent(Q.mergeFact)[1].params.conversation_id, null, 'no conversation: nothing counted')
+  t.same((await store.findEntities({ channels: ['cf', '_global'], name: '  user ', limit: 3 })).map(e => e.id), [E1])
+  t.same(driver.sent(Q.findEntities)[0].params, { channels: ['cf', '_global'], name: 'user', limit: neo4j.int(3) })
+  t.same(await store.findEntities({ channels: [], name: 'user', limit: 3 }), [])
+  t.equal((await store.findFact({ channels: ['cf'], claim_hash: 'h' }))?.id, F1)
+  t.same(driver.sent(Q.findFact)[0].params, { channels: ['cf'], claim_hash: 'h' })
+  t.equal((await store.currentFacts({ channels: ['cf'], subject_id: E1, attribute: 'lives_in' }))[0].value, 'Rome')
+  t.same(driver.sent(Q.currentFacts)[0].params, { channels: ['cf'], subject_id: E1, attribute: 'lives_in' })
+  await store.facts({ exclude_channel: '_global', flagged: false, min_access_count: 2, min_conversations: 2, offset: 0, limit: 5 })
+  t.match(driver.sent(Q.countFacts)[0].params, { exclude_channel: '_global', flagged: false, min_access_count: neo4j.int(2), min_conversations: neo4j.int(2) })
+  t.match(Q.supersede, /old\.temporal_context = 'past'/, 'a superseded fact becomes past')
 })

@@ -26,6 +26,8 @@ export interface Neo4jGraphStoreOptions {
 }
 
 const int = (n: number): ReturnType<typeof neo4j.int> => neo4j.int(Math.trunc(n))
+/** An optional id or name: empty means none. */
+const nonEmpty = (v: string | null | undefined): string | null => v === undefined || v === null || v === '' ? null : v
 const notFound = (what: string): Error => Object.assign(new Error(what), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
 
 /** How many nearest neighbours to ask the index for before the channel filter. */
@@ -132,7 +134,7 @@ export class Neo4jGraphStore implements GraphStore {
       const created = m.created === true
       const properties = JSON.stringify({ ...parseProperties(m.properties), ...(e.properties ?? {}) })
       const r = await tx.run(Q.updateEntity, {
-        id: String(m.id), ...mergeAliases(m.aliases, e.aliases ?? []), properties, description: e.description ?? null,
+        id: String(m.id), ...mergeAliases(m.aliases, e.aliases ?? []), properties, description: e.description ?? null, conversation_id: nonEmpty(e.conversation_id),
         vector: created ? this.#vectorProps(e.embedding) : {},
       })
       return { entity: toEntity(r.records[0].get('entity') as Row), created }
@@ -146,13 +148,20 @@ export class Neo4jGraphStore implements GraphStore {
     })
   }
 
-  async entities (q: { channel?: string, search?: string, type?: string, offset: number, limit: number }): Promise<PageResult<Entity>> {
-    const p = { channel: q.channel ?? null, type: q.type ?? null, search: q.search ?? null }
+  async entities (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number, offset: number, limit: number }): Promise<PageResult<Entity>> {
+    const p = { channel: q.channel ?? null, exclude_channel: q.exclude_channel ?? null, min_salience: q.min_salience ?? 0, type: q.type ?? null, search: q.search ?? null }
     return await this.#run('READ', async tx => {
       const total = num((await tx.run(Q.countEntities, p)).records[0].get('total'))
       const r = await tx.run(Q.listEntities, { ...p, offset: int(q.offset), limit: int(q.limit) })
       return { items: r.records.map(x => toEntity(x.get('entity') as Row)), total }
     })
+  }
+
+  async findEntities (q: { channels: string[], name: string, limit: number }): Promise<Entity[]> {
+    const name = q.name.trim()
+    if (q.channels.length === 0 || name === '') return []
+    return await this.#run('READ', async tx => (await tx.run(Q.findEntities, { channels: q.channels, name, limit: int(q.limit) })).records
+      .map(x => toEntity(x.get('entity') as Row)))
   }
 
   async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
@@ -173,12 +182,12 @@ export class Neo4jGraphStore implements GraphStore {
    * Nearest by the vector index, then (when the channel filter left fewer than asked) an
    * exact scan of the channels. Neo4j scores cosine as (1 + cos) / 2; the contract wants cos.
    */
-  async #nearest<T extends { id: string }> (kind: VectorKind, q: VectorQuery, indexed: string, scan: string, key: string, map: (r: Row) => T): Promise<Array<T & { score: number }>> {
+  async #nearest<T extends { id: string }> (kind: VectorKind, q: VectorQuery & { include_superseded?: boolean }, indexed: string, scan: string, key: string, map: (r: Row) => T): Promise<Array<T & { score: number }>> {
     const dims = q.embedding.vector.length
     if (q.channels.length === 0 || q.limit <= 0 || dims === 0) return []
     const index = await this.#run('WRITE', async () => await this.#vectorIndex(kind, dims))
     const vector = normalize(q.embedding.vector)
-    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit) }
+    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit), ...(kind === 'fact' ? { include_superseded: q.include_superseded === true } : {}) }
     const rows = await this.#run(kind === 'fact' ? 'WRITE' : 'READ', async tx => {
       let records = (await tx.run(indexed, { ...p, index, k: int(candidates(q.limit)) })).records
       if (records.length < q.limit) records = (await tx.run(scan, { ...p, dims: int(dims), property: vectorProperty(dims) })).records
@@ -195,7 +204,8 @@ export class Neo4jGraphStore implements GraphStore {
     const r = (await tx.run(Q.mergeFact, {
       id: randomUUID(), channel: f.channel, claim_hash: f.claim_hash, claim: f.claim, confidence: f.confidence ?? 0.8, source: f.source,
       source_turn_id: f.source_turn_id ?? null, salience: f.salience ?? 0.5, temporal_context: f.temporal_context ?? null,
-      vector: this.#vectorProps(f.embedding),
+      flagged_for_review: f.flagged_for_review === true, subject_id: nonEmpty(f.subject_id), attribute: nonEmpty(f.attribute), value: f.value ?? null,
+      conversation_id: nonEmpty(f.conversation_id), vector: this.#vectorProps(f.embedding),
     })).records[0]
     const id = String(r.get('id'))
     if ((f.entity_ids ?? []).length > 0) await tx.run(Q.linkFact, { id, entity_ids: f.entity_ids })
@@ -231,8 +241,25 @@ export class Neo4jGraphStore implements GraphStore {
     return await this.#run('READ', async tx => await this.#fact(tx, id))
   }
 
-  async facts (q: { channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, offset: number, limit: number }): Promise<PageResult<Fact>> {
-    const p = { channel: q.channel ?? null, search: q.search ?? null, min_confidence: q.min_confidence ?? 0, include_superseded: q.include_superseded === true }
+  async findFact (q: { channels: string[], claim_hash: string }): Promise<Fact | undefined> {
+    if (q.channels.length === 0) return undefined
+    return await this.#run('READ', async tx => {
+      const r = await tx.run(Q.findFact, { channels: q.channels, claim_hash: q.claim_hash })
+      return r.records[0] === undefined ? undefined : toFact(r.records[0].get('fact') as Row)
+    })
+  }
+
+  async currentFacts (q: { channels: string[], subject_id: string, attribute: string }): Promise<Fact[]> {
+    if (q.channels.length === 0) return []
+    return await this.#run('READ', async tx => (await tx.run(Q.currentFacts, { channels: q.channels, subject_id: q.subject_id, attribute: q.attribute })).records
+      .map(x => toFact(x.get('fact') as Row)))
+  }
+
+  async facts (q: { channel?: string, exclude_channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, flagged?: boolean, min_access_count?: number, min_conversations?: number, offset: number, limit: number }): Promise<PageResult<Fact>> {
+    const p = {
+      channel: q.channel ?? null, exclude_channel: q.exclude_channel ?? null, search: q.search ?? null, min_confidence: q.min_confidence ?? 0,
+      include_superseded: q.include_superseded === true, flagged: q.flagged ?? null, min_access_count: int(q.min_access_count ?? 0), min_conversations: int(q.min_conversations ?? 0),
+    }
     return await this.#run('READ', async tx => {
       const total = num((await tx.run(Q.countFacts, p)).records[0].get('total'))
       const r = await tx.run(Q.listFacts, { ...p, offset: int(q.offset), limit: int(q.limit) })
@@ -240,7 +267,7 @@ export class Neo4jGraphStore implements GraphStore {
     })
   }
 
-  async similarFacts (q: VectorQuery): Promise<Array<Fact & { score: number }>> {
+  async similarFacts (q: VectorQuery & { include_superseded?: boolean }): Promise<Array<Fact & { score: number }>> {
     return await this.#nearest('fact', q, Q.nearestFacts, Q.scanFacts, 'fact', toFact)
   }
 

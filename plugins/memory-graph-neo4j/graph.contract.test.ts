@@ -3,7 +3,7 @@
 // The suite empties the database it runs on, so it refuses one that already holds
 // agentd's nodes: point NEO4J_URI (or NEO4J_DATABASE) at a scratch database.
 import t, { type Test } from 'tap'
-import { graphJobsContract, graphStoreContract } from '../../test/memory/graph-contract.ts'
+import { graphConsolidationContract, graphJobsContract, graphStoreContract } from '../../test/memory/graph-contract.ts'
 import { openDriver } from './driver.ts'
 import { Neo4jGraphStore } from './graph-store.ts'
 import { resolveNeo4jTarget } from './target.ts'
@@ -27,4 +27,5 @@ t.test('graph store on neo4j', { skip }, async t => {
   // One suite after the other: both empty the same database in teardown.
   t.test('contract', async t => { graphStoreContract(t, open) })
   t.test('jobs contract', async t => { graphJobsContract(t, open) })
+  t.test('consolidation contract', async t => { graphConsolidationContract(t, open) })
 })

@@ -13,7 +13,8 @@ export const PQ = {
     SET t.access_count = t.access_count + s.access_count,
       t.confidence = CASE WHEN s.confidence > t.confidence THEN s.confidence ELSE t.confidence END,
       t.salience = CASE WHEN s.salience > t.salience THEN s.salience ELSE t.salience END,
-      t.last_accessed = CASE WHEN s.last_accessed > t.last_accessed THEN s.last_accessed ELSE t.last_accessed END`,
+      t.last_accessed = CASE WHEN s.last_accessed > t.last_accessed THEN s.last_accessed ELSE t.last_accessed END,
+      t.conversation_ids = coalesce(t.conversation_ids, []) + [c IN coalesce(s.conversation_ids, []) WHERE NOT c IN coalesce(t.conversation_ids, [])]`,
   factLinks: `MATCH (s:Fact {id: $id})-[:ABOUT]->(e:Entity) MATCH (t:Fact {id: $target})
     MERGE (t)-[:ABOUT]->(e)`,
   factSupersededBy: `MATCH (s:Fact {id: $id})<-[:SUPERSEDES]-(n:Fact) MATCH (t:Fact {id: $target}) WHERE n <> t
@@ -30,7 +31,10 @@ export const PQ = {
     SET t.access_count = t.access_count + s.access_count,
       t.salience = CASE WHEN s.salience > t.salience THEN s.salience ELSE t.salience END,
       t.description = coalesce(t.description, s.description),
-      t.aliases = $aliases, t.alias_text = $alias_text, t.properties = $properties`,
+      t.aliases = $aliases, t.alias_text = $alias_text, t.properties = $properties,
+      t.conversation_ids = coalesce(t.conversation_ids, []) + [c IN coalesce(s.conversation_ids, []) WHERE NOT c IN coalesce(t.conversation_ids, [])]`,
+  // Facts about the moved entity are about the one that remains.
+  entitySubject: 'MATCH (f:Fact {subject_id: $id}) SET f.subject_id = $target',
   entityFacts: `MATCH (f:Fact)-[:ABOUT]->(:Entity {id: $id}) MATCH (t:Entity {id: $target})
     MERGE (f)-[:ABOUT]->(t)`,
   // An edge the surviving entity already has stays single (MERGE on its type).
@@ -85,7 +89,7 @@ async function moveEntity (tx: CypherTx, id: string, channel: string): Promise<{
   // The surviving entity's properties win over the moved one's, as in the SQL store.
   const properties = JSON.stringify({ ...parseProperties(there.s_properties), ...parseProperties(there.t_properties) })
   await tx.run(PQ.mergeEntity, { id, target, ...mergeAliases(there.t_aliases, there.s_aliases), properties })
-  for (const q of [PQ.entityFacts, PQ.entityOut, PQ.entityIn, PQ.dropEntity]) await tx.run(q, { id, target })
+  for (const q of [PQ.entityFacts, PQ.entitySubject, PQ.entityOut, PQ.entityIn, PQ.dropEntity]) await tx.run(q, { id, target })
   return { id: target, merged: true }
 }
 

@@ -40,7 +40,7 @@ export const parseProperties = obj
 export const toEntity = (r: Row): Entity => ({
   id: String(r.id), name: String(r.name), type: String(r.type), aliases: strArr(r.aliases), description: strOrNull(r.description),
   salience: num(r.salience), properties: obj(r.properties), first_seen: iso(r.first_seen), last_accessed: iso(r.last_accessed),
-  access_count: num(r.access_count), channel: String(r.channel),
+  access_count: num(r.access_count), channel: String(r.channel), conversation_count: num(r.conversation_count),
 })
 
 export const toFact = (r: Row): Fact => ({
@@ -50,6 +50,7 @@ export const toFact = (r: Row): Fact => ({
   temporal_context: strOrNull(r.temporal_context) as Fact['temporal_context'],
   superseded_at: isoOrNull(r.superseded_at), superseded_by_id: strOrNull(r.superseded_by_id),
   supersedes_id: strOrNull(r.supersedes_id), flagged_for_review: r.flagged_for_review === true,
+  subject_id: strOrNull(r.subject_id), attribute: strOrNull(r.attribute), value: strOrNull(r.value), conversation_count: num(r.conversation_count),
 })
 
 /** Lucene query text for full-text search: the query's words only (letters and digits), so no operator can get through. */

@@ -11,6 +11,9 @@ export const SCHEMA: readonly string[] = [
   'CREATE INDEX agentd_entity_channel IF NOT EXISTS FOR (e:Entity) ON (e.channel)',
   'CREATE INDEX agentd_fact_channel IF NOT EXISTS FOR (f:Fact) ON (f.channel)',
   'CREATE INDEX agentd_relates_channel IF NOT EXISTS FOR ()-[r:RELATES_TO]-() ON (r.channel)',
+  // Consolidation: a fact by claim hash in any channel; the current facts about a subject's attribute.
+  'CREATE INDEX agentd_fact_claim_hash IF NOT EXISTS FOR (f:Fact) ON (f.claim_hash)',
+  'CREATE INDEX agentd_fact_subject IF NOT EXISTS FOR (f:Fact) ON (f.subject_id, f.attribute)',
   // Literal substring search in lists (`CONTAINS` on the lower-cased text is what a text index serves).
   'CREATE TEXT INDEX agentd_entity_name_key IF NOT EXISTS FOR (e:Entity) ON (e.name_key)',
   'CREATE TEXT INDEX agentd_fact_claim_key IF NOT EXISTS FOR (f:Fact) ON (f.claim_key)',

@@ -50,16 +50,18 @@ export const dt = (isoText: string, extraNanos = 0): InstanceType<typeof neo4j.t
 }
 
 /** A stored entity node as the ENTITY projection returns it. */
-export const entityMap = (o: { id: string, name: string, channel: string, type?: string, aliases?: string[], properties?: string, access_count?: number, salience?: number }): Record<string, unknown> => ({
+export const entityMap = (o: { id: string, name: string, channel: string, type?: string, aliases?: string[], properties?: string, access_count?: number, salience?: number, conversation_count?: number }): Record<string, unknown> => ({
   id: o.id, name: o.name, type: o.type ?? 'Person', aliases: o.aliases ?? [], description: null, salience: o.salience ?? 0.5,
   properties: o.properties ?? '{}', first_seen: dt('2026-01-02T03:04:05.678Z', 901), last_accessed: dt('2026-01-03T00:00:00.000Z'),
-  access_count: neo4j.int(o.access_count ?? 0), channel: o.channel,
+  access_count: neo4j.int(o.access_count ?? 0), channel: o.channel, conversation_count: neo4j.int(o.conversation_count ?? 0),
 })
 
 /** A stored fact as the FACT projection returns it. */
-export const factMap = (o: { id: string, claim: string, channel: string, entity_ids?: string[], superseded_by_id?: string | null, supersedes_id?: string | null, superseded_at?: unknown, confidence?: number }): Record<string, unknown> => ({
+export const factMap = (o: { id: string, claim: string, channel: string, entity_ids?: string[], superseded_by_id?: string | null, supersedes_id?: string | null, superseded_at?: unknown, confidence?: number, subject_id?: string, conversation_count?: number }): Record<string, unknown> => ({
   id: o.id, claim: o.claim, claim_hash: `h-${o.claim}`, confidence: o.confidence ?? 0.8, source: 'user_stated', source_turn_id: null,
   created_at: dt('2026-02-01T10:00:00.000Z'), channel: o.channel, last_accessed: dt('2026-02-01T10:00:00.000Z'), access_count: neo4j.int(2),
   salience: 0.5, temporal_context: null, superseded_at: o.superseded_at ?? null, flagged_for_review: false,
   entity_ids: o.entity_ids ?? [], superseded_by_id: o.superseded_by_id ?? null, supersedes_id: o.supersedes_id ?? null,
+  subject_id: o.subject_id ?? null, attribute: o.subject_id === undefined ? null : 'lives_in', value: o.subject_id === undefined ? null : 'Rome',
+  conversation_count: neo4j.int(o.conversation_count ?? 0),
 })
