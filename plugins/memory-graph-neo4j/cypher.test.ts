@@ -20,9 +20,11 @@ const driver = new FakeDriver((q, p) => {
   const n = rec({ n: neo4j.int(1), total: neo4j.int(1), dims: neo4j.int(8) })
   if (q === Q.mergeEntity) return [rec({ id: E1, created: false, aliases: [], properties: '{}' })]
   if (q === Q.mergeFact) return [rec({ id: p.claim === 'same' ? F1 : 'f-new', created: true })]
-  if (([Q.updateEntity, Q.entity, Q.listEntities, Q.findEntities] as string[]).includes(q)) return [rec({ entity: entityMap({ id: E1, name: 'A', channel: 'c' }) })]
+  if (q === Q.entityForUpdate) return [rec({ name: 'A', type: 'T', channel: 'c', dims: neo4j.int(8) })]
+  if (q === Q.entityClash) return []
+  if (([Q.updateEntity, Q.entity, Q.listEntities, Q.findEntities, Q.updateEntityFields] as string[]).includes(q)) return [rec({ entity: entityMap({ id: E1, name: 'A', channel: 'c' }) })]
   if (([Q.nearestEntities, Q.scanEntities, Q.searchEntities] as string[]).includes(q)) return q === Q.nearestEntities ? [] : [rec({ entity: entityMap({ id: E1, name: 'A', channel: 'c' }), score: 1 })]
-  if (([Q.fact, Q.listFacts, Q.entityFacts, Q.findFact, Q.currentFacts] as string[]).includes(q)) return [rec({ fact: factMap({ id: F1, claim: 'x', channel: 'c' }) })]
+  if (([Q.fact, Q.listFacts, Q.entityFacts, Q.findFact, Q.currentFacts, Q.updateFact] as string[]).includes(q)) return [rec({ fact: factMap({ id: F1, claim: 'x', channel: 'c' }) })]
   if (([Q.nearestFacts, Q.scanFacts, Q.searchFacts] as string[]).includes(q)) return q === Q.nearestFacts ? [] : [rec({ fact: factMap({ id: F1, claim: 'x', channel: 'c' }), score: 1 })]
   if (q === Q.relate) return [rec({ id: 'r', source_id: E1, target_id: E1, type: 't', confidence: 0.5, channel: 'c' })]
   if (q === Q.countByChannel) return [rec({ channel: 'c', kind: 'facts', n: neo4j.int(1) })]
@@ -41,6 +43,8 @@ async function exercise (): Promise<void> {
   await s.health()
   await s.upsertEntity({ name: 'A', type: 'T', channel: 'c', embedding: v, conversation_id: 'c1' })
   await s.findEntities({ channels: ['c', '_global'], name: 'a', limit: 3 })
+  await s.updateEntity(E1, { name: 'B', aliases: ['b'], description: null, properties: { x: 1 }, salience: 0.2, embedding: { vector: [0, 0, 1, 0], embedder: 'n' } })
+  await s.deleteEntity(E1)
   await s.entity(E1)
   await s.entities({ channel: 'c', search: 'a', type: 'T', offset: 0, limit: 5 })
   await s.similarEntities({ embedding: v, channels: ['c'], limit: 2 })
@@ -51,6 +55,8 @@ async function exercise (): Promise<void> {
   await s.facts({ channel: 'c', exclude_channel: '_global', search: 'x', min_confidence: 0.2, include_superseded: true, flagged: true, min_access_count: 1, min_conversations: 2, offset: 0, limit: 5 })
   await s.similarFacts({ embedding: v, channels: ['c'], limit: 2, include_superseded: true })
   await s.findFact({ channels: ['c'], claim_hash: 'h' })
+  await s.updateFact(F1, { confidence: 0.4, temporal_context: null, salience: 0.2, flagged_for_review: false })
+  await s.deleteFact(F1)
   await s.currentFacts({ channels: ['c'], subject_id: E1, attribute: 'lives_in' })
   await s.searchFacts({ text: 'x', channels: ['c'], limit: 2 })
   await s.relate({ source_id: E1, target_id: E1, type: 't', channel: 'c' })

@@ -43,6 +43,21 @@ export const Q = {
       AND (e.name_key = toLower($name) OR any(a IN e.aliases WHERE toLower(a) = toLower($name)))
     WITH e, [i IN range(0, size($channels) - 1) WHERE $channels[i] = e.channel][0] AS pos
     RETURN ${ENTITY} AS entity ORDER BY pos, e.salience DESC, e.id LIMIT $limit`,
+  // The write API: edits and deletions. A field not in the patch keeps its value (`$set_x` false).
+  entityForUpdate: 'MATCH (e:Entity {id: $id}) RETURN e.name AS name, e.type AS type, e.channel AS channel, e.embedding_dims AS dims',
+  entityClash: `MATCH (o:Entity {channel: $channel, name_key: toLower($name), type: $type}) WHERE o.id <> $id
+    RETURN o.id AS id LIMIT 1`,
+  updateEntityFields: `MATCH (e:Entity {id: $id})
+    SET e.name = $name, e.name_key = toLower($name), e.type = $type,
+      e.aliases = CASE WHEN $set_aliases THEN $aliases ELSE e.aliases END,
+      e.alias_text = CASE WHEN $set_aliases THEN $alias_text ELSE e.alias_text END,
+      e.description = CASE WHEN $set_description THEN $description ELSE e.description END,
+      e.properties = CASE WHEN $set_properties THEN $properties ELSE e.properties END,
+      e.salience = coalesce($salience, e.salience)
+    SET e += $vector
+    RETURN ${ENTITY} AS entity`,
+  // Relationships and ABOUT links go with it; the facts stay.
+  deleteEntity: 'MATCH (e:Entity {id: $id}) DETACH DELETE e RETURN count(e) AS n',
   // Approximate nearest neighbours over the whole index, then the caller's channels and embedder.
   nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e, score
     WHERE e.channel IN $channels AND e.embedder = $embedder
@@ -81,6 +96,14 @@ export const Q = {
   currentFacts: `MATCH (f:Fact) WHERE f.subject_id = $subject_id AND f.attribute = $attribute AND f.channel IN $channels
       AND f.superseded_at IS NULL AND NOT f.flagged_for_review AND (f.temporal_context IS NULL OR f.temporal_context = 'current')
     RETURN ${FACT} AS fact ORDER BY f.created_at, f.id`,
+  updateFact: `MATCH (f:Fact {id: $id})
+    SET f.confidence = coalesce($confidence, f.confidence),
+      f.temporal_context = CASE WHEN $set_temporal_context THEN $temporal_context ELSE f.temporal_context END,
+      f.salience = coalesce($salience, f.salience),
+      f.flagged_for_review = coalesce($flagged_for_review, f.flagged_for_review)
+    RETURN ${FACT} AS fact`,
+  // Its SUPERSEDES links go with it (the facts it superseded stay superseded).
+  deleteFact: 'MATCH (f:Fact {id: $id}) DETACH DELETE f RETURN count(f) AS n',
   countFacts: `MATCH (f:Fact)
     WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
       AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))

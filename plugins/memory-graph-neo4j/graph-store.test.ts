@@ -3,7 +3,7 @@
 // driver returns (Record, Integer, DateTime) to the contract's values.
 import t from 'tap'
 import neo4j from 'neo4j-driver'
-import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import { EntityConflictError, StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { Neo4jGraphStore } from './graph-store.ts'
 import { Q } from './cypher.ts'
 import { SCHEMA, vectorIndexStatement } from './schema.ts'
@@ -305,4 +305,28 @@ t.test('consolidation: conversations, subject and attribute, flagged facts and t
   await store.facts({ exclude_channel: '_global', flagged: false, min_access_count: 2, min_conversations: 2, offset: 0, limit: 5 })
   t.match(driver.sent(Q.countFacts)[0].params, { exclude_channel: '_global', flagged: false, min_access_count: neo4j.int(2), min_conversations: neo4j.int(2) })
   t.match(Q.supersede, /old\.temporal_context = 'past'/, 'a superseded fact becomes past')
+})
+
+t.test('write API: an entity edit sends only what the patch sets; a name another entity has is an EntityConflictError', async t => {
+  let clash = false
+  const { store, driver } = open(q => {
+    if (q === Q.entityForUpdate) return [rec({ name: 'Ada', type: 'Person', channel: 'wr', dims: neo4j.int(8) })]
+    if (q === Q.entityClash) return clash ? [rec({ id: 'other' })] : []
+    if (q === Q.updateEntityFields) return [rec({ entity: entityMap({ id: E1, name: 'Ada L', channel: 'wr' }) })]
+    if (q === Q.updateFact) return [rec({ fact: factMap({ id: F1, claim: 'x', channel: 'wr' }) })]
+    if (q === Q.deleteFact || q === Q.deleteEntity) return [rec({ n: neo4j.int(1) })]
+  })
+  t.equal((await store.updateEntity(E1, { name: 'Ada L', embedding: { vector: [0, 3, 4], embedder: 'n' } }))?.name, 'Ada L')
+  t.same(driver.sent(Q.entityClash)[0].params, { id: E1, channel: 'wr', name: 'Ada L', type: 'Person' })
+  t.same(driver.sent(Q.updateEntityFields)[0].params, {
+    id: E1, name: 'Ada L', type: 'Person', set_aliases: false, aliases: [], alias_text: '', set_description: false, description: null,
+    set_properties: false, properties: '{}', salience: null, vector: { vec_8: null, embedder: 'n', embedding_dims: neo4j.int(3), vec_3: [0, 0.6, 0.8] },
+  }, 'the old size\'s vector removed, the new one stored')
+  clash = true
+  await t.rejects(store.updateEntity(E1, { name: 'Taken' }), EntityConflictError)
+  t.equal(driver.sent(Q.updateEntityFields).length, 1, 'nothing written')
+  await store.updateFact(F1, { temporal_context: null })
+  t.same(driver.sent(Q.updateFact)[0].params, { id: F1, confidence: null, set_temporal_context: true, temporal_context: null, salience: null, flagged_for_review: null })
+  t.equal(await store.deleteFact(F1), true)
+  t.equal(await store.deleteEntity(E1), true)
 })

@@ -5,8 +5,8 @@
 // and a circuit breaker skips it for a cool-down so chats do not wait on it.
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
-import { Breaker, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
-import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, Fact, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import { Breaker, EntityConflictError, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
+import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'
@@ -164,6 +164,32 @@ export class Neo4jGraphStore implements GraphStore {
       .map(x => toEntity(x.get('entity') as Row)))
   }
 
+  async updateEntity (id: string, p: EntityPatch): Promise<Entity | undefined> {
+    if (p.embedding !== undefined) await this.#run('WRITE', async () => await this.#vectorIndex('entity', p.embedding?.vector.length ?? 0))
+    return await this.#run('WRITE', async tx => {
+      const cur = (await tx.run(Q.entityForUpdate, { id })).records[0]?.toObject() as Row | undefined
+      if (cur === undefined) return undefined
+      const name = p.name ?? String(cur.name)
+      const type = p.type ?? String(cur.type)
+      const clash = (await tx.run(Q.entityClash, { id, channel: cur.channel, name, type })).records[0]
+      if (clash !== undefined) {
+        const other = String(clash.get('id'))
+        throw new EntityConflictError(other, `Entity ${other} in channel "${String(cur.channel)}" is already called "${name}" (${type}); delete one of them or give this one another name.`)
+      }
+      const aliases = mergeAliases(p.aliases ?? [], [])
+      const r = await tx.run(Q.updateEntityFields, {
+        id, name, type, set_aliases: p.aliases !== undefined, ...aliases, set_description: p.description !== undefined, description: p.description ?? null,
+        set_properties: p.properties !== undefined, properties: JSON.stringify(p.properties ?? {}), salience: p.salience ?? null,
+        vector: p.embedding === undefined ? {} : this.#vectorProps(p.embedding, cur.dims === null ? null : num(cur.dims)),
+      })
+      return toEntity(r.records[0].get('entity') as Row)
+    })
+  }
+
+  async deleteEntity (id: string): Promise<boolean> {
+    return await this.#run('WRITE', async tx => num((await tx.run(Q.deleteEntity, { id })).records[0].get('n')) > 0)
+  }
+
   async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
     return await this.#nearest('entity', q, Q.nearestEntities, Q.scanEntities, 'entity', toEntity)
   }
@@ -269,6 +295,20 @@ export class Neo4jGraphStore implements GraphStore {
 
   async similarFacts (q: VectorQuery & { include_superseded?: boolean }): Promise<Array<Fact & { score: number }>> {
     return await this.#nearest('fact', q, Q.nearestFacts, Q.scanFacts, 'fact', toFact)
+  }
+
+  async updateFact (id: string, p: FactPatch): Promise<Fact | undefined> {
+    return await this.#run('WRITE', async tx => {
+      const r = await tx.run(Q.updateFact, {
+        id, confidence: p.confidence ?? null, set_temporal_context: p.temporal_context !== undefined, temporal_context: p.temporal_context ?? null,
+        salience: p.salience ?? null, flagged_for_review: p.flagged_for_review ?? null,
+      })
+      return r.records[0] === undefined ? undefined : toFact(r.records[0].get('fact') as Row)
+    })
+  }
+
+  async deleteFact (id: string): Promise<boolean> {
+    return await this.#run('WRITE', async tx => num((await tx.run(Q.deleteFact, { id })).records[0].get('n')) > 0)
   }
 
   /** Keyword search over current facts' claims through the full-text index. */
