@@ -2,13 +2,11 @@
 // re-read and validated for every generation. The environment with .env and the view
 // plugins read (config file, then environment, then default) are the SDK's.
 import { mkdirSync } from 'node:fs'
-import { readFile, writeFile, rename, mkdir } from 'node:fs/promises'
+import { writeFile, rename, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { TSchema } from 'typebox'
 import type { RuntimeConfig } from './config-schema.ts'
-import { check, formatErrors } from '@agentd/sdk'
-import { Errors, withDetails, type ErrorDetail } from '@agentd/sdk'
-import { envInt, type Env } from '@agentd/sdk'
+import { check, envInt, Errors, formatErrors, readTextIfExists, withDetails, type Env, type ErrorDetail } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
 
 function bool (v: string | undefined, dflt: boolean): boolean {
@@ -76,14 +74,8 @@ export const runtimeConfigPath = (dataDir: string): string => path.join(dataDir,
 /** Reads and validates data/config.json. A missing file is an empty config; an invalid one throws with the bad paths. */
 export async function readRuntimeConfig (dataDir: string, schema: TSchema): Promise<RuntimeConfig> {
   const file = runtimeConfigPath(dataDir)
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw err
-  }
-  if (text.trim() === '') return {}
+  const text = await readTextIfExists(file)
+  if (text === undefined || text.trim() === '') return {}
   let raw: unknown
   try {
     raw = JSON.parse(text)

@@ -8,17 +8,11 @@ import path from 'node:path'
 import { Writable } from 'node:stream'
 import pino from 'pino'
 import { startKernel, testEnv } from '../../test/helpers/kernel.ts'
-import { repoPlugin, Workspace } from '../../test/helpers/workspace.ts'
+import { providersWithConfigApi, repoPlugin, Workspace } from '../../test/helpers/workspace.ts'
 import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
 import { Kernel } from '../../core/kernel.ts'
 
-const compat = repoPlugin('provider-openai-compatible')
-const plugins = [
-  { name: 'openai', module: compat },
-  { name: 'local', module: compat },
-  { name: 'providers-api', module: repoPlugin('providers-api') },
-  { name: 'config-api', module: repoPlugin('config-api') },
-]
+const plugins = providersWithConfigApi()
 const ENV_KEY = 'sk-env-key-1111111111111111'
 const FILE_KEY = 'sk-file-key-2222222222222222'
 

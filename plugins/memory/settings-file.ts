@@ -2,20 +2,16 @@
 // settings, DECISIONS.md), each with its own store. Every write goes through here: read the
 // file, change only the caller's keys, write it atomically (temp file + rename), one
 // write at a time per file in this process, so neither store loses the other's keys.
-import { readFile, rename, writeFile, mkdir } from 'node:fs/promises'
+import { rename, writeFile, mkdir } from 'node:fs/promises'
+import { readTextIfExists } from '@agentd/sdk'
 import path from 'node:path'
 
 const queues = new Map<string, Promise<unknown>>()
 
 /** The file's object; {} when it does not exist. Throws when it exists but is not a JSON object. */
 export async function readSettingsFile (file: string): Promise<Record<string, unknown>> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw err
-  }
+  const text = await readTextIfExists(file)
+  if (text === undefined) return {}
   let v: unknown
   try { v = JSON.parse(text) } catch (err) { throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix or remove it, then update the settings again`) }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${file} is not a JSON object: fix or remove it, then update the settings again`)

@@ -23,21 +23,29 @@ export interface ChatSetup {
   logLevel?: string
 }
 
-export async function startChat (t: Test, setup: ChatSetup = {}): Promise<{ s: Started, fake: FakeOpenAI }> {
+/**
+ * A kernel with a provider on the fake OpenAI upstream, the test tools, the providers API
+ * and prompts, then `extra` and `last` (the plugin under test).
+ */
+export async function startWithFake (t: Test, setup: ChatSetup & { last: PluginSpec, key?: string, model?: string }): Promise<{ s: Started, fake: FakeOpenAI }> {
   const fake = await startFakeOpenAI(t)
   const ws = new Workspace()
   t.teardown(() => { ws.remove() })
   if (setup.prompts !== undefined) ws.write('data/system_prompts.yaml', setup.prompts)
   const plugins: PluginSpec[] = [
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
-    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'test-tools', module: fixture('test-tools') },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...(setup.extra ?? []),
-    { name: 'chat', module: repoPlugin('chat'), options: setup.chatOptions ?? {} },
+    setup.last,
   ]
-  const s = await startKernel(t, { ws, plugins, config: setup.config, logLevel: setup.logLevel, env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: MODEL, ...setup.env } })
+  const s = await startKernel(t, { ws, plugins, config: setup.config, env: { OPENAI_API_KEY: setup.key ?? 'test-key', DEFAULT_MODEL: setup.model ?? MODEL, ...setup.env } })
   return { s, fake }
+}
+
+export async function startChat (t: Test, setup: ChatSetup = {}): Promise<{ s: Started, fake: FakeOpenAI }> {
+  return await startWithFake(t, { ...setup, last: { name: 'chat', module: repoPlugin('chat'), options: setup.chatOptions ?? {} } })
 }
 
 export interface SseEvent { event: string, data: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- test payloads

@@ -11,6 +11,13 @@ export interface PluginSpec { name: string, module: string, enabled?: boolean, o
 
 /** `repoPlugin('tools-builtin')` -> absolute path of plugins/tools-builtin. */
 export const repoPlugin = (name: string): string => path.join(REPO, 'plugins', name)
+/** Two OpenAI-compatible providers (openai, local), the providers API and the config API. */
+export const providersWithConfigApi = (): PluginSpec[] => [
+  { name: 'openai', module: repoPlugin('provider-openai-compatible') },
+  { name: 'local', module: repoPlugin('provider-openai-compatible') },
+  { name: 'providers-api', module: repoPlugin('providers-api') },
+  { name: 'config-api', module: repoPlugin('config-api') },
+]
 export const fixturePlugin = (name: string): string => path.join(REPO, 'test', 'fixtures', 'plugins', name)
 
 export class Workspace {

@@ -5,16 +5,10 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { startKernel } from '../helpers/kernel.ts'
-import { repoPlugin } from '../helpers/workspace.ts'
+import { providersWithConfigApi } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 
-const compat = repoPlugin('provider-openai-compatible')
-const plugins = [
-  { name: 'openai', module: compat },
-  { name: 'local', module: compat },
-  { name: 'providers-api', module: repoPlugin('providers-api') },
-  { name: 'config-api', module: repoPlugin('config-api') },
-]
+const plugins = providersWithConfigApi()
 
 interface ProviderRow { name: string, status: string, available: boolean, models?: string[], error?: string }
 

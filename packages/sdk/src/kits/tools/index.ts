@@ -7,3 +7,4 @@
 export { collectToolSet, isAllowed, type ToolFilter, type ToolSet } from './tool-set.ts'
 export { runToolLoop, DEFAULT_MAX_TOOL_ROUNDS, type LoopEvent, type ToolLoopOptions, type ToolLoopResult } from './tool-loop.ts'
 export { toolCallWithHooks, type ToolCallContext } from './tool-hooks.ts'
+export { toolLoopOptions } from './options.ts'
