@@ -26,6 +26,8 @@ export function parseRate (spec: string): { max: number, windowMs: number } {
   return { max: Number(m[1]), windowMs: per * (m[2] === '' ? 1 : Number(m[2])) }
 }
 
+const nonEmpty = (v: string | undefined): string | undefined => v === undefined || v === '' ? undefined : v
+
 /** Process-level settings, from the environment only. */
 export interface Settings {
   host: string
@@ -37,6 +39,10 @@ export interface Settings {
   apiKey: string | undefined
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
+  /** Where the rate-limit counters live when several processes serve together (AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI); undefined: in this process. */
+  rateLimitRedisUri: string | undefined
+  /** Key prefix of the Redis counters (AGENT_RATE_LIMIT_NAMESPACE): two deployments sharing one Redis count apart. */
+  rateLimitNamespace: string
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
@@ -63,6 +69,8 @@ export function readSettings (env: Env, cwd: string): Settings {
     apiKey,
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
+    rateLimitRedisUri: nonEmpty(env.AGENT_RATE_LIMIT_REDIS_URI) ?? nonEmpty(env.REDIS_URI),
+    rateLimitNamespace: nonEmpty(env.AGENT_RATE_LIMIT_NAMESPACE) ?? 'agentd-rate-limit:',
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
     reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),

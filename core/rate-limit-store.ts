@@ -2,7 +2,11 @@
 // every generation, and its default store is created with it: each reload would hand
 // every client a fresh allowance. The kernel holds one RateLimitCounters for the process
 // and each generation's plugin gets a store class that writes into it.
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+// With Redis configured, the counters are @fastify/rate-limit's own Redis store instead,
+// on one client held for the process: every process of a cluster counts against the same
+// allowance.
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit'
+import { Redis } from 'ioredis'
 
 interface Window { count: number, startedMs: number }
 
@@ -47,4 +51,40 @@ export class RateLimitCounters {
       }
     }
   }
+}
+
+/** The rate-limit counters of the process: in memory, or in Redis (shared by a cluster). */
+export class RateLimitBackend {
+  readonly counters = new RateLimitCounters()
+  readonly redis: Redis | undefined
+  readonly #namespace: string
+
+  constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
+    this.#namespace = namespace
+    if (redisUri === undefined) return
+    this.redis = new Redis(redisUri, {
+      // A request never waits on a Redis that is away: the store reports the error and
+      // skipOnError lets the request through (the limit is off, not the API).
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2000,
+      lazyConnect: false,
+    })
+    let warned = false
+    this.redis.on('error', (err: Error) => {
+      if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back')
+      warned = true
+    })
+    this.redis.on('ready', () => { warned = false })
+  }
+
+  get kind (): 'redis' | 'local' { return this.redis === undefined ? 'local' : 'redis' }
+
+  /** The store part of @fastify/rate-limit's options. */
+  options (): Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
+    if (this.redis === undefined) return { store: this.counters.storeClass() }
+    return { redis: this.redis, nameSpace: this.#namespace, skipOnError: true }
+  }
+
+  async close (): Promise<void> { await this.redis?.quit().catch(() => { this.redis?.disconnect() }) }
 }
