@@ -3,7 +3,7 @@
 // or active, cluster-wide: two runs of a job never overlap), no retries. Schedules:
 // - every N seconds: pg-boss's throttled send files at most one job per N-second slot of
 //   the database clock (a unique index), so however many processes ask, a slot runs once.
-//   Each process asks a few times per slot, so a slot is not lost when one process stops;
+//   Each process asks twice per slot, so a slot is not lost when one process stops;
 // - cron: pg-boss's own schedule (its timekeeper claims each minute once per cluster).
 // A generation's engine is started by its activate() and stopped by its deactivate(), so
 // two generations never both poll the queues.
@@ -72,7 +72,9 @@ export class JobEngine {
   #boss: PgBoss | undefined
   #startedAt = 0
   readonly #workerIds = new Map<string, string>()
-  readonly #timers: NodeJS.Timeout[] = []
+  readonly #timers = new Set<NodeJS.Timeout>()
+  /** The toggles as last read, for the slot asks (the run itself reads the database). */
+  readonly #enabled = new Map<string, { value: boolean, at: number }>()
   /** Runs in progress here: pg-boss job id -> how to stop it. */
   readonly #local = new Map<string, AbortController>()
   readonly #finished = new EventEmitter()
@@ -93,6 +95,15 @@ export class JobEngine {
     return (await this.#state.enabled(job.name)) ?? job.enabledByDefault ?? true
   }
 
+  /** isEnabled, read at most every 5 s: a toggle on another process reaches the asks within that (a run queued meanwhile is skipped). */
+  async #enabledCached (job: Job): Promise<boolean> {
+    const c = this.#enabled.get(job.name)
+    if (c !== undefined && Date.now() - c.at < 5000) return c.value
+    const value = await this.isEnabled(job)
+    this.#enabled.set(job.name, { value, at: Date.now() })
+    return value
+  }
+
   #timeout (job: Job): number { return job.timeoutSeconds ?? 900 }
 
   async start (): Promise<void> {
@@ -103,6 +114,8 @@ export class JobEngine {
       instanceHeartbeatSeconds: this.#opts.heartbeatSeconds,
       // Nobody reads pg-boss's spans here; its warnings go to our log below.
       openTelemetry: { enabled: false },
+      // pg-boss's cron pass (a poller of its own) only where a cron job is configured.
+      schedule: this.#jobs().some(j => { const s = this.scheduleOf(j); return s !== null && 'cron' in s }),
     }
     const boss = h.backend === 'pglite'
       ? new PgBoss({ ...common, db: fromPglite(h.pglite), backend: 'pglite' })
@@ -133,16 +146,29 @@ export class JobEngine {
     this.#workerIds.set(job.name, await boss.work(q, { pollingIntervalSeconds: this.#opts.pollSeconds, batchSize: 1, includeMetadata: true }, async ([pj]) => await this.#handle(job, pj)))
     await this.#applySchedule(boss, job)
     const sched = this.scheduleOf(job)
-    if (sched !== null && 'every_seconds' in sched) {
-      const every = sched.every_seconds
-      // Asked four times a slot (at least every 15 s): a slot whose first ask came while the
-      // previous run was still going (refused: exclusive) is asked again once it has ended.
-      const tick = (): void => { void this.#tick(boss, job, every) }
-      const timer = setInterval(tick, Math.min(15_000, Math.max(250, every * 250)))
+    if (sched !== null && 'every_seconds' in sched) this.#askEachSlot(boss, job, sched.every_seconds)
+  }
+
+  /**
+   * Asks for a slot's run at 10% into the slot (local clock; pg-boss files it by the
+   * database's) and, unless that ask queued it, again at 60%: the second ask catches a slot
+   * whose first ask was refused because the previous run was still going. Every process
+   * asks; the slot index lets one in.
+   */
+  #askEachSlot (boss: PgBoss, job: Job, every: number): void {
+    const slotMs = every * 1000
+    let queued = false
+    const next = (): void => {
+      if (this.#boss !== boss) return
+      const into = Date.now() % slotMs
+      const wait = into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
+      // Long slots are asked about at least every 15 minutes, so a clock jump costs at most that.
+      const timer = setTimeout(() => { this.#timers.delete(timer); void ask() }, Math.min(wait, 900_000))
       timer.unref()
-      this.#timers.push(timer)
-      tick()
+      this.#timers.add(timer)
     }
+    const ask = async (): Promise<void> => { queued = await this.#tick(boss, job, every); next() }
+    void ask()
   }
 
   /** A cron job is scheduled in pg-boss while enabled and unscheduled while not. */
@@ -156,20 +182,26 @@ export class JobEngine {
     }
   }
 
-  async #tick (boss: PgBoss, job: Job, every: number): Promise<void> {
-    if (this.#boss !== boss) return
+  /** True when this ask queued the slot's run. */
+  async #tick (boss: PgBoss, job: Job, every: number): Promise<boolean> {
+    if (this.#boss !== boss) return false
     try {
-      if (!await this.isEnabled(job)) return
-      await boss.sendThrottled(queueName(job.name), { trigger: 'schedule' }, null, every)
+      if (!await this.#enabledCached(job)) return false
+      const id = await boss.sendThrottled(queueName(job.name), { trigger: 'schedule' }, null, every)
+      // The run this process queued starts here at once; polling is for runs queued elsewhere.
+      const wid = this.#workerIds.get(job.name)
+      if (id !== null && wid !== undefined) boss.notifyWorker(wid)
+      return id !== null
     } catch (err) {
-      this.#opts.log.warn({ job: job.name, err: message(err) }, 'jobs: could not queue a scheduled run; the next tick tries again')
+      this.#opts.log.warn({ job: job.name, err: message(err) }, 'jobs: could not queue a scheduled run; the next ask tries again')
+      return false
     }
   }
 
   async #handle (job: Job, pj: { id: string, data: unknown, signal: AbortSignal, singletonOn: Date | null }): Promise<JobMetrics> {
     const trigger = (pj.data as { trigger?: string } | null)?.trigger === 'manual' ? 'manual' : 'schedule'
     // A run queued before the user disabled the job does not happen.
-    if (trigger === 'schedule' && !await this.isEnabled(job)) return { skipped: 'disabled' }
+    if (trigger === 'schedule' && !await this.#enabledCached(job)) return { skipped: 'disabled' }
     await this.#state.start({ id: pj.id, name: job.name, trigger, worker: this.workerName, slot: trigger === 'schedule' ? pj.singletonOn : null })
     const stop = new AbortController()
     this.#local.set(pj.id, stop)
@@ -227,6 +259,7 @@ export class JobEngine {
 
   async setEnabled (job: Job, enabled: boolean): Promise<void> {
     await this.#state.setEnabled(job.name, enabled)
+    this.#enabled.delete(job.name)
     if (this.#boss !== undefined) await this.#applySchedule(this.#boss, job)
   }
 
@@ -268,7 +301,8 @@ export class JobEngine {
     const boss = this.#boss
     if (boss === undefined) return
     this.#boss = undefined
-    for (const t of this.#timers.splice(0)) clearInterval(t)
+    for (const t of this.#timers) clearTimeout(t)
+    this.#timers.clear()
     for (const ac of this.#local.values()) ac.abort(new Error('the server is stopping or reloading'))
     // The handlers settle right after the abort (they race it); stop() then finds no work in hand.
     await boss.stop({ graceful: true, close: true, timeout: 8000 })

@@ -132,28 +132,31 @@ export class JobState {
   }
 
   /**
-   * Closes a run and counts it, in one transaction. A run already closed (clear-stuck got
-   * there first) is left alone and counted once: returns false.
+   * Closes a run and counts it, in one statement (so atomically). A run already closed
+   * (clear-stuck got there first) is left alone and counted once: returns false.
    */
   async finish (id: string, out: RunOutcome): Promise<boolean> {
     await this.ready()
-    return await this.#db.transaction().execute(async trx => {
-      const r = await sql<Row>`UPDATE agentd_job_runs SET finished_at = now(), duration_ms = ${out.duration_ms},
-        success = ${out.success}, metrics = ${jsonb(out.metrics)}::jsonb, error = ${out.error ?? null}
-        WHERE id = ${id} AND finished_at IS NULL RETURNING name, started_at`.execute(trx)
-      const row = r.rows[0]
-      if (row === undefined) return false
-      const ok = out.success ? 1 : 0
-      await sql`INSERT INTO agentd_jobs (name, run_count, success_count, failure_count, last_run, last_duration_ms, last_error)
-        VALUES (${row.name}, 1, ${ok}, ${1 - ok}, ${row.started_at}, ${out.duration_ms}, ${out.error ?? null})
-        ON CONFLICT (name) DO UPDATE SET run_count = agentd_jobs.run_count + 1,
-          success_count = agentd_jobs.success_count + ${ok}, failure_count = agentd_jobs.failure_count + ${1 - ok},
-          last_run = EXCLUDED.last_run, last_duration_ms = EXCLUDED.last_duration_ms, last_error = EXCLUDED.last_error`.execute(trx)
-      // History is for looking back, not an archive: the newest `keep` finished runs per job.
+    const ok = out.success ? 1 : 0
+    const r = await sql<Row>`WITH closed AS (
+        UPDATE agentd_job_runs SET finished_at = now(), duration_ms = ${out.duration_ms},
+          success = ${out.success}, metrics = ${jsonb(out.metrics)}::jsonb, error = ${out.error ?? null}
+        WHERE id = ${id} AND finished_at IS NULL RETURNING name, started_at)
+      INSERT INTO agentd_jobs (name, run_count, success_count, failure_count, last_run, last_duration_ms, last_error)
+        SELECT name, 1, ${ok}, ${1 - ok}, started_at, ${out.duration_ms}, ${out.error ?? null} FROM closed
+      ON CONFLICT (name) DO UPDATE SET run_count = agentd_jobs.run_count + 1,
+        success_count = agentd_jobs.success_count + ${ok}, failure_count = agentd_jobs.failure_count + ${1 - ok},
+        last_run = EXCLUDED.last_run, last_duration_ms = EXCLUDED.last_duration_ms, last_error = EXCLUDED.last_error
+      RETURNING name, run_count`.execute(this.#db)
+    const row = r.rows[0]
+    if (row === undefined) return false
+    // History is for looking back, not an archive: the newest `keep` finished runs per job,
+    // trimmed every tenth run (so between `keep` and `keep + 9`).
+    if (num(row.run_count) % 10 === 0) {
       await sql`DELETE FROM agentd_job_runs WHERE name = ${row.name} AND finished_at IS NOT NULL AND id NOT IN (
-        SELECT id FROM agentd_job_runs WHERE name = ${row.name} AND finished_at IS NOT NULL ORDER BY started_at DESC LIMIT ${this.#keep})`.execute(trx)
-      return true
-    })
+        SELECT id FROM agentd_job_runs WHERE name = ${row.name} AND finished_at IS NOT NULL ORDER BY started_at DESC LIMIT ${this.#keep})`.execute(this.#db)
+    }
+    return true
   }
 
   async run (id: string): Promise<RunRecord | undefined> {

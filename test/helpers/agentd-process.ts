@@ -17,6 +17,8 @@ export interface AgentdProcess {
   output: () => string
   /** Kills it now (no shutdown) and waits for the exit. */
   kill: () => Promise<void>
+  /** Asks it to shut down (SIGTERM; SIGKILL after 15 s) and waits for the exit. */
+  stop: () => Promise<void>
 }
 
 export async function freePort (): Promise<number> {
@@ -42,13 +44,14 @@ export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, s
   const exited = new Promise<void>(resolve => { child.once('exit', () => { resolve() }) })
   const alive = (): boolean => child.exitCode === null && child.signalCode === null
   const kill = async (): Promise<void> => { if (alive()) child.kill('SIGKILL'); await exited }
-  t.teardown(async () => {
+  const stop = async (): Promise<void> => {
     if (!alive()) return
     child.kill('SIGTERM')
     const timer = setTimeout(() => { child.kill('SIGKILL') }, 15_000)
     await exited
     clearTimeout(timer)
-  })
+  }
+  t.teardown(stop)
   const url = `http://127.0.0.1:${port}`
   const up = await pollUntil(async () => {
     if (!alive()) return 'exited'
@@ -56,5 +59,5 @@ export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, s
     try { return (await fetch(`${url}/api/health`)).status === 503 ? 'starting' : 'up' } catch { return 'starting' }
   }, s => s !== 'starting', 120_000, 100)
   if (up !== 'up') throw new Error(`agentd did not start (${up}):\n${out}`)
-  return { url, child, output: () => out, kill }
+  return { url, child, output: () => out, kill, stop }
 }
