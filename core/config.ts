@@ -26,8 +26,7 @@ export function parseRate (spec: string): { max: number, windowMs: number } {
   return { max: Number(m[1]), windowMs: per * (m[2] === '' ? 1 : Number(m[2])) }
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => v === undefined || v === '' ? undefined : v
-
+const nonEmpty = (v: string | undefined): string | undefined => v === '' ? undefined : v
 /** Process-level settings, from the environment only. */
 export interface Settings {
   host: string
@@ -39,9 +38,8 @@ export interface Settings {
   apiKey: string | undefined
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
-  /** Where the rate-limit counters live when several processes serve together (AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI); undefined: in this process. */
+  /** Rate-limit counts in Redis (AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI; shared by a cluster) under a key prefix (AGENT_RATE_LIMIT_NAMESPACE). */
   rateLimitRedisUri: string | undefined
-  /** Key prefix of the Redis counters (AGENT_RATE_LIMIT_NAMESPACE): two deployments sharing one Redis count apart. */
   rateLimitNamespace: string
   logLevel: string
   drainTimeoutMs: number

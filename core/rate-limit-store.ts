@@ -53,37 +53,25 @@ export class RateLimitCounters {
   }
 }
 
-/** The rate-limit counters of the process: in memory, or in Redis (shared by a cluster). */
+/** The process's rate-limit counts: in memory, or in Redis (one allowance for a cluster). */
 export class RateLimitBackend {
   readonly counters = new RateLimitCounters()
+  // A request never waits on a Redis that is away: no offline queue, one try; the store's
+  // error then lets the request through (skipOnError): the limit is off, not the API.
   readonly redis: Redis | undefined
   readonly #namespace: string
 
   constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
     this.#namespace = namespace
     if (redisUri === undefined) return
-    this.redis = new Redis(redisUri, {
-      // A request never waits on a Redis that is away: the store reports the error and
-      // skipOnError lets the request through (the limit is off, not the API).
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      connectTimeout: 2000,
-      lazyConnect: false,
-    })
-    let warned = false
-    this.redis.on('error', (err: Error) => {
-      if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back')
-      warned = true
-    })
-    this.redis.on('ready', () => { warned = false })
+    this.redis = new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    let warned = false // ioredis retries by itself; one warning, not one per attempt
+    this.redis.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
   }
-
-  get kind (): 'redis' | 'local' { return this.redis === undefined ? 'local' : 'redis' }
 
   /** The store part of @fastify/rate-limit's options. */
   options (): Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
-    if (this.redis === undefined) return { store: this.counters.storeClass() }
-    return { redis: this.redis, nameSpace: this.#namespace, skipOnError: true }
+    return this.redis === undefined ? { store: this.counters.storeClass() } : { redis: this.redis, nameSpace: this.#namespace, skipOnError: true }
   }
 
   async close (): Promise<void> { await this.redis?.quit().catch(() => { this.redis?.disconnect() }) }
