@@ -54,21 +54,40 @@ async function jobs (app: FastifyInstance, opts: PluginOptions<Options>): Promis
   })
   await jobRoutes(app, { engine, state, jobs: all })
 
+  // Started on activation; when that fails (database unreachable, or another process
+  // installing pg-boss's schema at the same moment), tried again after 1, 2, 4... 30 s
+  // while this generation serves.
+  let active = false
+  let retry: NodeJS.Timeout | undefined
+  let attempt: Promise<void> = Promise.resolve()
+  const start = async (delayMs: number): Promise<void> => {
+    try {
+      await engine.start()
+      app.log.info({ jobs: all().map(j => j.name), worker: engine.workerName }, 'jobs: scheduler running')
+    } catch (err) {
+      await engine.stop().catch(() => {})
+      if (!active) return
+      app.log.warn({ err: (err as Error).message, retry_in_ms: delayMs }, 'jobs: the scheduler could not start (database unreachable?); trying again')
+      retry = setTimeout(() => { attempt = start(Math.min(delayMs * 2, 30_000)) }, delayMs)
+      retry.unref()
+    }
+  }
   app.lifecycle.add({
     name: `${opts.instance}:scheduler`,
     activate: async () => {
       for (const name of Object.keys(opts.schedules)) {
         if (!all().some(j => j.name === name)) app.log.warn({ job: name }, `jobs: option schedules names "${name}", which no plugin registers`)
       }
-      try {
-        await engine.start()
-        app.log.info({ jobs: all().map(j => j.name), worker: engine.workerName }, 'jobs: scheduler running')
-      } catch (err) {
-        app.log.warn({ err: (err as Error).message }, 'jobs: the scheduler could not start (database unreachable?); reload once it is back')
-        await engine.stop().catch(() => {})
-      }
+      active = true
+      attempt = start(1000)
+      await attempt
     },
-    deactivate: async () => { await engine.stop() },
+    deactivate: async () => {
+      active = false
+      clearTimeout(retry)
+      await attempt
+      await engine.stop()
+    },
   })
 }
 

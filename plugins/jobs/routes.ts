@@ -33,6 +33,14 @@ function view (job: Job, engine: JobEngine, c: JobCounters | undefined, running:
   }
 }
 
+/** A database error is the server's state, not the caller's mistake: 503 saying so, never a 500. */
+async function db<T> (p: Promise<T>): Promise<T> {
+  try { return await p } catch (err) {
+    if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
+    throw new Errors.UNAVAILABLE(`The jobs database is not reachable (${(err as Error).message}); try again once it is back.`)
+  }
+}
+
 export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<void> {
   await app.register(async scope => {
     const parseJson = scope.getDefaultJsonParser('error', 'error')
@@ -48,8 +56,8 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
     }
 
     scope.get('/api/jobs', { schema: { tags: ['jobs'], summary: 'Every job, and the workers running them' } }, async () => {
-      const [counters, running] = await Promise.all([api.state.counters(), api.state.running()])
-      const workers = api.engine.running ? await api.engine.workers() : []
+      const [counters, running] = await db(Promise.all([api.state.counters(), api.state.running()]))
+      const workers = api.engine.running ? await db(api.engine.workers()) : []
       return {
         jobs: api.jobs().map(j => view(j, api.engine, counters.get(j.name), running.has(j.name))),
         worker: { status: api.engine.running ? 'running' : 'stopped', uptime_seconds: api.engine.uptimeSeconds, id: api.engine.workerName },
@@ -59,7 +67,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
 
     scope.get('/api/jobs/:job_name', { schema: { tags: ['jobs'], summary: 'A job and its last 10 runs', params: Name } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
-      const [c, history] = await Promise.all([api.state.counter(job.name), api.state.history(job.name, HISTORY)])
+      const [c, history] = await db(Promise.all([api.state.counter(job.name), api.state.history(job.name, HISTORY)]))
       return {
         job: view(job, api.engine, c, history.some(r => r.finished_at === null)),
         history: history.map(r => ({
@@ -72,7 +80,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
     // The body, if any, is ignored: a run takes no parameters.
     scope.post('/api/jobs/:job_name/run', { schema: { tags: ['jobs'], summary: 'Run a job now and wait for its result', params: Name } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
-      const out = await api.engine.runNow(job)
+      const out = await db(api.engine.runNow(job))
       return { success: out.success, job: job.name, duration_ms: out.duration_ms, metrics: out.metrics, ...(out.error === undefined ? {} : { error: out.error }) }
     })
 
@@ -84,12 +92,12 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
       if (body === undefined || body === null || typeof body !== 'object' || typeof body.enabled !== 'boolean') {
         throw Object.assign(new Errors.VALIDATION('Send {"enabled": true} or {"enabled": false}.'), { details: [{ path: '/enabled', message: 'must be a boolean' }] })
       }
-      await api.engine.setEnabled(job, body.enabled)
+      await db(api.engine.setEnabled(job, body.enabled))
       return { job: job.name, enabled: body.enabled }
     })
 
     scope.post('/api/jobs/clear-stuck', { schema: { tags: ['jobs'], summary: 'End runs whose worker died' } }, async () => {
-      const cleared = await api.engine.clearStuck()
+      const cleared = await db(api.engine.clearStuck())
       const names = [...new Set(cleared.map(r => r.name))]
       return {
         success: true,

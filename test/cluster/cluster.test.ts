@@ -57,6 +57,7 @@ t.test('two processes on one PostgreSQL and one Redis behave as one service', as
   }
 
   const seen = await pollUntil(async () => (await json(a, '/api/jobs')).body, body => body.workers?.length === 2, 30_000, 250)
+  if (seen.workers?.length !== 2) t.comment(`process A:\n${a.output()}\nprocess B:\n${b.output()}`)
   t.equal(seen.workers.length, 2, 'GET /api/jobs on one process shows both workers')
   t.equal(seen.workers.filter((w: { this_process: boolean }) => w.this_process).length, 1)
   t.equal((await json(b, '/api/jobs')).body.workers.length, 2, 'and on the other')
