@@ -26,8 +26,8 @@
  */
 export type JobSchedule = { every_seconds: number } | { cron: string, tz?: string } | null
 
-/** What a run reports: counts and the like, shown in the run's history entry. */
-export type JobMetrics = Record<string, number | string | boolean | null>
+/** What a run reports: counts and the like (JSON values), shown in the run's history entry and in the `run` answer. */
+export type JobMetrics = Record<string, unknown>
 
 export interface JobContext {
   /**
