@@ -39,8 +39,7 @@ export interface Settings {
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
   /** Rate-limit counts in Redis (AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI; shared by a cluster) under a key prefix (AGENT_RATE_LIMIT_NAMESPACE). */
-  rateLimitRedisUri: string | undefined
-  rateLimitNamespace: string
+  rateLimitRedis: { uri: string | undefined, namespace: string }
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
@@ -67,8 +66,7 @@ export function readSettings (env: Env, cwd: string): Settings {
     apiKey,
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
-    rateLimitRedisUri: nonEmpty(env.AGENT_RATE_LIMIT_REDIS_URI) ?? nonEmpty(env.REDIS_URI),
-    rateLimitNamespace: nonEmpty(env.AGENT_RATE_LIMIT_NAMESPACE) ?? 'agentd-rate-limit:',
+    rateLimitRedis: { uri: nonEmpty(env.AGENT_RATE_LIMIT_REDIS_URI) ?? nonEmpty(env.REDIS_URI), namespace: nonEmpty(env.AGENT_RATE_LIMIT_NAMESPACE) ?? 'agentd-rate-limit:' },
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
     reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),

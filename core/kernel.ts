@@ -66,7 +66,7 @@ export class Kernel {
     this.log = opts.logger ?? createLogger(this.settings.logLevel)
     ensureDir(this.settings.dataDir)
     this.#deactivateTimeoutMs = opts.deactivateTimeoutMs ?? 10_000
-    this.rateLimits = new RateLimitBackend(this.settings.rateLimitEnabled ? this.settings.rateLimitRedisUri : undefined, this.settings.rateLimitNamespace, this.log)
+    this.rateLimits = new RateLimitBackend(this.settings.rateLimitEnabled ? this.settings.rateLimitRedis.uri : undefined, this.settings.rateLimitRedis.namespace, this.log)
     this.api = {
       version: VERSION,
       generation: () => this.#current?.number ?? 0,

@@ -53,17 +53,16 @@ export class RateLimitCounters {
   }
 }
 
-/** The process's rate-limit counts: in memory, or in Redis (one allowance for a cluster). */
+/** The process's rate-limit counts: in memory, or in Redis (one allowance for a cluster; the limit is off, not the API, while it is away). */
 export class RateLimitBackend {
   readonly counters = new RateLimitCounters()
-  // A request never waits on a Redis that is away: no offline queue, one try; the store's
-  // error then lets the request through (skipOnError): the limit is off, not the API.
   readonly redis: Redis | undefined
   readonly #namespace: string
 
   constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
     this.#namespace = namespace
     if (redisUri === undefined) return
+    // A request never waits on a Redis that is away (no offline queue, one try); skipOnError then lets it through.
     this.redis = new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     let warned = false // ioredis retries by itself; one warning, not one per attempt
     this.redis.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
