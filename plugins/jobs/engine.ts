@@ -242,7 +242,10 @@ export class JobEngine {
     const deadline = Date.now() + (this.#timeout(job) + 30) * 1000
     for (let i = 0; ; i++) {
       const run = await this.#state.run(id)
-      if (run?.finished_at != null) return { success: run.success === true, duration_ms: run.duration_ms ?? 0, metrics: run.metrics, ...(run.error === null ? {} : { error: run.error }) }
+      if (run?.finished_at != null) {
+        await this.#settled(boss, q, id)
+        return { success: run.success === true, duration_ms: run.duration_ms ?? 0, metrics: run.metrics, ...(run.error === null ? {} : { error: run.error }) }
+      }
       if (Date.now() > deadline) throw new WAIT_TIMEOUT(job.name, Math.round(this.#timeout(job) + 30))
       if (run === undefined && i % 8 === 7) {
         // The run never started (it failed before it could be recorded, or was cancelled).
@@ -254,6 +257,20 @@ export class JobEngine {
       // Woken at once when it ran here; polled when another process took it.
       await Promise.race([new Promise<void>(resolve => { this.#finished.once(id, resolve) }), sleep(250)])
       this.#finished.removeAllListeners(id)
+    }
+  }
+
+  /**
+   * Waits (briefly) for pg-boss to mark the job done: the run is recorded just before the
+   * handler returns, and until pg-boss completes it the exclusive queue would refuse the
+   * next run, so a caller running a job twice in a row would get a 409.
+   */
+  async #settled (boss: PgBoss, q: string, id: string): Promise<void> {
+    const deadline = Date.now() + 5000
+    while (Date.now() < deadline) {
+      const j = await boss.getJobById(q, id)
+      if (j === null || !['created', 'retry', 'active'].includes(j.state)) return
+      await sleep(20)
     }
   }
 
