@@ -34,6 +34,7 @@ t.test('two processes on one PostgreSQL and one Redis behave as one service', as
     { name: 'test-jobs', module: fixturePlugin('test-jobs'), options: { jobs: [{ name: 'tick', schedule: { every_seconds: EVERY } }] } },
     { name: 'jobs', module: repoPlugin('jobs'), options: { backend: 'postgres', postgres_uri: PG_URI, schema, poll_seconds: 0.5, worker_heartbeat_seconds: 2 } },
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
+    { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: REDIS_URI, namespace: `${namespace}kv:` } },
     { name: 'prompts', module: repoPlugin('prompts') },
     { name: 'chat', module: repoPlugin('chat') },
