@@ -26,7 +26,6 @@ export function parseRate (spec: string): { max: number, windowMs: number } {
   return { max: Number(m[1]), windowMs: per * (m[2] === '' ? 1 : Number(m[2])) }
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => v === '' ? undefined : v
 /** Process-level settings, from the environment only. */
 export interface Settings {
   host: string
@@ -38,8 +37,7 @@ export interface Settings {
   apiKey: string | undefined
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
-  /** Rate-limit counts in Redis (AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI; shared by a cluster) under a key prefix (AGENT_RATE_LIMIT_NAMESPACE). */
-  rateLimitRedis: { uri: string | undefined, namespace: string }
+  rateLimitRedis: { uri: string | undefined, namespace: string } // counts shared by a cluster: AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
@@ -66,7 +64,7 @@ export function readSettings (env: Env, cwd: string): Settings {
     apiKey,
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
-    rateLimitRedis: { uri: nonEmpty(env.AGENT_RATE_LIMIT_REDIS_URI) ?? nonEmpty(env.REDIS_URI), namespace: nonEmpty(env.AGENT_RATE_LIMIT_NAMESPACE) ?? 'agentd-rate-limit:' },
+    rateLimitRedis: { uri: env.AGENT_RATE_LIMIT_REDIS_URI || env.REDIS_URI || undefined, namespace: env.AGENT_RATE_LIMIT_NAMESPACE || 'agentd-rate-limit:' }, // '' = unset
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
     reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),

@@ -2,9 +2,7 @@
 // every generation, and its default store is created with it: each reload would hand
 // every client a fresh allowance. The kernel holds one RateLimitCounters for the process
 // and each generation's plugin gets a store class that writes into it.
-// With Redis configured, the counters are @fastify/rate-limit's own Redis store instead,
-// on one client held for the process: every process of a cluster counts against the same
-// allowance.
+// With Redis configured, @fastify/rate-limit's own Redis store instead (RateLimitBackend).
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit'
 import { Redis } from 'ioredis'
 
@@ -53,25 +51,18 @@ export class RateLimitCounters {
   }
 }
 
-/** The process's rate-limit counts: in memory, or in Redis (one allowance for a cluster; the limit is off, not the API, while it is away). */
+/** The process's rate-limit counts, and the store part of @fastify/rate-limit's options: in memory, or in Redis (one allowance for a cluster; while it is away requests pass: skipOnError). */
 export class RateLimitBackend {
   readonly counters = new RateLimitCounters()
   readonly redis: Redis | undefined
-  readonly #namespace: string
+  readonly options: () => Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'>
 
   constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
-    this.#namespace = namespace
-    if (redisUri === undefined) return
-    // A request never waits on a Redis that is away (no offline queue, one try); skipOnError then lets it through.
-    this.redis = new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
-    let warned = false // ioredis retries by itself; one warning, not one per attempt
-    this.redis.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
+    // A request never waits on a Redis that is away: no offline queue, one try.
+    this.redis = redisUri === undefined ? undefined : new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    let warned = false // ioredis reconnects by itself: one warning per process
+    this.redis?.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
+    this.options = () => this.redis === undefined ? { store: this.counters.storeClass() } : { redis: this.redis, nameSpace: namespace, skipOnError: true }
   }
-
-  /** The store part of @fastify/rate-limit's options. */
-  options (): Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'> {
-    return this.redis === undefined ? { store: this.counters.storeClass() } : { redis: this.redis, nameSpace: this.#namespace, skipOnError: true }
-  }
-
   async close (): Promise<void> { await this.redis?.quit().catch(() => { this.redis?.disconnect() }) }
 }

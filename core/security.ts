@@ -47,8 +47,7 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
       global: true,
       max: settings.rateLimit.max,
       timeWindow: settings.rateLimit.windowMs,
-      // The kernel's counters (in memory, or Redis when configured), not a store of this
-      // generation: a reload keeps the counts, and a cluster shares them through Redis.
+      // The kernel's counts (memory, or Redis: shared by a cluster), not this generation's: a reload keeps them.
       ...limits.options(),
       allowList: (request) => isPreflight(request.method, request.headers),
       errorResponseBuilder: (_request, context) => Object.assign(
