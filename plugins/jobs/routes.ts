@@ -1,8 +1,7 @@
-// The five /api/jobs endpoints (SPEC.md, shapes in DECISIONS.md). They live in their own
-// encapsulated context, whose JSON parser reads an empty body as no body: `run` and
-// `clear-stuck` take none, and browsers' fetch wrappers send `Content-Type: application/json`
-// on every request (DECISIONS.md: an empty body is no body).
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+// The five /api/jobs endpoints (SPEC.md, shapes in DECISIONS.md). `run` and `clear-stuck`
+// take no body and ignore one; an empty body with `Content-Type: application/json` is no
+// body (the kernel's parsers, DECISIONS.md).
+import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { Errors } from '@agentd/sdk'
 import type { Job } from '@agentd/sdk/contracts/job'
@@ -43,12 +42,6 @@ async function db<T> (p: Promise<T>): Promise<T> {
 
 export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<void> {
   await app.register(async scope => {
-    const parseJson = scope.getDefaultJsonParser('error', 'error')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done) => {
-      if (body.length === 0) { done(null, undefined); return }
-      parseJson(req, body as string, done)
-    })
-
     const find = (name: string): Job => {
       const job = api.jobs().find(j => j.name === name)
       if (job === undefined) throw new Errors.NOT_FOUND(`No job named "${name}"; jobs: ${api.jobs().map(j => j.name).join(', ') || 'none'}.`)
