@@ -35,6 +35,7 @@ export interface Settings {
   apiKey: string | undefined
   rateLimitEnabled: boolean
   rateLimit: { max: number, windowMs: number, spec: string }
+  rateLimitRedis: { uri: string | undefined, namespace: string } // counts shared by a cluster: AGENT_RATE_LIMIT_REDIS_URI, else REDIS_URI
   logLevel: string
   drainTimeoutMs: number
   reloadDebounceMs: number
@@ -61,6 +62,7 @@ export function readSettings (env: Env, cwd: string): Settings {
     apiKey,
     rateLimitEnabled: bool(env.AGENT_RATE_LIMIT_ENABLED, false),
     rateLimit: { ...parseRate(rateSpec), spec: rateSpec },
+    rateLimitRedis: { uri: env.AGENT_RATE_LIMIT_REDIS_URI || env.REDIS_URI || undefined, namespace: env.AGENT_RATE_LIMIT_NAMESPACE || 'agentd-rate-limit:' }, // '' = unset
     logLevel: env.AGENT_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
     reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),

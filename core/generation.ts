@@ -14,7 +14,7 @@ import { installErrorHandler } from './errors.ts'
 import { installNotFound } from './not-found.ts'
 import { installCors } from './cors.ts'
 import { installSecurity } from './security.ts'
-import type { RateLimitCounters } from './rate-limit-store.ts'
+import type { RateLimitBackend } from './rate-limit-store.ts'
 import { installOpenApi } from './openapi.ts'
 import { coreRoutes } from './routes.ts'
 import { validatorCompiler } from './validator-compiler.ts'
@@ -31,7 +31,7 @@ export interface GenerationInput {
   plugins: PlannedPlugin[]
   pool: ResourcePool
   /** The process's rate-limit counters, so a reload does not reset them. */
-  rateLimitStore: RateLimitCounters
+  rateLimitStore: RateLimitBackend
   logger: FastifyBaseLogger
   kernel: KernelApi
   /**

@@ -14,7 +14,7 @@ import { Generation } from './generation.ts'
 import { ResourcePool } from '@agentd/sdk'
 import { createLogger } from './logger.ts'
 import { FileWatcher } from '@agentd/sdk'
-import { RateLimitCounters } from './rate-limit-store.ts'
+import { RateLimitBackend } from './rate-limit-store.ts'
 import type { KernelApi, PluginStatus, ReloadOutcome } from '@agentd/sdk'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from 'typebox'
@@ -40,8 +40,8 @@ export class Kernel {
   readonly settings: Settings
   readonly log: Logger
   readonly pool = new ResourcePool()
-  /** Rate-limit counters live as long as the process: a reload must not hand out a fresh allowance. */
-  readonly rateLimits = new RateLimitCounters()
+  /** Rate-limit counters live as long as the process (a reload must not hand out a fresh allowance); in Redis when configured, shared by a cluster. */
+  readonly rateLimits: RateLimitBackend
   readonly server: http.Server
   #current: Generation | undefined
   #generationCounter = 0
@@ -66,6 +66,7 @@ export class Kernel {
     this.log = opts.logger ?? createLogger(this.settings.logLevel)
     ensureDir(this.settings.dataDir)
     this.#deactivateTimeoutMs = opts.deactivateTimeoutMs ?? 10_000
+    this.rateLimits = new RateLimitBackend(this.settings.rateLimitEnabled ? this.settings.rateLimitRedis.uri : undefined, this.settings.rateLimitRedis.namespace, this.log)
     this.api = {
       version: VERSION,
       generation: () => this.#current?.number ?? 0,
@@ -283,6 +284,7 @@ export class Kernel {
     this.server.closeAllConnections()
     await closed
     await this.pool.disposeAll()
+    await this.rateLimits.close()
   }
 }
 

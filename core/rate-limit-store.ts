@@ -2,7 +2,9 @@
 // every generation, and its default store is created with it: each reload would hand
 // every client a fresh allowance. The kernel holds one RateLimitCounters for the process
 // and each generation's plugin gets a store class that writes into it.
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+// With Redis configured, @fastify/rate-limit's own Redis store instead (RateLimitBackend).
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit'
+import { Redis } from 'ioredis'
 
 interface Window { count: number, startedMs: number }
 
@@ -47,4 +49,20 @@ export class RateLimitCounters {
       }
     }
   }
+}
+
+/** The process's rate-limit counts, and the store part of @fastify/rate-limit's options: in memory, or in Redis (one allowance for a cluster; while it is away requests pass: skipOnError). */
+export class RateLimitBackend {
+  readonly counters = new RateLimitCounters()
+  readonly redis: Redis | undefined
+  readonly options: () => Pick<RateLimitPluginOptions, 'store' | 'redis' | 'nameSpace' | 'skipOnError'>
+
+  constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
+    // A request never waits on a Redis that is away: no offline queue, one try.
+    this.redis = redisUri === undefined ? undefined : new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    let warned = false // ioredis reconnects by itself: one warning per process
+    this.redis?.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
+    this.options = () => this.redis === undefined ? { store: this.counters.storeClass() } : { redis: this.redis, nameSpace: namespace, skipOnError: true }
+  }
+  async close (): Promise<void> { await this.redis?.quit().catch(() => { this.redis?.disconnect() }) }
 }

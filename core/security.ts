@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { Settings } from './config.ts'
 import { Errors } from '@agentd/sdk'
 import { sendError } from './errors.ts'
-import type { RateLimitCounters } from './rate-limit-store.ts'
+import type { RateLimitBackend } from './rate-limit-store.ts'
 
 const OPEN_PATHS = new Set(['/api/health'])
 
@@ -31,7 +31,7 @@ function isPreflight (method: string, headers: Record<string, unknown>): boolean
   return method === 'OPTIONS' && headers['access-control-request-method'] !== undefined
 }
 
-export async function installSecurity (app: FastifyInstance, settings: Settings, counters: RateLimitCounters): Promise<void> {
+export async function installSecurity (app: FastifyInstance, settings: Settings, limits: RateLimitBackend): Promise<void> {
   if (settings.apiKeyRequired && settings.apiKey !== undefined) {
     const expected = settings.apiKey
     app.addHook('onRequest', async (request, reply) => {
@@ -47,8 +47,8 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
       global: true,
       max: settings.rateLimit.max,
       timeWindow: settings.rateLimit.windowMs,
-      // The kernel's counters, not a store of this generation: a reload keeps the counts.
-      store: counters.storeClass(),
+      // The kernel's counts (memory, or Redis: shared by a cluster), not this generation's: a reload keeps them.
+      ...limits.options(),
       allowList: (request) => isPreflight(request.method, request.headers),
       errorResponseBuilder: (_request, context) => Object.assign(
         new Errors.RATE_LIMITED(`${context.max} requests per ${settings.rateLimit.spec}`),

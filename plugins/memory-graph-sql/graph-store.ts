@@ -73,6 +73,11 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
 
   async init (): Promise<void> { await this.#run(async () => {}) }
 
+  /** For this plugin's maintenance jobs: `fn` on the set-up database, with its vector mode (connection failures as for any call). */
+  async maintain<T> (fn: (db: Kysely<unknown>, mode: 'vector' | 'real[]') => Promise<T>): Promise<T> {
+    return await this.#run(async db => await fn(db, this.#r.mode))
+  }
+
   async health (): Promise<StoreHealth> {
     try {
       await this.#run(async db => { await sql`SELECT 1`.execute(db) })

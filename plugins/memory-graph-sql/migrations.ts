@@ -57,4 +57,19 @@ export const graphMigrations: Migration[] = [
     name: 'consolidation: fact subject, attribute and value (supersession); conversations per entity and fact (salience, promotion)',
     up: async (db) => { await consolidationSchema(db) },
   },
+  {
+    version: 5,
+    name: 'salience decay marker; entity merges (entity_linking), for tracing a merge',
+    up: async (db) => {
+      await sql`ALTER TABLE entities ADD COLUMN IF NOT EXISTS salience_decayed_at timestamptz`.execute(db)
+      await sql`ALTER TABLE facts ADD COLUMN IF NOT EXISTS salience_decayed_at timestamptz`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS entity_merges (
+        id uuid PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), survivor_id uuid NOT NULL, merged_id uuid NOT NULL,
+        merged_name text NOT NULL, merged_type text NOT NULL, merged_channel text NOT NULL, survivor_channel text NOT NULL,
+        reason text NOT NULL, score real, facts_moved integer NOT NULL, relationships_moved integer NOT NULL,
+        merged_entity jsonb NOT NULL)`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS entity_merges_survivor ON entity_merges (survivor_id)`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS entity_merges_merged ON entity_merges (merged_id)`.execute(db)
+    },
+  },
 ]

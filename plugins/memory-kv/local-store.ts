@@ -83,6 +83,13 @@ export class LocalKvStore implements KvStore {
     this.#put(key, clone(value), opts.ttlSeconds)
   }
 
+  async sweep (): Promise<number> {
+    const now = this.#now()
+    let n = 0
+    for (const [key, e] of this.#map) if (e.expiresAt !== undefined && e.expiresAt <= now) { this.#map.delete(key); n++ }
+    return n
+  }
+
   async delete (key: string): Promise<boolean> {
     const had = this.#live(key, false) !== undefined
     if (this.#map.delete(key)) this.#changed(key)

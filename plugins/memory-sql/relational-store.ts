@@ -369,6 +369,10 @@ export class SqlRelationalStore implements RelationalStore {
     })
   }
 
+  async pruneToolInvocations (days: number): Promise<number> {
+    return await this.#run(async db => Number((await sql`DELETE FROM tool_invocations WHERE created_at < now() - make_interval(days => ${days}::int)`.execute(db)).numAffectedRows ?? 0))
+  }
+
   async pruneAudit (days: number): Promise<number> {
     return await this.#run(async db => Number((await sql`DELETE FROM memory_audit_log WHERE at < now() - make_interval(days => ${days}::int)`.execute(db)).numAffectedRows ?? 0))
   }

@@ -1,6 +1,7 @@
 // Plugin: the memory service. Registers the service the chat calls (registry.memoryServices),
-// the memory endpoints, the `memory` health section, a daily prune of the audit log, and
-// consolidation (settings, the consolidate/patterns/promote jobs under registry.jobs).
+// the memory endpoints, the `memory` health section, its maintenance jobs (audit
+// retention, cleanup), and consolidation (settings, the consolidate/patterns/promote jobs
+// under registry.jobs), all run by the jobs plugin.
 // Stores and embedders are other plugins, found in the registry when needed, so any
 // backend can serve a role and a store that loads later (or reloads) is picked up.
 import fp from 'fastify-plugin'
@@ -12,6 +13,7 @@ import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
 import { consolidation } from './consolidation/index.ts'
+import { maintenanceJobs } from './maintenance-jobs.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
 import path from 'node:path'
 import { RecallSettingsStore } from './recall-settings.ts'
@@ -27,7 +29,9 @@ export const options = Type.Object({
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
   audit_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
-  audit_prune_interval_ms: Type.Integer({ minimum: 1000, maximum: 7 * 86_400_000, default: 86_400_000, description: 'how often audit entries older than audit_retention_days are removed' }),
+  audit_prune_interval_ms: Type.Integer({ minimum: 1000, maximum: 7 * 86_400_000, default: 86_400_000, description: 'default schedule of the audit_partitions job, which removes audit entries older than audit_retention_days' }),
+  tool_invocation_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'the cleanup job removes recorded tool invocations older than this' }),
+  cleanup_interval_seconds: Type.Integer({ minimum: 1, maximum: 31 * 86_400, default: 3600, description: 'default schedule of the cleanup job' }),
   record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
   auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
@@ -97,19 +101,18 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     app.hooks.on('tool:after', payload => { recordToolCall(svc, app.log, payload) })
   }
 
-  let timer: NodeJS.Timeout | undefined
-  const prune = async (): Promise<void> => {
-    const n = await svc.relational?.pruneAudit(opts.audit_retention_days).catch(() => 0) ?? 0
-    if (n > 0) app.log.info({ removed: n }, 'memory: pruned the audit log')
-  }
+  // Scheduled by the jobs plugin (GET /api/jobs); a second memory instance leaves them to the first.
+  for (const job of maintenanceJobs(svc, {
+    auditRetentionDays: opts.audit_retention_days,
+    auditEverySeconds: Math.max(1, Math.round(opts.audit_prune_interval_ms / 1000)),
+    toolInvocationRetentionDays: opts.tool_invocation_retention_days,
+    cleanupEverySeconds: opts.cleanup_interval_seconds,
+  })) if (!app.registry.jobs.has(job.name)) app.registry.jobs.add(job.name, job)
   app.lifecycle.add({
-    name: `${opts.instance}:audit-retention`,
-    activate: () => {
-      void prune(); timer = setInterval(() => { void prune() }, opts.audit_prune_interval_ms); timer.unref()
-      // Only the serving generation replays the outbox.
-      svc.outbox?.attach(svc.applyQueued, app.log)
-    },
-    deactivate: async () => { clearInterval(timer); svc.outbox?.detach(svc.applyQueued); await svc.reembedder.stop() },
+    name: `${opts.instance}:outbox-and-reembed`,
+    // Only the serving generation replays the outbox.
+    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log) },
+    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); await svc.reembedder.stop() },
   })
 }
 

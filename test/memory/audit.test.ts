@@ -1,25 +1,29 @@
-// The memory audit log: pruning runs on its interval and removes entries past the
-// retention; memory writes worth auditing (deletes, resets, fact supersession) are there.
+// The memory audit log: the audit_partitions job removes entries past the retention and
+// nothing else; memory writes worth auditing (deletes, resets, fact supersession) are there.
 import t from 'tap'
 import { sql } from 'kysely'
 import { startMemoryKernel, del } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
-import { until } from '../chat/helpers.ts'
+import { repoPlugin } from '../helpers/workspace.ts'
 
-t.test('pruning is scheduled and removes entries older than the retention', async t => {
+t.test('the audit_partitions job removes entries older than the retention, and only those', async t => {
   // PostgreSQL so the test can age entries through a connection of its own.
   const schema = uniqueSchema()
   const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
   t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db); await h.close() })
-  const s = await startMemoryKernel(t, { sql: { postgres_uri: PG_URI, schema }, memory: { audit_prune_interval_ms: 1000, audit_retention_days: 30 } })
+  const sqlOpts = { postgres_uri: PG_URI, schema }
+  const s = await startMemoryKernel(t, { sql: sqlOpts, memory: { audit_retention_days: 30 }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
   const rel = s.svc().relational
   await rel?.audit({ action: 'test.old' })
   await rel?.audit({ action: 'test.month' })
   await rel?.audit({ action: 'test.new' })
   await sql`UPDATE memory_audit_log SET at = now() - interval '31 days' WHERE action = 'test.old'`.execute(h.db)
   await sql`UPDATE memory_audit_log SET at = now() - interval '29 days' WHERE action = 'test.month'`.execute(h.db)
-  await until('the scheduled prune to remove the old entry', async () => !(await rel?.auditLog(100) ?? []).some(e => e.action === 'test.old'), 10_000)
+  const before = (await rel?.auditLog(100) ?? []).length
+  const res = await s.post('/api/jobs/audit_partitions/run', {})
+  t.match(await res.json(), { success: true, job: 'audit_partitions', metrics: { removed: 1, retention_days: 30 } })
+  t.equal((await rel?.auditLog(100) ?? []).length, before - 1, 'one entry went')
   t.same((await rel?.auditLog(100) ?? []).map(e => e.action).filter(a => a.startsWith('test.')), ['test.new', 'test.month'], 'younger entries stay')
 })
 

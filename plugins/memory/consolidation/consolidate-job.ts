@@ -31,7 +31,7 @@ export function consolidateJob (deps: ConsolidationDeps): Job {
   return {
     name: 'consolidate',
     description: 'Extracts entities, facts and relationships from conversations not consolidated yet (LLM or offline extractor), with supersession of contradicted facts',
-    intervalMinutes: 15,
+    schedule: { every_seconds: 900 },
     run: async (ctx: JobContext) => await consolidate(deps, ctx),
   }
 }

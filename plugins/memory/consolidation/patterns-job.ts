@@ -29,7 +29,7 @@ export function patternsJob (deps: ConsolidationDeps): Job {
   return {
     name: 'patterns',
     description: 'Turns successful tool-using runs into strategies (tool sequence, context pattern, success and failure counts)',
-    intervalMinutes: 60,
+    schedule: { every_seconds: 3600 },
     run: async (ctx: JobContext) => {
       const res = await patterns(deps, ctx, since)
       since = res.since

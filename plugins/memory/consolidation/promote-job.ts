@@ -11,7 +11,7 @@ export function promoteJob (deps: ConsolidationDeps): Job {
   return {
     name: 'promote',
     description: 'Promotes facts and entities over the promotion thresholds to the _global channel',
-    intervalMinutes: 60,
+    schedule: { every_seconds: 3600 },
     run: async (ctx: JobContext) => await promote(deps, ctx),
   }
 }

@@ -57,6 +57,6 @@ export async function consolidationRoutes (app: FastifyInstance, o: Consolidatio
     if (unknown.length > 0) throw new MemoryErrors.BAD_REQUEST(`Unknown job(s): ${unknown.join(', ')}. Memory jobs: ${[...byName.keys()].join(', ')}.`)
     o.needStores()
     const jobs = [...new Set(asked)].map(n => byName.get(n) as Job)
-    return await runJobs(jobs, { signal: o.signal(), log: o.log })
+    return await runJobs(jobs, { signal: o.signal(), trigger: 'manual', log: o.log })
   })
 }

@@ -9,7 +9,9 @@ export function serialized (job: Job): Job {
   return {
     name: job.name,
     description: job.description,
-    intervalMinutes: job.intervalMinutes,
+    schedule: job.schedule,
+    enabledByDefault: job.enabledByDefault,
+    timeoutSeconds: job.timeoutSeconds,
     run: async (ctx: JobContext) => {
       const mine = last.catch(() => {}).then(async () => await job.run(ctx))
       last = mine

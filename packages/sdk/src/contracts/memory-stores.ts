@@ -57,6 +57,11 @@ export interface KvStore {
   /** Appends to a capped list (newest last). */
   pushList: (key: string, value: unknown, opts?: { max?: number, ttlSeconds?: number }) => Promise<void>
   getList: <T = unknown>(key: string, opts?: { slide?: boolean }) => Promise<T[]>
+  /**
+   * Optional: drops expired keys now, returns how many (the `cleanup` job calls it). A
+   * store whose backend expires keys by itself (Redis) leaves it out.
+   */
+  sweep?: () => Promise<number>
   health: () => Promise<StoreHealth>
   /** Closes connections; the resource pool calls it, never a request. */
   close?: () => Promise<void>
@@ -198,6 +203,8 @@ export interface RelationalStore extends ReembedSupport {
   strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
   similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
+  /** Optional: removes tool invocations older than `days`; returns how many (the `cleanup` job). */
+  pruneToolInvocations?: (days: number) => Promise<number>
   /** Oldest first; `since`: only those recorded after that moment (the patterns job's watermark). */
   toolInvocations: (q: { conversation_id?: string, channel?: string, since?: string, limit: number }) => Promise<ToolInvocation[]>
 

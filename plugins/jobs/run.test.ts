@@ -1,0 +1,37 @@
+// The jobs plugin on PGlite and on the real PostgreSQL. `run` waits for the result and returns metrics; history keeps the last 10.
+import t from 'tap'
+import { startKernel } from '../../test/helpers/kernel.ts'
+import { Workspace } from '../../test/helpers/workspace.ts'
+import { pollUntil } from '../../test/helpers/poll.ts'
+import { journal } from '../../test/fixtures/plugins/test-jobs/index.ts'
+import { JOBS_TARGETS, plugins, post, type Body } from './test-targets.ts'
+
+for (const target of JOBS_TARGETS) {
+  t.test(`${target.name}: run waits for the result and returns its metrics; a failure is reported, not thrown`, async t => {
+    const s = await startKernel(t, { plugins: plugins([{ name: 'slow', sleep_ms: 300 }, { name: 'broken', fail: true }], target.sqlOptions(t)) })
+    const ok = await post(s, '/api/jobs/slow/run')
+    t.equal(ok.status, 200)
+    t.match(ok.body, { success: true, job: 'slow', metrics: { slept_ms: 300 } })
+    t.ok(ok.body.duration_ms >= 300, `duration ${ok.body.duration_ms}`)
+    const bad = await post(s, '/api/jobs/broken/run')
+    t.equal(bad.status, 200)
+    t.match(bad.body, { success: false, job: 'broken', error: 'broken failed on purpose' })
+    const { body } = await s.json('/api/jobs')
+    const broken = body.jobs.find((j: Body) => j.name === 'broken')
+    t.match(broken, { status: 'idle', run_count: 1, success_count: 0, failure_count: 1, last_error: 'broken failed on purpose' })
+    t.equal(body.worker.status, 'running')
+    t.equal(body.workers.length, 1)
+  })
+
+  t.test(`${target.name}: history holds the last 10 runs, newest first`, async t => {
+    const s = await startKernel(t, { plugins: plugins([{ name: 'quick' }], target.sqlOptions(t)) })
+    for (let i = 0; i < 12; i++) t.equal((await post(s, '/api/jobs/quick/run')).status, 200)
+    const { body } = await s.json('/api/jobs/quick')
+    t.equal(body.history.length, 10)
+    t.equal(body.job.run_count, 12)
+    const times = body.history.map((h: Body) => Date.parse(h.timestamp))
+    t.same(times, [...times].sort((a, b) => b - a), 'newest first')
+    t.match(body.history[0], { success: true, trigger: 'manual', metrics: { slept_ms: 0 } })
+    t.type(body.history[0].duration_ms, 'number')
+  })
+}
