@@ -37,7 +37,9 @@ t.test('deletes, resets and fact supersession are audited', async t => {
   t.equal((await del(s, '/api/memory/channels/au')).status, 200)
   t.equal((await s.post('/api/memory/reset', {})).status, 200)
   const log = await svc.relational?.auditLog(20) ?? []
-  t.same(log.map(e => e.action).slice(0, 4), ['memory.reset', 'channel.delete', 'conversation.delete', 'fact.supersede'])
-  t.match(log[3], { target: old.fact.id, channel: 'au', details: { superseded_by_id: next.fact.id } })
+  t.same(log.map(e => e.action).slice(0, 3), ['memory.reset', 'channel.delete', 'conversation.delete'])
+  // The supersession is in the history of both facts: the old one superseded, the new one created from it.
+  t.match(log.find(e => e.action === 'fact.superseded'), { target: old.fact.id, channel: 'au', details: { superseded_by_id: next.fact.id } })
+  t.match(log.find(e => e.action === 'fact.create' && e.target === next.fact.id), { details: { supersedes_id: old.fact.id } })
   t.match(log[1], { target: 'au', details: { facts: 2 } }, 'both facts, the superseded one too')
 })
