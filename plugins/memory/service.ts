@@ -17,7 +17,7 @@ import type { RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { Hooks, Registry } from '@agentd/sdk'
 import type { OutageLog } from './outage-log.ts'
 import { MemoryErrors } from './errors.ts'
-import { history as itemHistory, type Actor, type HistoryEntry, type ItemKind } from './history.ts'
+import { history as itemHistory, record, type Actor, type HistoryEntry, type ItemKind } from './history.ts'
 
 const PLURAL: Record<ItemKind, string> = { fact: 'facts', entity: 'entities', goal: 'goals', strategy: 'strategies' }
 import { ServiceContext, type ServiceOptions, type StoreRole } from './context.ts'
@@ -56,6 +56,8 @@ export class MemoryServiceImpl implements MemoryService {
   }
 
   get opts (): ServiceOptions { return this.#ctx.opts }
+  /** Writes one change of an item to its history (the audit log), for changes made beside the write API (consolidation, promotion, merges). */
+  async recordChange (e: { kind: ItemKind, action: string, id: string, channel: string, actor: Actor, details?: Record<string, unknown> }): Promise<void> { await record(this.#ctx, e) }
   get outage (): OutageLog { return this.#ctx.outage }
 
   // ---- stores and embedder

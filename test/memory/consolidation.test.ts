@@ -77,6 +77,11 @@ for (const backend of BACKENDS) {
       t.equal(acme.temporal_context, 'past')
       t.equal(acme.superseded_by_id, globex.id)
       t.equal(globex.supersedes_id, acme.id)
+      // Both facts' histories say consolidation changed them.
+      const acmeHistory = (await (await s.get(`/api/memory/facts/${String(acme.id)}/history`)).json() as { history: Array<{ action: string, actor: string }> }).history
+      t.same(acmeHistory.map(h => [h.action, h.actor]), [['fact.create', 'consolidation'], ['fact.superseded', 'consolidation']], 'created by consolidation, then superseded by it')
+      const globexHistory = (await (await s.get(`/api/memory/facts/${String(globex.id)}/history`)).json() as { history: Array<{ action: string, actor: string }> }).history
+      t.same(globexHistory.map(h => [h.action, h.actor]), [['fact.create', 'consolidation']])
       const paris = all.find(f => f.claim === 'Anna lives in Paris.')
       t.equal(paris.superseded_at, null, 'Anna\'s city is about another person: untouched by the user\'s move')
       t.equal(paris.conversation_count, 2)

@@ -30,6 +30,7 @@ export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promis
     for (const f of page.items) {
       const r = await g.moveToChannel('fact', f.id, GLOBAL_CHANNEL)
       if (r === undefined) continue
+      await deps.history?.({ kind: 'fact', action: 'promote', id: f.id, channel: f.channel, actor: 'promotion', details: { to: GLOBAL_CHANNEL, into: r.id, merged: r.merged } })
       m.facts_promoted++
       if (r.merged) m.merged++
     }
@@ -42,6 +43,7 @@ export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promis
     for (const e of page.items) {
       const r = await g.moveToChannel('entity', e.id, GLOBAL_CHANNEL)
       if (r === undefined) continue
+      await deps.history?.({ kind: 'entity', action: 'promote', id: e.id, channel: e.channel, actor: 'promotion', details: { to: GLOBAL_CHANNEL, into: r.id, merged: r.merged } })
       m.entities_promoted++
       if (r.merged) m.merged++
     }

@@ -121,8 +121,10 @@ export class ExtractionWriter {
       name: found?.name ?? name, type: found?.type ?? type, aliases: extra.filter(a => a.toLowerCase() !== (found?.name ?? name).toLowerCase()),
       description: found === undefined ? description : null, channel: found?.channel ?? this.channel, embedding, conversation_id: this.conversationId,
     })
-    if (res.created) this.metrics.entities_created++
-    else if (found !== undefined) this.metrics.entities_linked++
+    if (res.created) {
+      this.metrics.entities_created++
+      await this.deps.history?.({ kind: 'entity', action: 'create', id: res.entity.id, channel: res.entity.channel, details: { name: res.entity.name, type: res.entity.type, conversation_id: this.conversationId } })
+    } else if (found !== undefined) this.metrics.entities_linked++
     // Salience grows with the number of conversations that mention it (never lowered).
     const target = salienceFor(res.entity.conversation_count)
     if (target > res.entity.salience) await g.setSalience('entity', res.entity.id, target)
@@ -155,7 +157,9 @@ export class ExtractionWriter {
     }
     // The first supersession stores the new fact; the others link to it (same claim_hash).
     for (const [i, old] of contradicted.entries()) {
-      await g.supersedeFact(old.id, next)
+      const res = await g.supersedeFact(old.id, next)
+      await this.deps.history?.({ kind: 'fact', action: 'superseded', id: old.id, channel: old.channel, details: { superseded_by_id: res.fact.id, claim: old.claim, by_claim: res.fact.claim } })
+      if (i === 0) await this.deps.history?.({ kind: 'fact', action: 'create', id: res.fact.id, channel: res.fact.channel, details: { supersedes_id: old.id, claim: res.fact.claim, source: 'extraction', confidence: res.fact.confidence } })
       this.metrics.facts_superseded++
       if (i === 0) this.metrics.facts_created++
     }
@@ -163,7 +167,9 @@ export class ExtractionWriter {
 
   async #add (f: NewFact): Promise<void> {
     const res = await this.#graph.addFact(f)
-    if (res.created) this.metrics.facts_created++
-    else this.metrics.facts_existing++
+    if (res.created) {
+      this.metrics.facts_created++
+      await this.deps.history?.({ kind: 'fact', action: 'create', id: res.fact.id, channel: res.fact.channel, details: { claim: res.fact.claim, source: 'extraction', confidence: res.fact.confidence, flagged_for_review: f.flagged_for_review === true } })
+    } else this.metrics.facts_existing++
   }
 }
