@@ -18,6 +18,8 @@ export interface ConsoleSetup {
   env?: Record<string, string>
   /** Leave the memory plugins out (faster; chat-only tests). */
   memory?: boolean
+  /** Load the jobs plugin even without the memory plugins. */
+  jobs?: boolean
   /** Leave the console plugin disabled. */
   consoleEnabled?: boolean
 }
@@ -32,6 +34,12 @@ export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpe
         { name: 'memory-kv', module: repoPlugin('memory-kv') },
         { name: 'memory', module: repoPlugin('memory') },
       ]
+  // The scheduler on the embedded database (the memory plugins' when they are in).
+  // Without memory, one manual job of the test fixture gives the page something to run.
+  const jobs: PluginSpec[] = [
+    ...(setup.jobs === true && setup.memory === false ? [{ name: 'test-jobs', module: path.join(REPO, 'test', 'fixtures', 'plugins', 'test-jobs'), options: { jobs: [{ name: 'tidy', schedule: null }] } }] : []),
+    ...(setup.jobs === true || setup.memory !== false ? [{ name: 'jobs', module: repoPlugin('jobs') }] : []),
+  ]
   return [
     { name: 'test-tools', module: testTools },
     { name: 'tools-api', module: repoPlugin('tools-api') },
@@ -41,6 +49,7 @@ export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpe
     { name: 'prompts', module: repoPlugin('prompts') },
     { name: 'chat', module: repoPlugin('chat') },
     ...memory,
+    ...jobs,
     { name: 'console', module: repoPlugin('console'), enabled: setup.consoleEnabled ?? true },
   ]
 }
