@@ -7,7 +7,7 @@
 // asks (the service's strict recall, top_k 10, the question's channel), embedded defaults
 // (PGlite, embed-hash), no language model.
 // recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
-// Env: BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
+// Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
 // other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_VERBOSE=1 (misses).
 // Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
 import { randomUUID } from 'node:crypto'
@@ -15,7 +15,7 @@ import pino from 'pino'
 import MiniSearch from 'minisearch'
 import { createRegistry, Hooks } from '@agentd/sdk'
 import { RECALL_DEFAULTS, STOPWORDS } from '@agentd/sdk/kits/recall'
-import type { RecallSettings } from '@agentd/sdk/contracts/recall'
+import type { RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { openSql } from '@agentd/sdk/kits/sql'
 import { SqlRelationalStore } from '../plugins/memory-sql/relational-store.ts'
 import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
@@ -37,14 +37,20 @@ reg.relationalStores.add('memory-sql', rel)
 reg.graphStores.add('memory-graph-sql', graph)
 const embedder = process.env.BENCH_RECALL_EMBEDDER ?? 'hash'
 if (embedder === 'hash') reg.embedders.add('embed-hash', new HashEmbedder())
-reg.recallTechniques.add('recall-hybrid', hybridTechnique(() => rel))
-reg.recallTechniques.add('recall-entity', entityTechnique({ graph: () => graph, relational: () => rel }))
-reg.recallTechniques.add('recall-expansion', expansionTechnique(() => rel))
+// Technique weights in the fusion can be tried per tuning row (BENCH_RECALL_TUNE's "weights"); the plugins' own otherwise.
+let weights: Record<string, number> = {}
+const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, run: t.run, get weight () { return weights[t.name] ?? t.weight } })
+reg.recallTechniques.add('recall-hybrid', weighed(hybridTechnique(() => rel)))
+reg.recallTechniques.add('recall-entity', weighed(entityTechnique({ graph: () => graph, relational: () => rel })))
+reg.recallTechniques.add('recall-expansion', weighed(expansionTechnique(() => rel)))
 let settings: RecallSettings = { ...RECALL_DEFAULTS }
 const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 'silent' }), {
   tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
   recallSettings: () => settings,
 })
+// The service's own technique too (its weight is fixed in code; tuning rows may try another).
+const ownWeight = svc.defaultTechnique.weight
+Object.defineProperty(svc.defaultTechnique, 'weight', { get: () => weights[svc.defaultTechnique.name] ?? ownWeight })
 
 // Ingest as the chat does: user message, then the assistant's reply, per session.
 const idOf = new Map<string, string>()
@@ -67,8 +73,10 @@ mini.addAll(all.map(t => ({ id: t.id, content: t.content, channel: t.channel }))
 
 type Ranker = (q: { question: string, channel: string }) => Promise<string[]>
 const bm25: Ranker = async q => mini.search(q.question, { filter: r => r.channel === q.channel }).slice(0, 10).map(r => String(r.id))
-const serviceWith = (patch: Partial<RecallSettings>): Ranker => async q => {
+type Tuning = Partial<RecallSettings> & { weights?: Record<string, number> }
+const serviceWith = ({ weights: w, ...patch }: Tuning): Ranker => async q => {
   settings = { ...RECALL_DEFAULTS, ...patch }
+  weights = w ?? {}
   const r = await svc.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })
   return r.relevant_turns.map(t => String(t.id))
 }
@@ -81,6 +89,9 @@ const rankers: Array<[string, Ranker]> = [
   ['+ hybrid', serviceWith({ ...none, recall_enable_hybrid: true })],
   ['+ query_expansion', serviceWith({ ...none, recall_enable_query_expansion: true })],
   ['+ entity_centric', serviceWith({ ...none, recall_enable_entity_centric: true })],
+  // BENCH_RECALL_TUNE='[{"recall_hybrid_rrf_k": 20}, ...]': more fused rows, settings patched, for tuning (the defaults stay last).
+  ...(JSON.parse(process.env.BENCH_RECALL_TUNE ?? '[]') as Tuning[]).map((patch): [string, Ranker] =>
+    [`fused ${JSON.stringify(patch).replace(/recall_(hybrid_)?|["{}]/g, '')}`.slice(0, 24), serviceWith(patch)]),
   ['fused (defaults)', serviceWith({})],
 ]
 
@@ -99,7 +110,7 @@ for (const [name, rank] of rankers) {
       const pos = ids.indexOf(id ?? '')
       sc.n++; sc.byCat[q.category].n++
       for (const k of KS) if (pos >= 0 && pos < k) { sc.at[k]++; sc.byCat[q.category].at[k]++ }
-      if (process.env.BENCH_RECALL_VERBOSE === '1' && name.startsWith('fused') && (pos < 0 || pos >= 10)) console.error(`miss: [${q.category}] ${q.question} -> {${e}}`)
+      if (process.env.BENCH_RECALL_VERBOSE === '1' && (name === 'fused (defaults)' || name.startsWith('bm25')) && (pos < 0 || pos >= 10)) console.error(`${name} miss: [${q.category}] ${q.question} -> {${e}}`)
     }
   }
   results.push([name, sc])

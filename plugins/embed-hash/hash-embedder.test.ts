@@ -9,7 +9,36 @@ t.test('vectors are 384-dimensional, unit length and deterministic', async t => 
   t.equal(a.length, 384)
   t.ok(Math.abs(Math.hypot(...a) - 1) < 1e-9)
   t.same(a, b)
-  t.equal(e.id, 'hash-v1')
+  t.equal(e.id, 'hash-v2')
+})
+
+t.test('version 1 keeps the old scheme and its id, so vectors it stored stay comparable', async t => {
+  const v1 = new HashEmbedder(384, 1)
+  t.equal(v1.id, 'hash-v1')
+  t.equal(new HashEmbedder(256, 1).id, 'hash-v1-256')
+  t.equal(new HashEmbedder(256).id, 'hash-v2-256')
+  const [a] = await v1.embed(['The cat sat on the mat'])
+  const [b] = await new HashEmbedder().embed(['The cat sat on the mat'])
+  t.notSame(a, b)
+})
+
+t.test('a shared rare word outweighs shared common words (it did not in hash-v1)', async t => {
+  const texts = ['what is the sourdough starter', 'bubbling sourdough', 'what is the plan']
+  const [q, rare, common] = await new HashEmbedder().embed(texts)
+  t.ok(cos(q, rare) > cos(q, common), `rare ${cos(q, rare)} common ${cos(q, common)}`)
+  const [q1, rare1, common1] = await new HashEmbedder(384, 1).embed(texts)
+  t.ok(cos(q1, rare1) < cos(q1, common1), 'hash-v1 weighs every word alike')
+})
+
+t.test('inflections meet by their stem', async t => {
+  const e = new HashEmbedder()
+  const [q, inflected, other] = await e.embed(['when did they adopt the dog', 'we adopted a dog', 'we walked a dog'])
+  t.ok(cos(q, inflected) > cos(q, other), `inflected ${cos(q, inflected)} other ${cos(q, other)}`)
+})
+
+t.test('function words alone give a zero vector, not NaN', async t => {
+  const [v] = await new HashEmbedder().embed(['you'])
+  t.ok(v.every(x => Number.isFinite(x)))
 })
 
 t.test('related texts are closer than unrelated ones', async t => {

@@ -235,7 +235,7 @@ t.test('memory API on the embedded defaults', async t => {
       neo4j: { status: 'healthy', backend: 'pglite' },
       postgres: { status: 'healthy', backend: 'pglite' },
       redis: { status: 'healthy', backend: 'memory' },
-      embedder: { id: 'hash-v1', dimensions: 384, status: 'ready' },
+      embedder: { id: 'hash-v2', dimensions: 384, status: 'ready' },
     })
   })
 })

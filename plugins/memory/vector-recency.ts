@@ -60,12 +60,13 @@ async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: R
   const w = asksAboutRecency(input.query) ? recencyWeight : 0
   const topK = input.top_k
   // Read deeper than top_k: the service may drop the current conversation's turns and repeats.
-  const n = topK * 3
+  // As deep as hybrid reads (max(3 x top_k, 30)), so the service's one shared read serves both.
+  const n = Math.max(topK * 3, 30)
   const now = Date.now()
   const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (recencyHalfLifeHours * 3_600_000))
   const candidates = embedding === undefined
     ? (await rel.recentTurns(input.channels, n)).map(t => ({ ...t, similarity: null as number | null }))
-    : (await rel.similarTurns({ embedding, channels: input.channels, limit: n })).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
+    : (await (input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels: input.channels, limit: n }))).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
   return candidates
     .map(t => ({ ...t, score: Math.round(((1 - w) * (t.similarity ?? 0) + w * recency(t.timestamp)) * 10_000) / 10_000 }))
     .sort((a, b) => b.score - a.score || Date.parse(b.timestamp) - Date.parse(a.timestamp))

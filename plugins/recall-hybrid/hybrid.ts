@@ -29,7 +29,8 @@ export function hybridTechnique (relational: () => RelationalStore | undefined):
       const { embedding, channels } = input
       const [text, vector] = await Promise.all([
         timed('fulltext', rel.searchTurns({ text: input.query, channels, limit: n })),
-        embedding === undefined ? [] : timed('vector', rel.similarTurns({ embedding, channels, limit: n })),
+        // The service's shared read of the query's neighbours (vector_recency reads the same), else our own.
+        embedding === undefined ? [] : timed('vector', input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels, limit: n })),
       ])
       const s = input.settings
       const fused = rrf<Turn>([

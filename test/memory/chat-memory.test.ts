@@ -16,7 +16,7 @@ t.test('chat with use_memory stores both turns and a later chat recalls the earl
   const turns = await svc().relational?.conversationTurns(firstSession, 10) ?? []
   t.same(turns.map(x => [x.role, x.content, x.channel]), [['user', 'My favourite colour is teal', 'home'], ['assistant', 'Nice, teal is a calm colour.', 'home']])
   t.match(turns[1].metadata, { model: 'gpt-4o-mini', latency_ms: Number })
-  t.equal(turns[0].embedder, 'hash-v1', 'stored with its vector and embedder')
+  t.equal(turns[0].embedder, 'hash-v2', 'stored with its vector and embedder')
 
   // A new session: nothing in the chat history, so the answer can only come from memory.
   const second = await s.post('/api/agent/chat', { message: 'What is my favourite colour?', use_memory: true, channel: 'home' })

@@ -17,7 +17,7 @@ t.test('after a switch of embedder, the old vectors are re-embedded at start and
   const turn = await svc.addTurn({ conversation_id: 're-1', role: 'user', content: 'The lighthouse keeper is called Morwenna', channel: 're' })
   await svc.addFact({ claim: 'Morwenna keeps the lighthouse on the cliff', channel: 're' })
   await svc.addEntity({ name: 'Morwenna', type: 'Person', description: 'lighthouse keeper', channel: 're' })
-  t.equal(turn.embedder, 'hash-v1')
+  t.equal(turn.embedder, 'hash-v2')
 
   // The new embedder loads slowly, like a local model: the job waits for it.
   s.ws.writePlugins(memoryPlugins({ embedder: hash, extra: [slow], memory: { embedder: 'embed-slow' } }))
@@ -49,14 +49,14 @@ t.test('with auto_reembed false the change is only reported; POST /api/memory/re
   await s.nextReload()
   t.equal(s.kernel.api.lastReload()?.ok, true)
   const h = (await s.json('/api/health?include_memory=true')).body.memory
-  t.match(h.embedder, { id: 'hash-v1-256', dimensions: 256, warning: /hash-v1 \(384d\).*POST \/api\/memory\/reembed/, reembed: { status: 'idle' } })
+  t.match(h.embedder, { id: 'hash-v2-256', dimensions: 256, warning: /hash-v2 \(384d\).*POST \/api\/memory\/reembed/, reembed: { status: 'idle' } })
   const before = await postJson(s, '/api/memory/recall', { query: 'hash', channel: 'em' })
   t.match(before.body.warning, /embedder changed/)
   t.same(before.body.relevant_turns, [], 'old vectors are never compared with new ones')
 
   const started = await postJson(s, '/api/memory/reembed', {})
   t.equal(started.status, 202)
-  t.match(started.body, { embedder: 'hash-v1-256', dimensions: 256, total: 1 })
+  t.match(started.body, { embedder: 'hash-v2-256', dimensions: 256, total: 1 })
   await until('the re-embed job to finish', async () => (await s.json('/api/memory/stats')).body.reembed.status === 'done', 20_000)
   t.match((await s.json('/api/memory/stats')).body.reembed, { status: 'done', total: 1, done: 1, dropped: 0 })
   const after = await postJson(s, '/api/memory/recall', { query: 'embedded by the hash', channel: 'em' })

@@ -27,7 +27,7 @@ t.test('EMBEDDING_PROVIDER picks embed-<provider>; embed-hash serves while the m
   const svc = service(reg, { embeddingProvider: 'local' })
   t.equal(svc.embedder(), local)
   const first = await svc.embed('hello there')
-  t.equal(first?.embedder, 'hash-v1', 'not held up by the loading model')
+  t.equal(first?.embedder, 'hash-v2', 'not held up by the loading model')
   t.equal(local.status().status, 'loading', 'the model started loading in the background')
   release()
   t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'ready')
@@ -41,9 +41,9 @@ t.test('a model that cannot load leaves embed-hash serving', async t => {
   const local = new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { throw new Error('fetch failed') } })
   reg.embedders.add('embed-local', local)
   const svc = service(reg, { embeddingProvider: 'local' })
-  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v1')
+  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v2')
   t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'error', 'the load failed')
-  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v1', 'embed-hash still answers')
+  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v2', 'embed-hash still answers')
 })
 
 t.test('without an embedder, or for blank text, there is no vector', async t => {

@@ -1,6 +1,6 @@
 // Recall technique contract: one way of finding memories for a query. The memory service
 // runs every registered technique in parallel and fuses their candidates.
-import type { EmbeddingRef } from './memory-stores.ts'
+import type { EmbeddingRef, Turn } from './memory-stores.ts'
 
 /** What a recall technique is asked. */
 export interface RecallInput {
@@ -16,6 +16,13 @@ export interface RecallInput {
   signal?: AbortSignal
   /** The recall settings in force (GET /api/memory/recall-settings); read them per call, they change live. */
   settings: RecallSettings
+  /**
+   * The turns nearest the query's `embedding` in `channels`, best first, at most `limit`:
+   * fetched once per recall by the service and shared, so techniques that all need the
+   * query's vector neighbours (vector_recency, hybrid) do not each ask the store. Empty
+   * without an embedding. Rejects as the store's similarTurns would.
+   */
+  nearestTurns?: (limit: number) => Promise<Array<Turn & { score: number }>>
   /** Embeds another text with the embedder that made `embedding` (query variants, HyDE); undefined when none works. */
   embed?: (text: string) => Promise<EmbeddingRef | undefined>
   /**
