@@ -36,12 +36,3 @@ export async function startSilentServer (t?: { teardown: (fn: () => Promise<void
   t?.teardown(close)
   return { port, url: (path = '') => `http://127.0.0.1:${port}${path}`, arrivals, close }
 }
-
-/** A loopback port nothing listens on (taken, then freed): a server that is not there. */
-export async function deadPort (): Promise<number> {
-  const srv = net.createServer()
-  await new Promise<void>(resolve => srv.listen(0, '127.0.0.1', resolve))
-  const port = (srv.address() as AddressInfo).port
-  await new Promise<void>(resolve => srv.close(() => { resolve() }))
-  return port
-}

@@ -7,7 +7,7 @@ import { sql } from 'kysely'
 import { repoPlugin } from '../helpers/workspace.ts'
 import { startMemoryKernel } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { deadPort } from '../helpers/silent-server.ts'
+import { freePort } from '../helpers/net.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
@@ -74,7 +74,7 @@ t.test('POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB / POSTGRES_HOST / POSTGR
 })
 
 t.test('an unreachable PostgreSQL with a password in its URI: unhealthy, and the password stays out of health and the log', async t => {
-  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI, await deadPort()) }, { connect_timeout_ms: 500 })
+  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI, await freePort()) }, { connect_timeout_ms: 500 })
   const h = await s.health()
   t.match(h.memory, { postgres: { status: 'unhealthy', backend: 'postgres', error: /unavailable/ } })
   t.match(s.logs(), /not reachable yet/, 'the outage was logged')

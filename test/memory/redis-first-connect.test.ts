@@ -4,7 +4,7 @@
 // connect timeout.
 import t from 'tap'
 import { randomBytes } from 'node:crypto'
-import { deadPort } from '../helpers/silent-server.ts'
+import { freePort } from '../helpers/net.ts'
 import { RedisKvStore } from '../../plugins/memory-redis/redis-store.ts'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 const REDIS_URI = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
@@ -18,7 +18,7 @@ t.test('a command issued the moment the store is created succeeds', async t => {
 })
 
 t.test('a store whose server is not there fails with StoreUnavailableError within the connect timeout', async t => {
-  const s = new RedisKvStore({ uri: `redis://127.0.0.1:${await deadPort()}`, namespace: 'x:', maxListLength: 10, connectTimeoutMs: 500 })
+  const s = new RedisKvStore({ uri: `redis://127.0.0.1:${await freePort()}`, namespace: 'x:', maxListLength: 10, connectTimeoutMs: 500 })
   t.teardown(async () => { await s.close() })
   // Rejecting at all is the point: without it the command would wait for a server forever.
   await t.rejects(s.get('k'), StoreUnavailableError)

@@ -2,7 +2,7 @@
 // the test can stop and restart them. PostgreSQL must run as the postgres user.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { chownSync, mkdtempSync, rmSync } from 'node:fs'
-import { deadPort } from '../helpers/silent-server.ts'
+import { freePort } from '../helpers/net.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -12,7 +12,7 @@ const run = promisify(execFile)
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 
 /** A free loopback port for a server this test starts. */
-export const sparePort = deadPort
+export const sparePort = freePort
 
 async function asPostgres (cmd: string, args: string[]): Promise<void> {
   const [bin, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', path.join(PG_BIN, cmd), ...args]] : [path.join(PG_BIN, cmd), args]
