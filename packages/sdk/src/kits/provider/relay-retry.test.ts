@@ -291,11 +291,22 @@ t.test('retryingFetch: what the SDKs retry (408, 409, 429, 5xx) is logged with t
     const log = logger()
     const res = await retryingFetch(ctx, 2, log)(url, asRetry(1))
     t.equal(res.status, status, 'the answer goes back to the SDK, which retries it')
+    t.equal(res.headers.get('x-should-retry'), null, 'not marked: the SDK decides')
     t.same(log.lines, [{ provider: 'p', attempt: 2, status, wait_ms: 'backoff', msg: 'provider call failed; retrying' }], `${status}`)
     const last = logger()
     await retryingFetch(ctx, 2, last)(url, asRetry(2))
     t.same(last.lines, [], `${status}: the last try is not announced as a retry`)
   }
+})
+
+t.test('retryingFetch: without a logger it works the same, silently', async t => {
+  const res = await retryingFetch(ctx, 2)(await server(t, () => ({ status: 503 })))
+  t.equal(res.status, 503)
+  const srv = http.createServer()
+  await new Promise<void>(resolve => srv.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/x`
+  await new Promise(resolve => srv.close(resolve))
+  t.type(await rejection(retryingFetch(ctx, 2)(url)), TypeError)
 })
 
 t.test('retryingFetch: x-should-retry from the upstream decides, either way', async t => {
@@ -338,6 +349,9 @@ t.test('retryingFetch: a connection failure is rethrown, logged with its code wh
   const err = await rejection(retryingFetch(ctx, 2, log)(url))
   t.type(err, TypeError, 'fetch\'s own error, for the SDK to retry')
   t.same(log.lines, [{ provider: 'p', attempt: 1, error: 'ECONNREFUSED', msg: 'provider call failed; retrying' }])
+  const first = logger()
+  await rejection(retryingFetch(ctx, 2, first)(url, asRetry(0)))
+  t.match(first.lines, [{ attempt: 1, error: 'ECONNREFUSED' }], 'options without a signal are not an abort')
   const last = logger()
   await rejection(retryingFetch(ctx, 2, last)(url, asRetry(2)))
   t.same(last.lines, [])
