@@ -176,7 +176,7 @@ t.test('an update onto an unreadable file is a 409 that writes nothing and says 
   writeFileSync(file, '{ nope')
   const json = await updateRuntimeConfig(dir, SCHEMA, {}).then(() => undefined, (e: Error & { statusCode?: number, details?: unknown }) => e)
   t.equal(json?.statusCode, 409)
-  t.equal(json?.details, undefined, 'a JSON error has no field paths')
+  t.notOk(Object.hasOwn(json ?? {}, 'details'), 'a JSON error has no field paths')
   t.match(json?.message, /fix or delete it\. The update was not applied/)
 })
 
@@ -228,4 +228,39 @@ t.test('plugins.json schema: names, modules, flags and nothing else', async t =>
   t.equal(ok({}), false, 'plugins is required')
   t.equal(ok({ plugins: [{ name: 'x', module: 'x', enabled: 'yes' }] }), false)
   t.equal(ok({ plugins: [{ name: 'x', module: 'x', dependencies: 'prompts' }] }), false)
+})
+
+t.test('invalid JSON deep in a long file: V8 quotes around the fault with "..." on both sides; none of it is shown', async t => {
+  const dir = tmp(t)
+  const { writeFileSync } = await import('node:fs')
+  writeFileSync(path.join(dir, 'config.json'), '{"providers": {"openai": {"api_key": sk-secret-123-and-a-long-tail-of-text}}, "more": 1}')
+  const err = await readRuntimeConfig(dir, SCHEMA).then(() => undefined, (e: Error) => e)
+  t.match(err?.message, /\(Unexpected token 's', the text there \(not quoted: it may hold a secret\) is not valid JSON\); fix or delete it\.$/)
+  t.notMatch(err?.message, /api_key|\.\.\./)
+})
+
+t.test('an update onto a config file that cannot be read at all: 409, the reason ending in one full stop, no details', async t => {
+  const dir = tmp(t)
+  const { mkdirSync } = await import('node:fs')
+  mkdirSync(path.join(dir, 'config.json'))
+  const err = await updateRuntimeConfig(dir, SCHEMA, {}).then(() => undefined, (e: Error & { statusCode?: number }) => e)
+  t.equal(err?.statusCode, 409)
+  t.match(err?.message, /^EISDIR: illegal operation on a directory, read\. The update was not applied/)
+  t.notOk(Object.hasOwn(err ?? {}, 'details'), 'a read error has no field paths')
+})
+
+t.test('ensureDir makes the folder and its parents, and is happy when it exists', async t => {
+  const { ensureDir } = await import('./config.ts')
+  const { existsSync } = await import('node:fs')
+  const dir = path.join(tmp(t), 'a', 'b')
+  ensureDir(dir)
+  t.ok(existsSync(dir))
+  t.doesNotThrow(() => { ensureDir(dir) })
+})
+
+t.test('plugins.json: an entry without `enabled` is enabled', async t => {
+  const { PluginsFileSchema } = await import('./config-schema.ts')
+  const { check } = await import('@agentd/sdk')
+  const res = check(PluginsFileSchema, { plugins: [{ name: 'x', module: 'x' }] })
+  t.equal(res.ok && res.value.plugins[0].enabled, true)
 })
