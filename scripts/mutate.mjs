@@ -25,8 +25,10 @@ export const MODULES = {
     tests: ['core/config.test.ts', 'packages/sdk/src/kernel/config-view.test.ts'],
   },
   'generation-swap': {
-    mutate: ['core/generation.ts', 'core/kernel.ts'],
-    tests: ['test/kernel/swap-order.test.ts', 'test/kernel/generation-swap.test.ts'],
+    // The dispatcher, plugin statuses, change detection, reload, deactivate, retire and
+    // settle (not start-up or shutdown); a generation's plugin registration, tracking and drain.
+    mutate: ['core/kernel.ts:96-264', 'core/generation.ts:102-146'],
+    tests: ['test/kernel/swap-order.test.ts', 'test/kernel/reload-under-load.test.ts', 'test/kernel/config-reload.test.ts', 'test/kernel/bad-plugins.test.ts', 'test/kernel/resources.test.ts', 'test/kernel/starting.test.ts'],
   },
   'provider-relay-retry': {
     mutate: ['packages/sdk/src/kits/provider/relay.ts', 'packages/sdk/src/kits/provider/upstream.ts', 'packages/sdk/src/kits/provider/deadline.ts'],
@@ -37,12 +39,12 @@ export const MODULES = {
     tests: ['plugins/memory/fuse.test.ts', 'plugins/memory/vector-recency.test.ts'],
   },
   'think-parser': {
-    mutate: ['plugins/chat/think.ts'],
-    tests: ['plugins/chat/think.test.ts'],
+    mutate: ['packages/sdk/src/kits/output/think.ts'],
+    tests: ['packages/sdk/src/kits/output/think.test.ts', 'packages/sdk/src/kits/output/text.test.ts'],
   },
   'tool-loop': {
-    mutate: ['plugins/chat/tool-loop.ts'],
-    tests: ['plugins/chat/tool-loop.test.ts'],
+    mutate: ['packages/sdk/src/kits/tools/tool-loop.ts'],
+    tests: ['packages/sdk/src/kits/tools/tool-loop.test.ts'],
   },
 }
 
