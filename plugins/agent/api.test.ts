@@ -59,11 +59,13 @@ t.test('an upstream error ends the run as failed: 502 with the error body and th
   const r = await h.run({ task: 'Why is the sky blue?', reasoning_strategy: 'cot' })
   t.equal(r.status, 502)
   t.equal(r.body.statusCode, 502)
-  t.match(r.body.code, /^AGENT_ERR_PROVIDER_/)
-  t.type(r.body.error, 'string')
+  t.equal(r.body.code, 'AGENT_ERR_PROVIDER_AUTH', 'a 401 upstream is the provider\'s auth error')
+  t.match(r.body.error, /rejected the API key/)
   t.equal(r.body.status, 'failed')
-  t.type(r.body.task_id, 'string')
-  t.ok(Array.isArray(r.body.trace), 'what was done is kept')
+  t.match(r.body.task_id, /\S/)
+  t.same(h.kinds(), ['cot'], 'the one model call was made')
+  t.ok(r.body.trace.length > 0, 'what was done is kept')
+  t.match(r.body.trace.at(-1), { type: 'error', content: /rejected the API key/ }, 'the trace ends with the failure')
 })
 
 t.test('a default_reasoning_strategy that is not registered refuses to load, saying which exist', async t => {

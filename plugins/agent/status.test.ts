@@ -7,61 +7,55 @@ import { fixturePlugin, repoPlugin } from '../../test/helpers/workspace.ts'
 import { slowToolCalls } from '../../test/fixtures/plugins/slow-tool/index.ts'
 import { startKernel } from '../../test/helpers/kernel.ts'
 import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
+import { gate, namedGate } from '../../test/helpers/gate.ts'
+import { until } from '../../test/helpers/poll.ts'
+import { statusNow } from '../../test/helpers/status.ts'
 
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
 const statusPlugins = [{ name: 'prompts', module: repoPlugin('prompts') }, { name: 'chat', module: repoPlugin('chat') }]
 
 t.test('two parallel slow tools: executing until both ended, reasoning during the next model call', async t => {
+  const w1 = namedGate('agent-status-w1', t)
+  const w2 = namedGate('agent-status-w2', t)
+  const answer = gate()
+  t.teardown(answer.open)
   const h = await startAgent(t, {
     agent: { enable_planning: false },
     config: { models: { overrides: { 'fake/m1': { supports_tools: true } } } },
     replies: {
       react: (req) => req.body.messages.some((m: { role: string }) => m.role === 'tool')
-        ? { text: 'Final Answer: waited twice', firstDelayMs: 500 }
-        : { text: 'Thought: wait twice', tool_calls: [{ id: 'w1', name: 'wait', arguments: { ms: 100 } }, { id: 'w2', name: 'wait', arguments: { ms: 1000 } }] },
+        ? { text: 'Final Answer: waited twice', gate: answer.promise }
+        : { text: 'Thought: wait twice', tool_calls: [{ id: 'w1', name: 'wait', arguments: { gate: 'agent-status-w1' } }, { id: 'w2', name: 'wait', arguments: { gate: 'agent-status-w2' } }] },
     },
     extraPlugins: [...statusPlugins, { name: 'slow-tool', module: fixturePlugin('slow-tool') }],
   })
   slowToolCalls().length = 0
-  let done = false
-  const run = h.run({ task: 'Wait using the wait tool', reasoning_strategy: 'react' }).finally(() => { done = true })
-  const duringTools: string[] = []
-  const duringSecondCall: string[] = []
-  while (!done) {
-    const tools = slowToolCalls().length
-    const calls = h.fake.completions.length
-    const { body } = await h.s.json('/api/agent/status')
-    const task = body.active_tasks.find((x: { kind: string }) => x.kind === 'agent')
-    // Sampled only when nothing moved on while the request was in flight.
-    if (task !== undefined && slowToolCalls().length === tools && h.fake.completions.length === calls) {
-      if (tools === 2 && calls === 1) duringTools.push(task.status)
-      if (calls === 2) duringSecondCall.push(task.status)
-    }
-    await sleep(20)
-  }
+  const tool = (name: string): string | undefined => slowToolCalls().find(c => c.gate === name)?.outcome
+  const run = h.run({ task: 'Wait using the wait tool', reasoning_strategy: 'react' })
+  await until('both tools to run', () => tool('agent-status-w1') === 'running' && tool('agent-status-w2') === 'running')
+  t.equal((await statusNow(h.s, 'agent')).task?.status, 'executing', 'executing while both tools run')
+  w1.open()
+  await until('the first tool to end', () => tool('agent-status-w1') === 'done')
+  t.equal((await statusNow(h.s, 'agent')).task?.status, 'executing', 'still executing while the other tool runs')
+  t.equal(h.fake.completions.length, 1, 'no model call before the last tool ended')
+  w2.open()
+  await until('the model call that reads the results', () => h.fake.completions.length === 2)
+  t.equal((await statusNow(h.s, 'agent')).task?.status, 'reasoning', 'reasoning during the model call after the tools')
+  answer.open()
   const { body } = await run
   t.equal(body.status, 'complete')
-  t.ok(duringTools.length >= 4, `polled while the tools ran (${duringTools.length} times)`)
-  t.ok(duringTools.every(x => x === 'executing'), `executing while either tool runs: ${duringTools.join(',')}`)
-  t.ok(duringSecondCall.filter(x => x === 'reasoning').length >= 3, `reasoning during the model call after the tools: ${duringSecondCall.join(',')}`)
-  t.notOk(duringSecondCall.includes('executing'))
 })
 
 t.test('agent without the chat plugin: GET /api/agent/status exists and lists the run', async t => {
-  const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { text: 'Tides follow the moon.', firstDelayMs: 600 } } })
+  const answer = gate()
+  t.teardown(answer.open)
+  const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { text: 'Tides follow the moon.', gate: answer.promise } } })
   t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
-  let done = false
-  const run = h.run({ task: 'Explain tides', reasoning_strategy: 'cot' }).finally(() => { done = true })
-  const seen: string[] = []
-  while (!done) {
-    const { status, body } = await h.s.json('/api/agent/status')
-    t.equal(status, 200)
-    const task = body.active_tasks.find((x: { kind: string }) => x.kind === 'agent')
-    if (task !== undefined && !seen.includes(task.status)) seen.push(task.status)
-    await sleep(20)
-  }
+  const run = h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
+  await until('the model call', () => h.fake.completions.length === 1)
+  const now = await statusNow(h.s, 'agent')
+  t.match(now, { overall: 'reasoning', task: { kind: 'agent', status: 'reasoning' } }, 'the run is listed')
+  answer.open()
   t.equal((await run).body.status, 'complete')
-  t.ok(seen.includes('reasoning'), `the run was listed: ${seen.join(',')}`)
   t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
 })
 

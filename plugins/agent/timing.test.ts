@@ -14,15 +14,13 @@ t.test('a slow tool listing counts toward timeout_seconds', async t => {
     tools: false,
     agent: { enable_planning: false, timeout_seconds: 1 },
     replies: { cot: { text: 'Answered.' } },
-    extraPlugins: [{ name: 'test-tools', module: chatFixture('test-tools'), options: { list_delay_ms: 3000 } }],
+    // A listing of ten minutes: only the run's time limit can end the wait for it.
+    extraPlugins: [{ name: 'test-tools', module: chatFixture('test-tools'), options: { list_delay_ms: 600_000 } }],
   })
-  const started = Date.now()
   const { status, body } = await h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
-  const took = Date.now() - started
   t.equal(status, 200)
   t.equal(body.status, 'failed')
   t.equal(body.error.code, 'AGENT_ERR_AGENT_TIMEOUT')
-  t.ok(took < 2500, `answered at the time limit, not after the 3 s listing (${took} ms)`)
   t.equal(h.fake.completions.length, 0, 'no model call was started after the time ran out')
 })
 
@@ -35,12 +33,12 @@ t.test('a store slower than the remaining time does not hold the answer past tim
     extraPlugins: [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { gate_stores: true } }],
   })
   t.teardown(releaseStores)
-  const started = Date.now()
   const { body } = await h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
-  const took = Date.now() - started
   t.equal(body.status, 'complete')
   t.equal(body.answer, 'Answered quickly.')
-  t.ok(took < 2500, `answered within the time limit while the store was blocked (${took} ms; the store bound is 5 s)`)
+  // Waiting out the store's own 5 s bound would end in its error, not `background`: the
+  // trace tells the two apart without a clock.
+  t.notOk(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /failed|no answer/.test(e.content)), 'the store\'s own bound was not waited out')
   t.ok(body.trace.some((e: { type: string, content: string }) => e.type === 'memory' && /background/.test(e.content)), 'the trace says the store continues in the background')
   t.equal(memoryJournal().filter(c => c.op === 'storeTurn').length, 1, 'the store had started')
   releaseStores()

@@ -5,12 +5,9 @@ import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import path from 'node:path'
-import { Writable } from 'node:stream'
-import pino from 'pino'
-import { startKernel, testEnv } from '../../test/helpers/kernel.ts'
+import { startKernel } from '../../test/helpers/kernel.ts'
 import { providersWithConfigApi, repoPlugin, Workspace } from '../../test/helpers/workspace.ts'
 import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
-import { Kernel } from '../../core/kernel.ts'
 
 const plugins = providersWithConfigApi()
 const ENV_KEY = 'sk-env-key-1111111111111111'
@@ -149,16 +146,14 @@ t.test('concurrent updates never leave a torn data/config.json and none is lost'
 })
 
 t.test('no log line ever carries the key', async t => {
-  const ws = new Workspace()
-  t.teardown(() => { ws.remove() })
-  const lines: string[] = []
-  const logger = pino({ level: 'trace' }, new Writable({ write (c, _e, cb) { lines.push(String(c)); cb() } }))
   const fake = await startFakeOpenAI(t, { apiKey: 'sk-something-else-0000' })
-  ws.writePlugins([...plugins, { name: 'stream-route', module: path.join(repoPlugin('providers-api'), 'fixtures', 'stream-route') }])
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { OPENAI_API_KEY: ENV_KEY, OPENAI_BASE_URL: fake.url }), logger, watch: false })
-  const addr = await kernel.start()
-  t.teardown(async () => { await kernel.close() })
-  const url = `http://127.0.0.1:${addr.port}`
+  const s = await startKernel(t, {
+    plugins: [...plugins, { name: 'stream-route', module: path.join(repoPlugin('providers-api'), 'fixtures', 'stream-route') }],
+    env: { OPENAI_API_KEY: ENV_KEY, OPENAI_BASE_URL: fake.url },
+    watch: false,
+    logLevel: 'trace',
+  })
+  const { url, logRaw: lines } = s
   await fetch(`${url}/api/providers/health`)
   const denied = await fetch(`${url}/api/test/provider-complete?model=openai/gpt-4o`)
   t.equal(denied.status, 502, 'a bad key is a 502 (and the error handler logs it)')

@@ -7,21 +7,21 @@ import { ConfigView, readSettings } from '../../core/config.ts'
 import type { RuntimeConfig } from '../../core/config-schema.ts'
 import { collect, finishOf, reasoningOf, rejection, textOf } from '../../test/helpers/stream.ts'
 import { startFakeAnthropic } from '../../test/fakes/anthropic-upstream.ts'
-import { captureLogger } from '../../test/helpers/log.ts'
+import { capturingLogger } from '../../test/helpers/log.ts'
 import { buildProvider } from './index.ts'
 import type { AnthropicOptions } from './options.ts'
 
 const KEY = 'sk-ant-test-0123456789abcdef'
 
 function make (url: string | undefined, opts: Partial<AnthropicOptions> = {}, env: Record<string, string> = { ANTHROPIC_API_KEY: KEY }, file: RuntimeConfig = {}) {
-  const lines: string[] = []
+  const log = capturingLogger()
   const e = Object.freeze({ ...env })
   const config = new ConfigView(e, readSettings(e, process.cwd()), file)
   const provider = buildProvider(config, {
     instance: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY', timeout: 120, max_retries: 2, default_max_tokens: 4096, thinking_budget_tokens: 0,
     ...(url === undefined ? {} : { base_url: url }), ...opts,
-  }, captureLogger(lines))
-  return { provider, lines }
+  }, log.logger)
+  return { provider, lines: log.raw }
 }
 
 const ask = (text: string) => ({ model: 'claude-sonnet-4-5', messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: text }] })

@@ -5,7 +5,7 @@ import type { RuntimeConfig } from '../../core/config-schema.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { OpenAICompatibleOptions } from './options.ts'
 import { buildProvider } from './index.ts'
-import { captureLogger } from '../../test/helpers/log.ts'
+import { capturingLogger } from '../../test/helpers/log.ts'
 
 export interface Captured { provider: Provider, lines: string[] }
 
@@ -15,9 +15,9 @@ export function makeProvider (
   env: Record<string, string> = {},
   file: RuntimeConfig = {},
 ): Captured {
-  const lines: string[] = []
+  const log = capturingLogger()
   const fullEnv = Object.freeze({ ...env })
   const config = new ConfigView(fullEnv, readSettings(fullEnv, process.cwd()), file)
-  const provider = buildProvider(config, { max_retries: 2, stream_usage: true, ...opts, instance }, captureLogger(lines))
-  return { provider, lines }
+  const provider = buildProvider(config, { max_retries: 2, stream_usage: true, ...opts, instance }, log.logger)
+  return { provider, lines: log.raw }
 }

@@ -85,4 +85,6 @@ t.test('an upstream error passes through as the provider error, not a 500', asyn
   const s = await start(t, fake)
   const res = await s.post('/api/tools/translate', { text: 'Hello everyone.', targetLanguage: 'fra_Latn', sourceLanguage: 'eng_Latn' })
   t.equal(res.status, 502)
+  t.match(await res.json(), { statusCode: 502, code: 'AGENT_ERR_PROVIDER_UPSTREAM', error: /upstream/ }, 'the provider\'s error, naming where it failed')
+  t.equal(fake.completions.length, 1, 'one call (the provider here retries nothing)')
 })

@@ -5,6 +5,8 @@ import t, { type Test } from 'tap'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 import { control, countWords } from './test-fixtures/injected-translation.ts'
+import { gate } from '../../test/helpers/gate.ts'
+import { pollUntil, until } from '../../test/helpers/poll.ts'
 
 const FIXTURE = new URL('./test-fixtures/injected-translation.ts', import.meta.url).pathname
 
@@ -132,8 +134,7 @@ t.test('concurrent first requests share one load; health shows loading with a pe
   let open!: () => void
   control().gate = new Promise(resolve => { open = resolve })
   const requests = Array.from({ length: 6 }, async (_v, i) => await translate(s, { text: `Sentence number ${i}.`, targetLanguage: 'ita_Latn', sourceLanguage: 'eng_Latn' }))
-  await new Promise(resolve => setTimeout(resolve, 100))
-  const { body } = await s.json('/api/health')
+  const body = await pollUntil(async () => (await s.json('/api/health')).body, b => b.translation?.status === 'loading')
   t.match(body.translation, { status: 'loading', models: { translation: 'loading' }, progress: 25, model: 'Xenova/nllb-200-distilled-600M' })
   open()
   const results = await Promise.all(requests)
@@ -143,15 +144,20 @@ t.test('concurrent first requests share one load; health shows loading with a pe
 })
 
 t.test('a failed load: 503 as soon as the load fails (not after load_wait_seconds) with the reason, `error` in health, then retried', async t => {
-  const s = await start(t, { load_wait_seconds: 8 })
-  // The load works for 400 ms, then fails: the request must wait for it and answer when
-  // it fails, not give up early (LOADING) nor sit out the 8 s load wait.
-  control().gate = new Promise(resolve => setTimeout(resolve, 400))
+  const s = await start(t, { load_wait_seconds: 60 })
+  // The load runs until the test lets it fail: the request must wait for it and answer when
+  // it fails. Giving up early or sitting out the 60 s load wait would both answer
+  // AGENT_ERR_TRANSLATION_LOADING, so the code below tells them apart, with no clock.
+  const load = gate()
+  t.teardown(load.open)
+  control().gate = load.promise
   control().failWith = 'fetch failed'
-  const started = performance.now()
-  const r = await translate(s, { text: 'Hello.', targetLanguage: 'fra_Latn', sourceLanguage: 'eng_Latn' })
-  const ms = performance.now() - started
-  t.ok(ms >= 350 && ms < 6000, `answered when the load failed: ${Math.round(ms)} ms (load fails at 400 ms, load wait is 8000 ms)`)
+  let settled = false
+  const pending = translate(s, { text: 'Hello.', targetLanguage: 'fra_Latn', sourceLanguage: 'eng_Latn' }).finally(() => { settled = true })
+  await until('the load to start', async () => (await s.json('/api/health')).body.translation?.status === 'loading')
+  t.notOk(settled, 'the request waits for the load')
+  load.open()
+  const r = await pending
   t.equal(r.status, 503)
   t.equal(r.body.code, 'AGENT_ERR_TRANSLATION_UNAVAILABLE')
   t.match(r.body.error, /The translation model Xenova\/nllb-200-distilled-600M could not be fetched from https:\/\/huggingface.co \(fetch failed\)/)
@@ -178,7 +184,7 @@ t.test('a load longer than load_wait_seconds: 503 with the progress and Retry-Af
   t.match(r.body.error, /still loading \(25%\)/)
   t.equal(r.headers.get('retry-after'), '30')
   open()
-  await new Promise(resolve => setTimeout(resolve, 50))
+  await until('the load to finish', async () => (await s.json('/api/health')).body.translation?.status === 'healthy')
   t.equal((await translate(s, { text: 'Hello.', targetLanguage: 'fra_Latn', sourceLanguage: 'eng_Latn' })).status, 200)
   t.equal(control().loads, 1)
 })

@@ -3,6 +3,7 @@ import t from 'tap'
 import { startChat, streamChat, until } from './helpers.ts'
 import { memoryJournal, kvData, storeGate, releaseStores } from '../helpers/fake-memory.ts'
 import { fixturePlugin } from '../helpers/workspace.ts'
+import { gate } from '../helpers/gate.ts'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- request bodies
 
@@ -153,14 +154,17 @@ t.test('long histories are trimmed to the context window, keeping system prompt,
 
 t.test('two concurrent turns on one session are both kept', async t => {
   const { s, fake } = await startChat(t)
-  fake.enqueue({ text: 'slow answer', firstDelayMs: 200 }, { text: 'fast answer' }, { text: 'third' })
+  // The first turn's model call is held until the second turn has finished.
+  const slow = gate()
+  t.teardown(slow.open)
+  fake.enqueue({ text: 'slow answer', gate: slow.promise }, { text: 'fast answer' }, { text: 'third' })
   const sid = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'
-  const [a, b] = await Promise.all([
-    s.post('/api/agent/chat', { message: 'slow question', session_id: sid }),
-    new Promise(resolve => setTimeout(resolve, 50)).then(async () => await s.post('/api/agent/chat', { message: 'fast question', session_id: sid })),
-  ])
-  t.equal(a.status, 200)
+  const a = s.post('/api/agent/chat', { message: 'slow question', session_id: sid })
+  await until('the slow turn to reach the model', () => fake.completions.length === 1)
+  const b = await s.post('/api/agent/chat', { message: 'fast question', session_id: sid })
   t.equal(b.status, 200)
+  slow.open()
+  t.equal((await a).status, 200)
   await s.post('/api/agent/chat', { message: 'third question', session_id: sid })
   const sent = (fake.completions[2].body.messages as Json[]).slice(1).map(m => m.content)
   t.same(sent, ['fast question', 'fast answer', 'slow question', 'slow answer', 'third question'])

@@ -4,6 +4,7 @@
 // bodies ({type:"error", error:{type, message}}). Each incoming message request takes the
 // next scripted reply; when the script is empty, `fallback` answers. Drive it through the
 // real `@anthropic-ai/sdk` (it authenticates with `Authorization: Bearer` or `x-api-key`).
+import { setTimeout as delay } from 'node:timers/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Socket } from 'node:net'
@@ -66,7 +67,7 @@ const NO_ADAPTIVE = /^claude-([a-z]+-4(-[0-5])?(-\d{8})?$|[a-z]+-4-[0-5]-|[a-z]+
 
 const isError = (r: AnthropicReply): r is AnthropicErrorReply => 'status' in r
 const isHang = (r: AnthropicReply): r is AnthropicHangReply => 'hang' in r
-const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
+const sleep = async (ms: number): Promise<void> => { if (ms > 0) await delay(ms) }
 
 function splitEvery (s: string, n: number): string[] {
   const out: string[] = []

@@ -3,6 +3,7 @@
 // `application/x-ndjson`, one {"text":"..."} line per piece, then
 // {"done":true,"usage":{"in":N,"out":M}}; an error is an HTTP status with {"error":"..."};
 // GET /health answers 200. Each request takes the next scripted reply; then `fallback`.
+import { setTimeout as delay } from 'node:timers/promises'
 import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 
@@ -13,7 +14,7 @@ export type NdjsonReply =
 
 export interface NdjsonRequest { body: { model?: string, messages?: Array<{ role: string, content: string }> }, aborted: boolean }
 
-const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
+const sleep = async (ms: number): Promise<void> => { if (ms > 0) await delay(ms) }
 
 export class FakeNdjson {
   readonly requests: NdjsonRequest[] = []

@@ -5,6 +5,7 @@
 // `openai` SDK or through agentd.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as delay } from 'node:timers/promises'
 
 export interface ScriptedToolCall { id?: string, name: string, arguments: Record<string, unknown> | string }
 
@@ -23,6 +24,8 @@ export interface TextReply {
   delayMs?: number
   /** Delay before the response starts. */
   firstDelayMs?: number
+  /** The response starts once this settles (test/helpers/gate.ts): the test decides when. */
+  gate?: Promise<void>
   model?: string
   /** Stream only: send this many deltas then fail the connection mid-stream. */
   breakAfter?: number
@@ -87,7 +90,7 @@ function splitEvery (s: string, n: number): string[] {
   return out
 }
 
-const sleep = async (ms: number): Promise<void> => { if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms)) }
+const sleep = async (ms: number): Promise<void> => { if (ms > 0) await delay(ms) }
 
 export class FakeOpenAI {
   readonly server: http.Server
@@ -164,6 +167,7 @@ export class FakeOpenAI {
     if (isHang(reply)) return // never answers; the client must time out or abort
     if (isError(reply)) { this.#error(res, reply); done(); return }
     await sleep(reply.firstDelayMs ?? 0)
+    if (reply.gate !== undefined) await reply.gate
     if (record.stream) await this.#stream(res, record, reply)
     else this.#complete(res, record, reply)
     done()

@@ -3,7 +3,9 @@ import type { Test } from 'tap'
 import { Kernel } from '../../core/kernel.ts'
 import { Workspace, type PluginSpec } from './workspace.ts'
 import { once } from 'node:events'
-import { pino, type Logger } from 'pino'
+import type { LoggerOptions } from 'pino'
+import { capturingLogger, type LogLine } from './log.ts'
+import { until } from './poll.ts'
 
 export interface Started {
   kernel: Kernel
@@ -17,16 +19,13 @@ export interface Started {
   nextReload: () => Promise<void>
   /** What the kernel and its plugins logged (only with the `logLevel` option). */
   logs: LogLine[]
+  /** The same lines as written (for "no line contains X"). */
+  logRaw: string[]
+  /** The captured log as written, one line each, joined (empty without `logLevel`). */
+  logText: () => string
 }
 
-export interface LogLine { level: number, msg: string, [key: string]: unknown }
-
-/** A pino logger that keeps every line in `lines`, for tests that check what was logged. */
-export function capturingLogger (level = 'debug'): { logger: Logger, lines: LogLine[] } {
-  const lines: LogLine[] = []
-  const logger = pino({ level }, { write: (s: string) => { lines.push(JSON.parse(s) as LogLine) } })
-  return { logger, lines }
-}
+export { capturingLogger, type LogLine }
 
 export interface StartOptions {
   plugins?: PluginSpec[]
@@ -36,6 +35,8 @@ export interface StartOptions {
   watch?: boolean
   /** Capture the log at this level into `logs` (e.g. 'debug'). */
   logLevel?: string
+  /** pino options for that log, e.g. the kernel's own redaction. */
+  logOptions?: Omit<LoggerOptions, 'level'>
 }
 
 /** A minimal environment: nothing from the machine leaks in (no real API keys). */
@@ -57,7 +58,7 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
   const ws = opts.ws ?? new Workspace()
   if (opts.plugins !== undefined) ws.writePlugins(opts.plugins)
   if (opts.config !== undefined) ws.writeConfig(opts.config)
-  const capture = opts.logLevel === undefined ? undefined : capturingLogger(opts.logLevel)
+  const capture = opts.logLevel === undefined ? undefined : capturingLogger(opts.logLevel, opts.logOptions)
   const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, opts.env), watch: opts.watch ?? true, ...(capture === undefined ? {} : { logger: capture.logger }) })
   const addr = await kernel.start()
   const url = `http://127.0.0.1:${addr.port}`
@@ -67,7 +68,7 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
     method: 'POST', headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string> | undefined) }, body: typeof body === 'string' ? body : JSON.stringify(body), ...init,
   })
   return {
-    kernel, ws, url, get, post, logs: capture?.lines ?? [],
+    kernel, ws, url, get, post, logs: capture?.lines ?? [], logRaw: capture?.raw ?? [], logText: () => capture?.text() ?? '',
     json: async (p, init) => {
       const res = await fetch(url + p, init)
       const text = await res.text()
@@ -75,11 +76,7 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
     },
     nextReload: async () => {
       const before = kernel.api.lastReload()
-      const deadline = Date.now() + 10_000
-      while (kernel.api.lastReload() === before) {
-        if (Date.now() > deadline) throw new Error('no reload happened within 10 s')
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
+      await until('the next reload', () => kernel.api.lastReload() !== before)
     },
   }
 }

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+
 // Waiting for state that settles in the background (a list refresh, a cancelled upstream
 // request, a reload): poll with a deadline, never a fixed sleep. `pollUntil` returns the
 // last value read, so the caller asserts on it and a timeout fails with the real value
@@ -8,7 +10,7 @@ export async function pollUntil<T> (read: () => T | Promise<T>, done: (value: T)
   for (;;) {
     const value = await read()
     if (done(value) || Date.now() >= deadline) return value
-    await new Promise(resolve => setTimeout(resolve, everyMs))
+    await sleep(everyMs)
   }
 }
 

@@ -1,11 +1,8 @@
 // How plugins.json becomes a plan: every module is imported, then every plugin's options
 // are validated, and only then is anything registered. AGENT_PLUGINS_FILE picks the file.
 import t from 'tap'
-import pino from 'pino'
-import { Writable } from 'node:stream'
-import { Kernel } from '../../core/kernel.ts'
 import { planPlugins } from '../../core/plugin-loader.ts'
-import { startKernel, testEnv } from '../helpers/kernel.ts'
+import { startKernel } from '../helpers/kernel.ts'
 import { Workspace } from '../helpers/workspace.ts'
 
 // A plain plugin module (a workspace in /tmp cannot import the project's node_modules)
@@ -53,17 +50,13 @@ t.test('an option the module\'s schema does not declare is refused, even without
 })
 
 t.test('options given to a module with no options schema load, with a warning in the log', async t => {
-  const lines: Array<Record<string, unknown>> = []
-  const stream = new Writable({ write (chunk: Buffer, _enc, cb) { for (const l of chunk.toString().split('\n')) if (l !== '') lines.push(JSON.parse(l) as Record<string, unknown>); cb() } })
   const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
   ws.write('free/index.js', marking('free'))
-  ws.writePlugins([{ name: 'free', module: './free', options: { anything: 1 } }])
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), logger: pino({ level: 'info' }, stream), watch: false })
-  t.teardown(async () => { await kernel.close(); ws.remove() })
-  const { port } = await kernel.start()
-  const served = await (await fetch(`http://127.0.0.1:${port}/api/free`)).json() as { opts: Record<string, unknown> }
+  const s = await startKernel(t, { ws, plugins: [{ name: 'free', module: './free', options: { anything: 1 } }], watch: false, logLevel: 'info' })
+  const served = (await s.json<{ opts: Record<string, unknown> }>('/api/free')).body
   t.same(served.opts, { anything: 1, instance: 'free' }, 'passed through as given')
-  t.match(lines.find(l => l.level === 40 && l.plugin === 'free'), { msg: /module "\.\/free" declares no options schema, so its options \(anything\) are passed through unchecked/ })
+  t.match(s.logs.find(l => l.level === 40 && l.plugin === 'free'), { msg: /module "\.\/free" declares no options schema, so its options \(anything\) are passed through unchecked/ })
 })
 
 t.test('AGENT_PLUGINS_FILE selects the plugins file (relative to the working directory)', async t => {

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { Workspace, REPO, fixturePlugin } from '../helpers/workspace.ts'
+import { pollUntil } from '../helpers/poll.ts'
 
 const closeLogger = new URL('./fixtures/close-logger', import.meta.url).pathname
 
@@ -22,7 +23,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const ws = new Workspace()
     t.teardown(() => { ws.remove() })
     ws.writePlugins([
-      { name: 'probe', module: fixturePlugin('probe'), options: { chunks: 20, chunk_ms: 100 } },
+      // The stream holds after its first chunk until the test writes the gate file.
+      { name: 'probe', module: fixturePlugin('probe'), options: { chunks: 5, chunk_ms: 10, gate_file: path.join(ws.dir, 'stream-may-go-on') } },
       { name: 'closer', module: closeLogger },
     ])
     const child = spawn(process.execPath, [`--import=${import.meta.resolve('tsx')}`, path.join(REPO, 'core/main.ts')], {
@@ -36,13 +38,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // 'close', not 'exit': the last log lines are read only once stdout has closed.
     const exited = new Promise<number | null>(resolve => child.once('close', code => { resolve(code) }))
     const waitFor = async (re: RegExp, ms = 30_000): Promise<RegExpExecArray> => {
-      const deadline = Date.now() + ms
-      for (;;) {
-        const m = re.exec(log)
-        if (m !== null) return m
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ${re} in the log: ${log}`)
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
+      const m = await pollUntil(() => re.exec(log), found => found !== null || child.exitCode !== null, ms)
+      if (m === null) throw new Error(`no ${re} in the log: ${log}`)
+      return m
     }
     const port = Number((await waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1])
 
@@ -62,14 +60,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
     child.kill(signal)
     await waitFor(/shutting down/)
-    let refused = ''
-    for (let i = 0; i < 50 && refused === ''; i++) {
-      const r = await tryConnect(port)
-      if (r !== 'connected') refused = r
-      else await new Promise(resolve => setTimeout(resolve, 20))
-    }
-    t.equal(refused, 'ECONNREFUSED', 'a new connection is refused')
-    t.equal(streamDone, false, 'while the stream in flight is still running')
+    t.equal(await pollUntil(async () => await tryConnect(port), r => r !== 'connected'), 'ECONNREFUSED', 'a new connection is refused')
+    t.equal(streamDone, false, 'while the stream in flight is still running (it holds until the gate file is written)')
+    ws.write('stream-may-go-on', '')
 
     await rest
     t.match(body, /event: done/, 'the stream in flight completed')

@@ -34,7 +34,8 @@ t.test('a deactivate that never finishes is given up after the timeout; the new 
   const took = performance.now() - started
   t.equal(outcome.ok, true)
   t.equal(outcome.generation, 2)
-  t.ok(took >= 250 && took < 5000, `reload waited for the timeout, not forever (${Math.round(took)} ms)`)
+  // The deactivate never finishes, so resolving at all is the timeout's doing; not before it.
+  t.ok(took >= 250, `reload waited for the timeout (${Math.round(took)} ms)`)
   const events = journal().filter(e => e.tag === 'hang').map(e => `${e.generation}:${e.event}`)
   t.same(events, ['1:deactivate-start', '2:activate'])
 })

@@ -1,7 +1,8 @@
 // The endpoints' contract (DECISIONS.md): bad input, unknown servers, connect and
 // disconnect of one or all, and names made unique when two servers offer the same tool.
 import t from 'tap'
-import { startMcp, everything, isConnected } from './helpers.ts'
+import { startMcp, everything, isConnected, pidAlive } from './helpers.ts'
+import { until } from '../helpers/poll.ts'
 import { startFixtureServer } from '../fixtures/mcp/server.ts'
 
 interface ConnectBody { status: string, server: string, tools_count: number, resources_count: number, error?: string }
@@ -36,7 +37,7 @@ t.test('disconnecting a server that is not connected answers 200 with the same b
 })
 
 t.test('connect one, then disconnect it: counts, status, no reconnect', async t => {
-  const s = await startMcp(t, { a: everything({ auto_connect: false }) })
+  const s = await startMcp(t, { a: everything({ auto_connect: false }) }, { logLevel: 'info' })
   const r = await s.post('/api/mcp/connect', { server: 'a' })
   t.equal(r.status, 200)
   const body = await r.json() as ConnectBody
@@ -54,8 +55,13 @@ t.test('connect one, then disconnect it: counts, status, no reconnect', async t 
   const row = await s.server('a')
   t.match(row, { status: 'disconnected', tools: [], tools_count: 0 })
   t.equal((await s.json('/api/mcp/tools')).body.count, 0)
-  await new Promise(resolve => setTimeout(resolve, 300))
-  t.equal((await s.server('a'))?.status, 'disconnected', 'a manual disconnect is not undone by auto_reconnect')
+  // A lost connection schedules its reconnect when the child's end is seen; once the child
+  // is gone that moment has passed, and nothing may be scheduled.
+  await until('the stdio child to exit', () => !pidAlive(first!.pid!))
+  const after = await s.server('a')
+  t.equal(after?.status, 'disconnected', 'a manual disconnect is not undone by auto_reconnect')
+  t.equal(after?.next_retry_at, undefined, 'no reconnect is scheduled')
+  t.notOk(s.logs.some(l => l.msg === 'reconnecting after a delay'), 'none was logged')
 })
 
 t.test('connect all and disconnect all report per server', async t => {

@@ -1,11 +1,9 @@
 // env and header values never appear in a response or a log line; a stdio child's stderr
 // reaches the log with the server name.
 import t, { type Test } from 'tap'
-import { Writable } from 'node:stream'
-import pino from 'pino'
-import { Kernel } from '../../core/kernel.ts'
-import { testEnv } from '../helpers/kernel.ts'
+import { startKernel } from '../helpers/kernel.ts'
 import { Workspace, repoPlugin } from '../helpers/workspace.ts'
+import { pollUntil } from '../helpers/poll.ts'
 import { EVERYTHING_BIN } from './helpers.ts'
 import { startFixtureServer } from '../fixtures/mcp/server.ts'
 
@@ -13,25 +11,22 @@ const SECRET = 'sk-test-0123456789-very-secret'
 
 async function startLogged (t: Test, servers: Record<string, unknown>) {
   const ws = new Workspace('agentd-mcp-secrets-')
-  const lines: string[] = []
-  const sink = new Writable({ write (chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(l => l !== '')); cb() } })
+  t.teardown(() => { ws.remove() })
   const file = ws.write('mcp_servers.json', JSON.stringify({ servers }))
-  ws.writePlugins([{ name: 'mcp', module: repoPlugin('mcp') }, { name: 'prompts', module: repoPlugin('prompts') }]) // prompts serves /api/prompts/mcp-tools
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, { MCP_SERVERS_FILE: file, AGENTD_TEST_SECRET: SECRET }), logger: pino({ level: 'debug' }, sink) })
-  const { port } = await kernel.start()
-  t.teardown(async () => { await kernel.close(); ws.remove() })
-  const url = `http://127.0.0.1:${port}`
+  const s = await startKernel(t, {
+    ws,
+    plugins: [{ name: 'mcp', module: repoPlugin('mcp') }, { name: 'prompts', module: repoPlugin('prompts') }], // prompts serves /api/prompts/mcp-tools
+    env: { MCP_SERVERS_FILE: file, AGENTD_TEST_SECRET: SECRET },
+    logLevel: 'debug',
+  })
   const waitFor = async (name: string, status: string): Promise<Record<string, unknown>> => {
-    const deadline = Date.now() + 15_000
-    for (;;) {
-      const { servers: list } = await (await fetch(`${url}/api/mcp/servers`)).json() as { servers: Array<Record<string, unknown>> }
-      const row = list.find(x => x.name === name)
-      if (row?.status === status) return row
-      if (Date.now() > deadline) throw new Error(`${name} not ${status}: ${JSON.stringify(row)}`)
-      await new Promise(resolve => setTimeout(resolve, 50))
-    }
+    const read = async (): Promise<Record<string, unknown> | undefined> =>
+      (await s.json<{ servers: Array<Record<string, unknown>> }>('/api/mcp/servers')).body.servers.find(x => x.name === name)
+    const row = await pollUntil(read, r => r?.status === status, 15_000)
+    if (row?.status !== status) throw new Error(`${name} not ${status}: ${JSON.stringify(row)}`)
+    return row
   }
-  return { kernel, url, lines, waitFor }
+  return { kernel: s.kernel, url: s.url, lines: s.logRaw, waitFor }
 }
 
 t.test('env values are redacted from tool results, responses and logs', async t => {

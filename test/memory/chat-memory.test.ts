@@ -74,7 +74,6 @@ t.test('a chat with use_memory false keeps no tool calls', async t => {
   // A second chat that does use memory: once its call is recorded, the first one would have been too.
   t.equal((await s.post('/api/agent/chat', { message: 'memory', use_memory: true })).status, 200)
   await until('the memory chat\'s invocation to be recorded', async () => ((await svc().relational?.toolInvocations({ limit: 10 }))?.length ?? 0) >= 1)
-  await new Promise(resolve => setTimeout(resolve, 100))
   const list = await svc().relational?.toolInvocations({ limit: 10 }) ?? []
   t.same(list.map(x => [x.arguments.text, x.channel]), [['public', '_default']], 'only the chat that uses memory, in _default')
 })

@@ -2,16 +2,11 @@
 // no store loaded, and a database that does not answer at all (packets dropped, not
 // refused): the circuit breaker keeps it from slowing every call.
 import t, { type Test } from 'tap'
-import { Writable } from 'node:stream'
-import { createServer, type Socket } from 'node:net'
-import pino from 'pino'
-import { Kernel } from '../../core/kernel.ts'
-import { Workspace } from '../helpers/workspace.ts'
-import { testEnv, startKernel } from '../helpers/kernel.ts'
+import { startKernel } from '../helpers/kernel.ts'
 import { memoryPlugins, startMemoryKernel } from './memory-kernel.ts'
 import { PgServer } from './servers.ts'
-import { until } from '../chat/helpers.ts'
-import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+import { pollUntil, until } from '../helpers/poll.ts'
+import { startSilentServer } from '../helpers/silent-server.ts'
 
 t.test('a PostgreSQL that was down at start: the store sets itself up when it comes up, no restart', async t => {
   const pg = await PgServer.create()
@@ -43,52 +38,37 @@ t.test('a role with no store loaded: its endpoints answer 503 AGENT_ERR_MEMORY_N
   t.match((await s.json('/api/health?include_memory=true')).body.memory.neo4j, { status: 'not_configured' })
 })
 
-/** A TCP server that accepts connections and never answers: a database behind a dropping firewall. */
-async function blackhole (t: Test): Promise<number> {
-  const sockets: Socket[] = []
-  const srv = createServer(sock => { sockets.push(sock); sock.on('error', () => {}) })
-  await new Promise<void>(resolve => srv.listen(0, '127.0.0.1', resolve))
-  t.teardown(async () => { for (const x of sockets) x.destroy(); await new Promise(resolve => srv.close(resolve)) })
-  return (srv.address() as { port: number }).port
-}
-
-async function bootLogged (t: Test, sqlOptions: Record<string, unknown>, memory: Record<string, unknown> = {}): Promise<{ svc: () => MemoryServiceImpl, logs: () => string, url: string }> {
-  const ws = new Workspace()
-  ws.writePlugins(memoryPlugins({ sql: sqlOptions, memory }))
-  let lines = ''
-  const sink = new Writable({ write (chunk: Buffer, _enc, cb) { lines += chunk.toString(); cb() } })
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), watch: false, logger: pino({ level: 'info' }, sink) })
-  const addr = await kernel.start()
-  t.teardown(async () => { await kernel.close(); ws.remove() })
-  return { svc: () => kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl, logs: () => lines, url: `http://127.0.0.1:${addr.port}` }
-}
+const bootLogged = async (t: Test, sqlOptions: Record<string, unknown>, memory: Record<string, unknown> = {}): ReturnType<typeof startMemoryKernel> =>
+  await startMemoryKernel(t, { sql: sqlOptions, memory, watch: false, logLevel: 'info' })
 
 t.test('a database that never answers is skipped for a cool-down after a failure, and reported unhealthy', async t => {
-  const port = await blackhole(t)
-  const s = await bootLogged(t, { postgres_uri: `postgresql://postgres@127.0.0.1:${port}/x`, connect_timeout_ms: 2000, circuit_cooldown_ms: 4000 })
-  const store = async (): Promise<number> => {
+  // A database behind a dropping firewall: every connection attempt is an arrival there.
+  const silent = await startSilentServer(t)
+  const s = await bootLogged(t, { postgres_uri: `postgresql://postgres@127.0.0.1:${silent.port}/x`, connect_timeout_ms: 2000, circuit_cooldown_ms: 4000 })
+  const store = async (): Promise<{ ms: number, tried: boolean }> => {
+    const before = silent.arrivals.length
     const t0 = performance.now()
     const r = await s.svc().storeTurn({ conversation_id: 'bh', role: 'user', content: 'hello', channel: 'bh' })
     t.equal(r.stored, false)
-    return performance.now() - t0
+    return { ms: performance.now() - t0, tried: silent.arrivals.length > before }
   }
-  // Wait out the cool-down the start-up attempt opened, so the next call really tries.
-  await new Promise(resolve => setTimeout(resolve, 4100))
-  const first = await store()
-  t.ok(first >= 1900, `the first call waits for the connect timeout (${Math.round(first)} ms)`)
+  // The start-up attempt opened a cool-down; store until a call really tries the database.
+  const first = await pollUntil(store, r => r.tried, 20_000, 100)
+  t.ok(first.tried, 'a call after the cool-down connects again')
+  t.ok(first.ms >= 1900, `that call waits for the connect timeout (${Math.round(first.ms)} ms)`)
   const second = await store()
-  t.ok(second < 1000, `the next one is skipped at once (${Math.round(second)} ms)`)
-  const h = await (await fetch(`${s.url}/api/health?include_memory=true`)).json() as { memory: { postgres: { status: string, error: string } } }
-  t.match(h.memory.postgres, { status: 'unhealthy', error: /not tried for another .* s after a connection failure/ })
+  t.notOk(second.tried, 'the next one is skipped: it never reaches the database')
+  const h = await s.json<{ memory: { postgres: { status: string, error: string } } }>('/api/health?include_memory=true')
+  t.match(h.body.memory.postgres, { status: 'unhealthy', error: /not tried for another .* s after a connection failure/ })
   const recall = await s.svc().recall({ text: 'hello', channel: 'bh' })
   t.ok(recall.degraded !== undefined && recall.degraded.length > 0, 'recall degrades instead of waiting')
 })
 
 t.test('a slow comparison of stored vectors with the embedder at start is logged, not dropped', async t => {
-  const port = await blackhole(t)
+  const { port } = await startSilentServer(t)
   // No cool-down: every call waits for the 1.5 s connect timeout, longer than the 200 ms the check may take.
   const s = await bootLogged(t, { postgres_uri: `postgresql://postgres@127.0.0.1:${port}/x`, connect_timeout_ms: 1500, circuit_cooldown_ms: 0 }, { embedder_check_timeout_ms: 200 })
-  t.match(s.logs(), /comparing stored vectors with the active embedder is taking long/)
-  await until('the check to end and say why', () => /could not compare stored vectors/.test(s.logs()), 10_000)
-  t.match(s.logs(), /could not compare stored vectors with the active embedder \(store down\?\); POST \/api\/memory\/reembed once it is back/)
+  t.match(s.logText(), /comparing stored vectors with the active embedder is taking long/)
+  await until('the check to end and say why', () => /could not compare stored vectors/.test(s.logText()), 10_000)
+  t.match(s.logText(), /could not compare stored vectors with the active embedder \(store down\?\); POST \/api\/memory\/reembed once it is back/)
 })

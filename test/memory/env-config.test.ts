@@ -2,16 +2,12 @@
 // POSTGRES_USER/PASSWORD/DB/HOST/PORT, and REDIS_URI. A password in them never reaches
 // health or the log, also when the database cannot be reached.
 import t, { type Test } from 'tap'
-import { Writable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
-import pino from 'pino'
 import { sql } from 'kysely'
-import { Kernel } from '../../core/kernel.ts'
-import { Workspace, repoPlugin } from '../helpers/workspace.ts'
-import { testEnv } from '../helpers/kernel.ts'
-import { memoryPlugins } from './memory-kernel.ts'
+import { repoPlugin } from '../helpers/workspace.ts'
+import { startMemoryKernel } from './memory-kernel.ts'
 import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { sparePort } from './servers.ts'
+import { freePort } from '../helpers/net.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
@@ -30,19 +26,12 @@ interface Booted { health: () => Promise<{ memory: Record<string, { status: stri
 
 /** A server with these environment variables; every log line is kept to look for the password. */
 async function boot (t: Test, env: Record<string, string>, sqlOptions: Record<string, unknown>, ns?: string): Promise<Booted> {
-  const ws = new Workspace()
   const kv = ns === undefined ? undefined : { name: 'memory-redis', module: repoPlugin('memory-redis'), options: { namespace: ns } }
-  ws.writePlugins(memoryPlugins({ sql: sqlOptions, kv }))
-  let lines = ''
-  const sink = new Writable({ write (chunk: Buffer, _enc, cb) { lines += chunk.toString(); cb() } })
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, env), watch: false, logger: pino({ level: 'debug' }, sink) })
-  const addr = await kernel.start()
-  t.teardown(async () => { await kernel.close(); ws.remove() })
-  const url = `http://127.0.0.1:${addr.port}`
+  const s = await startMemoryKernel(t, { sql: sqlOptions, kv, env, watch: false, logLevel: 'debug' })
   return {
-    health: async () => await (await fetch(`${url}/api/health?include_memory=true`)).json() as Awaited<ReturnType<Booted['health']>>,
-    logs: () => lines,
-    svc: () => kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl,
+    health: async () => (await s.json<Awaited<ReturnType<Booted['health']>>>('/api/health?include_memory=true')).body,
+    logs: s.logText,
+    svc: s.svc,
   }
 }
 
@@ -85,7 +74,7 @@ t.test('POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB / POSTGRES_HOST / POSTGR
 })
 
 t.test('an unreachable PostgreSQL with a password in its URI: unhealthy, and the password stays out of health and the log', async t => {
-  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI, await sparePort()) }, { connect_timeout_ms: 500 })
+  const s = await boot(t, { POSTGRES_URI: withPassword(PG_URI, await freePort()) }, { connect_timeout_ms: 500 })
   const h = await s.health()
   t.match(h.memory, { postgres: { status: 'unhealthy', backend: 'postgres', error: /unavailable/ } })
   t.match(s.logs(), /not reachable yet/, 'the outage was logged')

@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap'
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { until } from '../helpers/poll.ts'
 import { LocalKvStore } from '../../plugins/memory-kv/local-store.ts'
 import { RedisKvStore } from '../../plugins/memory-redis/redis-store.ts'
 import type { KvStore } from '@agentd/sdk/contracts/memory-stores'
@@ -43,15 +44,18 @@ for (const b of backends) {
     })
 
     t.test('TTL expires a key; a sliding read keeps it alive', async t => {
-      await kv.set('ttl-fixed', 'x', { ttlSeconds: 2 })
-      await kv.set('ttl-slide', 'y', { ttlSeconds: 2 })
-      await kv.pushList('ttl-list', 1, { ttlSeconds: 2 })
-      await sleep(1300)
+      // TTL 4 s; the sliding reads at about 2 s, the check as soon as the fixed key is seen
+      // expired (4 s): each step has 2 s to spare on a loaded machine, and expiry is waited
+      // for, not assumed after a sleep.
+      await kv.set('ttl-fixed', 'x', { ttlSeconds: 4 })
+      await kv.set('ttl-slide', 'y', { ttlSeconds: 4 })
+      await kv.pushList('ttl-list', 1, { ttlSeconds: 4 })
+      await sleep(2000)
       t.equal(await kv.get('ttl-slide', { slide: true }), 'y')
       t.same(await kv.getList('ttl-list', { slide: true }), [1])
-      await sleep(1300)
-      t.equal(await kv.get('ttl-fixed'), undefined, 'expired')
-      t.equal(await kv.get('ttl-slide'), 'y', 'slid')
+      t.equal(await kv.get('ttl-fixed'), 'x', 'not expired before its time')
+      await until('the fixed key to expire', async () => await kv.get('ttl-fixed') === undefined, 15_000)
+      t.equal(await kv.get('ttl-slide'), 'y', 'slid: alive past the TTL it was set with')
       t.same(await kv.getList('ttl-list'), [1], 'list slid too')
     })
 

@@ -24,8 +24,8 @@ export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
   ]
 }
 
-export async function startMemoryKernel (t: Test, o: MemoryPluginsOptions & { env?: Record<string, string> } = {}): Promise<Started & { svc: () => MemoryServiceImpl }> {
-  const s = await startKernel(t, { plugins: memoryPlugins(o), env: o.env })
+export async function startMemoryKernel (t: Test, o: MemoryPluginsOptions & { env?: Record<string, string>, watch?: boolean, logLevel?: string } = {}): Promise<Started & { svc: () => MemoryServiceImpl }> {
+  const s = await startKernel(t, { plugins: memoryPlugins(o), env: o.env, watch: o.watch, logLevel: o.logLevel })
   const svc = (): MemoryServiceImpl => {
     const found = s.kernel.current?.app.registry.memoryServices.first()
     if (found === undefined) throw new Error('no memory service registered')

@@ -2,7 +2,7 @@
 // the test can stop and restart them. PostgreSQL must run as the postgres user.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { chownSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '../helpers/net.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -11,13 +11,8 @@ import { once } from 'node:events'
 const run = promisify(execFile)
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 
-export async function sparePort (): Promise<number> {
-  const srv = createServer()
-  await new Promise<void>(resolve => srv.listen(0, '127.0.0.1', resolve))
-  const port = (srv.address() as { port: number }).port
-  await new Promise<void>(resolve => srv.close(() => { resolve() }))
-  return port
-}
+/** A free loopback port for a server this test starts. */
+export const sparePort = freePort
 
 async function asPostgres (cmd: string, args: string[]): Promise<void> {
   const [bin, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', path.join(PG_BIN, cmd), ...args]] : [path.join(PG_BIN, cmd), args]

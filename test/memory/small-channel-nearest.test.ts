@@ -83,8 +83,10 @@ for (const backend of SQL_BACKENDS) {
       t.equal(await fewRows(h.db, 'turns', ['crowd']), false, `${CROWD} rows is more than ${EXACT_SCAN_MAX_ROWS}`)
     })
 
-    if (backend.name !== 'pglite') return
-    t.test('with HNSW: a small channel is one exact scan, a big channel an index search', async t => {
+    // The HNSW index needs pgvector; PostgreSQL here stores vectors as real[] (no index),
+    // so on it the subtest is recorded as skipped rather than left out.
+    const noHnsw = backend.name !== 'pglite' ? `${backend.name} has no pgvector here, so no HNSW index to choose` : false
+    t.test('with HNSW: a small channel is one exact scan, a big channel an index search', { skip: noHnsw }, async t => {
       const from = { table: 'turns', alias: 't', cols: sql.raw('t.id') }
       const embedding = { vector: randomUnit(), embedder: E }
       const small = spy(h.db)

@@ -11,12 +11,12 @@ t.test('a plain-name override changes capabilities only; a provider/model overri
   // Two configured providers built as the plugin builds them; local is the default provider
   // (the default model llama3.2 is in its catalogue), openai comes first in the registry.
   const { buildProvider } = await import('../../plugins/provider-openai-compatible/index.ts')
-  const { captureLogger } = await import('../helpers/log.ts')
+  const { capturingLogger } = await import('../helpers/log.ts')
   const overrides = { 'mistral-x': { context_window: 5000 }, 'openai/tuned-x': { context_window: 7000 } }
   const env = Object.freeze({ OPENAI_API_KEY: 'sk-resolve-test-0000' })
   const view = new ConfigView(env, readSettings(env, process.cwd()), { models: { overrides } })
   const registry = createRegistry()
-  for (const id of ['openai', 'local']) registry.providers.add(id, buildProvider(view, { instance: id, max_retries: 0, stream_usage: true }, captureLogger([])))
+  for (const id of ['openai', 'local']) registry.providers.add(id, buildProvider(view, { instance: id, max_retries: 0, stream_usage: true }, capturingLogger().logger))
   t.same(registry.providers.values().map(p => p.status().status), ['configured', 'configured'])
   const s = { registry, agentConfig: view }
   t.same(pick(s, 'mistral-x'), ['local', 'mistral-x'], 'the plain override does not make openai (first) claim it: the default provider serves it')

@@ -7,7 +7,7 @@ import { startFakeOpenAI, type Reply } from '../fakes/openai-upstream.ts'
 import { startFakeAnthropic, type AnthropicReply } from '../fakes/anthropic-upstream.ts'
 import { makeProvider } from '../../plugins/provider-openai-compatible/test-support.ts'
 import { buildProvider as buildAnthropic } from '../../plugins/provider-anthropic/index.ts'
-import { captureLogger } from '../helpers/log.ts'
+import { capturingLogger } from '../helpers/log.ts'
 import type { ScriptedReply, Target } from './provider-contract.ts'
 
 const KEY = 'sk-contract-0123456789abcdef'
@@ -73,13 +73,13 @@ const anthropic: Target = {
         calls: () => fake.messages,
       },
       build: (o = {}) => {
-        const lines: string[] = []
+        const log = capturingLogger()
         const env = Object.freeze({ ANTHROPIC_API_KEY: o.wrongKey === true ? WRONG : KEY })
         const provider = buildAnthropic(new ConfigView(env, readSettings(env, process.cwd()), {}), {
           instance: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY', base_url: fake.url,
           timeout: o.timeout ?? 120, max_retries: o.maxRetries ?? 0, default_max_tokens: 4096, thinking_budget_tokens: 0,
-        }, captureLogger(lines))
-        return { provider, lines }
+        }, log.logger)
+        return { provider, lines: log.raw }
       },
     }
   },

@@ -9,6 +9,15 @@ const a = (n: number): Message => ({ role: 'assistant', content: `a${n} `.padEnd
 const call = (n: number): Message => ({ role: 'assistant', content: '', tool_calls: [{ id: `c${n}`, name: 'calc', arguments: { x: n } }] })
 const res = (n: number): Message => ({ role: 'tool', name: 'calc', tool_call_id: `c${n}`, content: `r${n}`.padEnd(80, '.') })
 
+// Budgets below are literal numbers from these sizes, not computed by the module under test.
+t.test('a message is estimated at 4 characters a token plus 4 for the message', async t => {
+  t.equal(estimateTokens(sys), 40 / 4 + 4, 'the system prompt: 14')
+  t.equal(estimateTokens(u(1)), 80 / 4 + 4, 'a user message: 24')
+  t.equal(estimateTokens(call(4)), Math.ceil(('calc'.length + '{"x":4}'.length + 16) / 4) + 4, 'a tool call counts its name, arguments and 16 more: 11')
+  t.equal(estimateTokens(res(1)), Math.ceil((80 + 'calc'.length) / 4) + 4, 'a tool result counts its name: 25')
+  t.equal(estimateTokens({ role: 'user', content: 'abcde' }), 2 + 4, 'rounded up')
+})
+
 t.test('turns start at user messages; tool calls stay with their results', async t => {
   const turns = turnsOf([u(1), call(1), res(1), a(1), u(2), a(2)])
   t.equal(turns.length, 2)
@@ -24,8 +33,8 @@ t.test('oldest whole turns go first; system prompt and the current turn stay', a
   const history = [u(1), call(1), res(1), a(1), u(2), a(2), u(3), a(3)]
   const current = [u(4), call(4), res(4)]
   const all = [sys, ...history, ...current]
-  const perMsg = estimateTokens(u(1))
-  const budget = estimateTokens(sys) + perMsg * 3 + estimateTokens(call(4)) + perMsg * 2 + 5 // room for one old turn of two messages
+  // sys 14 + current (24 + 11 + 25) + one old turn of two messages (48) = 122; two old turns would be 170.
+  const budget = 150
   const { messages, droppedTurns } = fitToBudget(all, { pinnedHead: 1, pinnedFrom: 1 + history.length, budget })
   t.equal(droppedTurns, 2)
   t.same(messages, [sys, u(3), a(3), ...current])
@@ -34,7 +43,8 @@ t.test('oldest whole turns go first; system prompt and the current turn stay', a
 t.test('a turn with a tool call is dropped whole, never leaving an orphan result', async t => {
   const history = [u(1), call(1), res(1), a(1), u(2), a(2)]
   const all = [sys, ...history, u(3)]
-  const budget = all.reduce((n, m) => n + estimateTokens(m), 0) - 1
+  // 14 + 24 + 11 + 25 + 24 + 24 + 24 + 24 = 170 in all: one short, so the oldest turn (with its tool call) goes.
+  const budget = 169
   const { messages } = fitToBudget(all, { pinnedHead: 1, pinnedFrom: 1 + history.length, budget })
   t.same(messages, [sys, u(2), a(2), u(3)])
 })

@@ -7,7 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
+import { setTimeout as sleep } from 'node:timers/promises'
+
+// Timing here is by timer order, not by the clock: a read's watchdog and the source's next
+// piece are timers started in the same tick, and Node runs expired timers in order of
+// expiry with promise jobs in between, so a piece due sooner than the watchdog always
+// clears it first, however late a loaded machine runs both.
 
 /** A body that sends `chunks` pieces `gapMs` apart, then (unless `stallAfter`) ends. */
 function source (chunks: number, gapMs: number, stall = false): ReadableStream<Uint8Array> {
@@ -30,11 +35,14 @@ async function readAll (s: ReadableStream<Uint8Array>): Promise<number[]> {
 
 t.test('a body that stalls calls onStall after the time limit', async t => {
   let stalled = 0
-  const reader = watchBody(source(2, 5, true), 100, () => { stalled++ }).getReader()
+  let onStall!: () => void
+  const stall = new Promise<void>(resolve => { onStall = resolve })
+  const reader = watchBody(source(2, 5, true), 100, () => { stalled++; onStall() }).getReader()
   t.same((await reader.read()).value, new Uint8Array([1]))
   t.same((await reader.read()).value, new Uint8Array([2]))
+  t.equal(stalled, 0, 'not while pieces keep coming')
   const next = reader.read()
-  await sleep(250)
+  await stall
   t.equal(stalled, 1, 'onStall once the read waited past 100 ms')
   void next.catch(() => undefined)
   await reader.cancel()

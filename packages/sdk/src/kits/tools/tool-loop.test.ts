@@ -126,9 +126,9 @@ t.test('encrypted reasoning goes back to the provider with the tool calls, with 
 
 t.test('an abort stops the loop with the abort reason', async t => {
   const ctl = new AbortController()
-  const slow: ToolSource = { id: 's', listTools: () => [{ name: 'wait', description: '', input_schema: {}, server: 's' }], callTool: async () => await new Promise(() => undefined) }
+  // The caller goes away while the tool runs (the tool never ends by itself).
+  const slow: ToolSource = { id: 's', listTools: () => [{ name: 'wait', description: '', input_schema: {}, server: 's' }], callTool: async () => { ctl.abort(new Error('caller went away')); return await new Promise(() => undefined) } }
   const provider = scripted(() => ({ tool_calls: [{ id: 'w', name: 'wait', arguments: {} }] }))
-  setTimeout(() => { ctl.abort(new Error('caller went away')) }, 30)
   await t.rejects(runToolLoop({ provider, model: 'm', messages: [{ role: 'user', content: 'go' }], tools: await collectToolSet([['s', slow]], {}), stream: false, toolTimeoutMs: 60_000, signal: ctl.signal }), /caller went away/)
   t.equal(provider.requests.length, 1)
 })
