@@ -74,13 +74,16 @@ t.test('settings: every variable read, paths against the working folder', async 
     API_HOST: '0.0.0.0', API_PORT: '8080', AGENT_DATA_DIR: 'state', AGENT_PLUGINS_FILE: '/etc/agentd/plugins.json',
     AGENT_API_KEY_REQUIRED: 'yes', AGENT_API_KEY: 'k', AGENT_RATE_LIMIT_ENABLED: 'on', AGENT_RATE_LIMIT: '5/10s',
     AGENT_LOG_LEVEL: 'warn', AGENT_DRAIN_TIMEOUT_MS: '7', AGENT_RELOAD_DEBOUNCE_MS: '8', AGENT_HEALTH_TIMEOUT_MS: '9',
-    AGENT_CORS_ORIGINS: '*',
+    AGENT_CORS_ORIGINS: '*', REDIS_URI: 'redis://shared:6379', AGENT_RATE_LIMIT_NAMESPACE: 'rl:',
   }, '/srv')
   t.same(s, {
     host: '0.0.0.0', port: 8080, cwd: '/srv', dataDir: '/srv/state', pluginsFile: '/etc/agentd/plugins.json',
     apiKeyRequired: true, apiKey: 'k', rateLimitEnabled: true, rateLimit: { max: 5, windowMs: 10_000, spec: '5/10s' },
     logLevel: 'warn', drainTimeoutMs: 7, reloadDebounceMs: 8, corsOrigins: true, healthTimeoutMs: 9,
+    rateLimitRedis: { uri: 'redis://shared:6379', namespace: 'rl:' },
   })
+  t.same(readSettings({ REDIS_URI: 'redis://a', AGENT_RATE_LIMIT_REDIS_URI: 'redis://b' }, '/srv').rateLimitRedis.uri, 'redis://b', 'a rate-limit Redis of its own wins')
+  t.same(readSettings({}, '/srv').rateLimitRedis, { uri: undefined, namespace: 'agentd-rate-limit:' })
 })
 
 t.test('settings: the defaults', async t => {
