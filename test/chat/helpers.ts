@@ -40,7 +40,7 @@ export async function startWithFake (t: Test, setup: ChatSetup & { last: PluginS
     ...(setup.extra ?? []),
     setup.last,
   ]
-  const s = await startKernel(t, { ws, plugins, config: setup.config, env: { OPENAI_API_KEY: setup.key ?? 'test-key', DEFAULT_MODEL: setup.model ?? MODEL, ...setup.env } })
+  const s = await startKernel(t, { ws, plugins, config: setup.config, logLevel: setup.logLevel, env: { OPENAI_API_KEY: setup.key ?? 'test-key', DEFAULT_MODEL: setup.model ?? MODEL, ...setup.env } })
   return { s, fake }
 }
 
