@@ -27,8 +27,8 @@ export const MODULES = {
   'generation-swap': {
     // The dispatcher, plugin statuses, change detection, reload, deactivate, retire and
     // settle (not start-up or shutdown); a generation's plugin registration, tracking and drain.
-    mutate: ['core/kernel.ts:96-264', 'core/generation.ts:102-146'],
-    tests: ['test/kernel/swap-order.test.ts', 'test/kernel/reload-under-load.test.ts', 'test/kernel/config-reload.test.ts', 'test/kernel/bad-plugins.test.ts', 'test/kernel/resources.test.ts', 'test/kernel/starting.test.ts'],
+    mutate: ['core/kernel.ts:96-163', 'core/kernel.ts:196-264', 'core/generation.ts:102-146'],
+    tests: ['test/kernel/generation-swap.test.ts', 'test/kernel/swap-order.test.ts', 'test/kernel/reload-under-load.test.ts', 'test/kernel/config-reload.test.ts', 'test/kernel/bad-plugins.test.ts', 'test/kernel/resources.test.ts', 'test/kernel/starting.test.ts'],
   },
   'provider-relay-retry': {
     mutate: ['packages/sdk/src/kits/provider/relay.ts', 'packages/sdk/src/kits/provider/upstream.ts', 'packages/sdk/src/kits/provider/deadline.ts'],

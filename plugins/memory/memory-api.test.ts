@@ -91,6 +91,13 @@ t.test('memory API on the embedded defaults', async t => {
     t.match(r.body.context, /green tea/)
     const small = await postJson(s, '/api/memory/recall', { query: 'tea', channel: 'rc', token_budget: 20 })
     t.ok(small.body.context.length / 4 <= 20 + 15, 'rendered within the budget (plus its one-line header)')
+    // top_k cuts the turns recalled: five turns match, two come back, the best two.
+    for (let i = 0; i < 5; i++) await svc.addTurn({ conversation_id: `conv-k${i}`, role: 'user', content: `green tea note number ${i}`, channel: 'rk' })
+    const all = await postJson(s, '/api/memory/recall', { query: 'green tea note', channel: 'rk', top_k: 10 })
+    t.equal(all.body.relevant_turns.length, 5, 'all five with room for ten')
+    const two = await postJson(s, '/api/memory/recall', { query: 'green tea note', channel: 'rk', top_k: 2 })
+    t.equal(two.status, 200)
+    t.same(two.body.relevant_turns.map((x: { id: string }) => x.id), all.body.relevant_turns.slice(0, 2).map((x: { id: string }) => x.id), 'top_k 2: the first two of the full ranking')
     for (const bad of [{ query: 'x', top_k: 0 }, { query: 'x', top_k: 51 }, { query: '' }, { top_k: 3 }, { query: 'x', channel: '../x' }, { query: 'x', extra: 1 }]) {
       t.equal((await postJson(s, '/api/memory/recall', bad)).status, 400, JSON.stringify(bad))
     }
@@ -215,9 +222,12 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal(stored.turn?.content, 'before\uFFFDafter')
     t.same(stored.turn?.metadata, { note: 'a\uFFFDb', lit: 'back\\u0000slash' })
     await svc.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
-    for (const p of ['/api/memory/facts?search=%00', '/api/memory/entities?search=a%00b', '/api/memory/strategies?search=%00', '/api/memory/entities?type=%00']) {
+    // The NUL was stored as U+FFFD, so a search for NUL matches nothing (and the fact is there).
+    t.same((await s.json('/api/memory/facts?channel=nul')).body.facts.map((f: { claim: string }) => f.claim), ['nul\uFFFDfact'])
+    for (const [p, key] of [['/api/memory/facts?channel=nul&search=%00', 'facts'], ['/api/memory/entities?search=a%00b', 'entities'], ['/api/memory/strategies?search=%00', 'strategies'], ['/api/memory/entities?type=%00', 'entities']]) {
       const r = await s.json(p)
       t.equal(r.status, 200, p)
+      t.same(r.body[key], [], `${p} finds nothing`)
     }
     t.equal((await s.json('/api/memory/entities/%00/graph')).status, 404)
     t.equal((await del(s, '/api/memory/conversations/%00')).status, 404)

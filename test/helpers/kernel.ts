@@ -35,6 +35,8 @@ export interface StartOptions {
   watch?: boolean
   /** Capture the log at this level into `logs` (e.g. 'debug'). */
   logLevel?: string
+  /** How long a swap waits for the old generation's deactivate() (the kernel's default: 10 s). */
+  deactivateTimeoutMs?: number
   /** pino options for that log, e.g. the kernel's own redaction. */
   logOptions?: Omit<LoggerOptions, 'level'>
 }
@@ -59,7 +61,7 @@ export async function startKernel (t: Test, opts: StartOptions = {}): Promise<St
   if (opts.plugins !== undefined) ws.writePlugins(opts.plugins)
   if (opts.config !== undefined) ws.writeConfig(opts.config)
   const capture = opts.logLevel === undefined ? undefined : capturingLogger(opts.logLevel, opts.logOptions)
-  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, opts.env), watch: opts.watch ?? true, ...(capture === undefined ? {} : { logger: capture.logger }) })
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws, opts.env), watch: opts.watch ?? true, deactivateTimeoutMs: opts.deactivateTimeoutMs, ...(capture === undefined ? {} : { logger: capture.logger }) })
   const addr = await kernel.start()
   const url = `http://127.0.0.1:${addr.port}`
   t.teardown(async () => { await kernel.close(); if (opts.ws === undefined) ws.remove() })
