@@ -222,9 +222,11 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal(stored.turn?.content, 'before\uFFFDafter')
     t.same(stored.turn?.metadata, { note: 'a\uFFFDb', lit: 'back\\u0000slash' })
     await svc.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
-    // The NUL was stored as U+FFFD, so a search for NUL matches nothing (and the fact is there).
+    // The NUL was stored as U+FFFD, and a search's NUL is marked the same way: it finds the
+    // marked fact, and nothing that was never stored with one.
     t.same((await s.json('/api/memory/facts?channel=nul')).body.facts.map((f: { claim: string }) => f.claim), ['nul\uFFFDfact'])
-    for (const [p, key] of [['/api/memory/facts?channel=nul&search=%00', 'facts'], ['/api/memory/entities?search=a%00b', 'entities'], ['/api/memory/strategies?search=%00', 'strategies'], ['/api/memory/entities?type=%00', 'entities']]) {
+    t.same((await s.json('/api/memory/facts?channel=nul&search=%00')).body.facts.map((f: { claim: string }) => f.claim), ['nul\uFFFDfact'], 'a NUL in a search is marked like the stored one')
+    for (const [p, key] of [['/api/memory/entities?search=a%00b', 'entities'], ['/api/memory/strategies?search=%00', 'strategies'], ['/api/memory/entities?type=%00', 'entities']]) {
       const r = await s.json(p)
       t.equal(r.status, 200, p)
       t.same(r.body[key], [], `${p} finds nothing`)
