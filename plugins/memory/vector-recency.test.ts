@@ -42,13 +42,19 @@ t.test('what it asks the stores for: three times top_k turns, top_k facts, at mo
   const { rel, graph, calls } = stores({})
   await vectorRecency({ relational: rel, graph, opts }).run(input({ top_k: 7 }))
   t.same(calls.similarTurns, [{ embedding, channels: ['c', '_global'], limit: 21 }])
-  t.same(calls.similarFacts, [{ embedding, channels: ['c', '_global'], limit: 7 }])
+  t.same(calls.similarFacts, [{ embedding, channels: ['c', '_global'], limit: 7, include_superseded: false }], 'current facts only, unless the question is about the past')
   t.same(calls.similarEntities, [{ embedding, channels: ['c', '_global'], limit: 5 }])
   t.same(calls.similarStrategies, [{ embedding, channels: ['c', '_global'], limit: 3 }])
   t.same(calls.goals, [{ channels: ['c', '_global'], status: 'active', limit: 5 }])
   const few = stores({})
   await vectorRecency({ relational: few.rel, graph: few.graph, opts }).run(input({ top_k: 2 }))
   t.same(few.calls.similarEntities, [{ embedding, channels: ['c', '_global'], limit: 2 }], 'fewer entities when top_k is smaller')
+})
+
+t.test('a question about the past asks for superseded facts too', async t => {
+  const { rel, graph, calls } = stores({})
+  await vectorRecency({ relational: rel, graph, opts }).run(input({ query: 'where did I live before?' }))
+  t.match(calls.similarFacts, [{ include_superseded: true }])
 })
 
 t.test('weak matches are dropped: turns and facts at 0.05 or below, entities and strategies at 0.2 or below', async t => {
