@@ -38,6 +38,19 @@ const opts: VectorRecencyDeps['opts'] = { recencyWeight: 0.5, recencyHalfLifeHou
 const input = (over: Partial<RecallInput> = {}): RecallInput => ({ query: 'tell me about dogs', channel: 'c', channels: ['c', '_global'], top_k: 4, embedding, strict: false, settings: {} as RecallInput['settings'], ...over })
 const turn = (id: string, score: number, hoursAgo: number): Record<string, unknown> => ({ id, content: id, score, timestamp: ago(hoursAgo) })
 
+t.test('the technique is named vector_recency; each part\'s time is in ms to 2 decimals, within the run', async t => {
+  const { rel, graph } = stores({})
+  const technique = vectorRecency({ relational: rel, graph, opts })
+  t.equal(technique.name, 'vector_recency')
+  const started = performance.now()
+  const out = await technique.run(input())
+  const took = performance.now() - started
+  for (const [stage, ms] of Object.entries(out.timings_ms ?? {})) {
+    t.ok(ms >= 0 && ms <= took, `${stage}: ${ms} ms of a ${took.toFixed(2)} ms run`)
+    t.equal(ms, Math.round(ms * 100) / 100, `${stage}: 2 decimals`)
+  }
+})
+
 t.test('what it asks the stores for: three times top_k turns, top_k facts, at most 5 entities, 3 strategies, 5 active goals', async t => {
   const { rel, graph, calls } = stores({})
   await vectorRecency({ relational: rel, graph, opts }).run(input({ top_k: 7 }))
@@ -102,6 +115,8 @@ t.test('without a query vector: the newest turns, and no fact, entity or strateg
   t.same(out.relevant_turns?.map(x => x.similarity), [null, null])
   t.same([out.facts, out.entities, out.strategies], [[], [], []])
   t.equal(calls.similarFacts, undefined)
+  t.equal(calls.similarEntities, undefined)
+  t.equal(calls.similarStrategies, undefined)
 })
 
 t.test('missing stores give empty parts', async t => {
@@ -117,6 +132,10 @@ t.test('a store that is down: its parts are empty and its role named (a chat); s
   t.same(out.facts, [{ score: 0.9 }], 'the other store still answers')
   t.same(out.degraded, ['relational', 'relational', 'relational'], 'one entry per part that failed')
   await t.rejects(vectorRecency({ relational: rel, graph, opts }).run(input({ strict: true })), down)
+  const graphDown = stores({ turns: [turn('t', 0.9, 1)] }, { graph: new StoreUnavailableError('graph', 'pglite', new Error('gone')) })
+  const partial = await vectorRecency({ relational: graphDown.rel, graph: graphDown.graph, opts }).run(input())
+  t.same(partial.degraded, ['graph', 'graph'], 'facts and entities name the graph role')
+  t.same(partial.relevant_turns?.map(x => x.id), ['t'])
   const broken = stores({}, { graph: new Error('a bug, not an outage') })
   await t.rejects(vectorRecency({ relational: broken.rel, graph: broken.graph, opts }).run(input()), /a bug/, 'other errors are not swallowed')
 })
