@@ -53,3 +53,47 @@ t.test('items without an id come after, in order', async t => {
   const out = fuseCandidates([tech('a', [{ content: 'anon' }, turn('x')])], partLimits(10), 60)
   t.same(out.relevant_turns.map(x => x.content), ['text x', 'anon'])
 })
+
+t.test('the fused score is Σ weight / (k + rank), rank from 1, to 6 decimals', async t => {
+  const out = fuseCandidates([tech('a', [turn('x'), turn('y')]), tech('b', [turn('y')], 0.5)], partLimits(10), 60)
+  t.same(out.relevant_turns.map(x => [x.id, x.score]), [['y', Math.round((1 / 62 + 0.5 / 61) * 1e6) / 1e6], ['x', Math.round(1 / 61 * 1e6) / 1e6]])
+})
+
+t.test('found_by names every technique that found the item, once each', async t => {
+  const out = fuseCandidates([tech('a', [turn('both'), turn('only-a'), turn('both')]), tech('b', [turn('both')])], partLimits(10), 60)
+  t.same(out.relevant_turns.map(x => [x.id, x.found_by]), [['both', ['a', 'b']], ['only-a', ['a']]])
+})
+
+t.test('other parts: ties keep the order first seen (no recency), and equal texts are not collapsed', async t => {
+  const fact = (id: string, claim: string, timestamp: string): Record<string, unknown> => ({ id, content: claim, claim, timestamp })
+  const out = fuseCandidates([
+    { name: 'a', weight: 1, candidates: { facts: [fact('old', 'Same claim', '2020-01-01T00:00:00Z')] } },
+    { name: 'b', weight: 1, candidates: { facts: [fact('new', 'Same claim', '2024-01-01T00:00:00Z')] } },
+    { name: 'c', weight: 1, candidates: { facts: [fact('newest', 'Other', '2025-01-01T00:00:00Z')] } },
+  ], partLimits(10), 60)
+  t.same(ids(out.facts), ['old', 'new', 'newest'])
+})
+
+t.test('active goals are fused too', async t => {
+  const out = fuseCandidates([{ name: 'a', weight: 1, candidates: { active_goals: [{ id: 'g1', description: 'Learn Portuguese' }] } }], partLimits(10), 60)
+  t.same(ids(out.active_goals), ['g1'])
+})
+
+t.test('a tied turn without a timestamp counts as the oldest', async t => {
+  const out = fuseCandidates([tech('a', [{ id: 'undated', content: 'u' }]), tech('b', [turn('dated', 'd', '2024-01-01T00:00:00Z')])], partLimits(10), 60)
+  t.same(ids(out.relevant_turns), ['dated', 'undated'])
+})
+
+t.test('turns without text are never collapsed', async t => {
+  const out = fuseCandidates([tech('a', [{ id: '1', timestamp: '2024-01-01T00:00:00Z' }, { id: '2', timestamp: '2024-01-01T00:00:00Z' }])], partLimits(10), 60)
+  t.same(ids(out.relevant_turns), ['1', '2'])
+})
+
+t.test('"the same text": spacing runs and final punctuation runs are ignored; words, inner punctuation and letters count', async t => {
+  const same = (a: string, b: string): boolean => ids(fuseCandidates([tech('x', [turn('1', a), turn('2', b)])], partLimits(10), 60).relevant_turns).length === 1
+  t.ok(same('We  adopted\ta dog', 'we adopted a dog'), 'spacing')
+  t.ok(same('OK', 'OK!!'), 'a run of final punctuation')
+  t.notOk(same('a b', 'ab'), 'a space between words counts')
+  t.notOk(same('Yes. No', 'Yes No'), 'punctuation inside counts')
+  t.notOk(same('Straße', 'STRASSE'), 'letters are compared lower-cased, not folded further')
+})

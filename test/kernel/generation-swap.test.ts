@@ -165,3 +165,30 @@ t.test('a request still open at the drain timeout is cut, and the cut is logged 
   t.match(s.logs.find(l => l.msg === 'drain timeout: cut requests still open on the old generation'), { level: 40, generation: 1, cut: 1 })
   await reader.cancel().catch(() => undefined)
 })
+
+t.test('before the first generation: every request is a 503 "starting" with Retry-After, and the plugin list is empty', async t => {
+  const { Kernel } = await import('../../core/kernel.ts')
+  const { testEnv } = await import('../helpers/kernel.ts')
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.writePlugins([])
+  const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), watch: false })
+  t.teardown(async () => { await kernel.close() })
+  t.same(kernel.pluginStatuses(), [])
+  // The server listens before start() builds anything (start binds first, then builds).
+  await new Promise<void>(resolve => kernel.server.listen(0, '127.0.0.1', resolve))
+  const { port } = kernel.server.address() as { port: number }
+  const res = await fetch(`http://127.0.0.1:${port}/api/index`)
+  t.equal(res.status, 503)
+  t.equal(res.headers.get('retry-after'), '1')
+  t.match(res.headers.get('content-type'), 'application/json')
+  t.same(await res.json(), { error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 })
+})
+
+t.test('what planning warns about is logged with the plugin', async t => {
+  const ws = new Workspace()
+  t.teardown(() => { ws.remove() })
+  ws.write('free/index.js', plainPlugin(''))
+  const s = await startKernel(t, { ws, plugins: [{ name: 'free', module: './free', options: { anything: 1 } }], watch: false, logLevel: 'info' })
+  t.match(s.logs.find(l => l.plugin === 'free' && l.level === 40), { msg: /declares no options schema/ })
+})

@@ -141,3 +141,58 @@ t.test('answer text is released as soon as it cannot be part of a tag', async t 
   t.same(p.end(), [])
   t.equal(p.answer, 'Hello world bye')
 })
+
+// ---- pieces as they are handed out (issue 22, mutation testing) --------------------
+
+t.test('one push hands out one piece per kind in a row: answer text around a dropped stray tag is one piece', async t => {
+  const p = new ThinkParser()
+  t.same(p.push('Answer </think> here'), [{ kind: 'answer', text: 'Answer here' }])
+})
+
+t.test('a "<" that cannot start a tag is released at once, outside and inside a block', async t => {
+  const p = new ThinkParser()
+  t.same(p.push('1 <b 2'), [{ kind: 'answer', text: '1 <b 2' }])
+  t.same(p.push('<think>a < b'), [{ kind: 'thinking', text: 'a < b' }])
+  t.same(p.end(), [])
+})
+
+t.test('an unclosed block with a "<" that is no closing tag keeps all of it as thinking', async t => {
+  const p = new ThinkParser()
+  p.push('<think>x < y')
+  t.same(p.end(), [])
+  t.equal(p.thinking, 'x < y')
+  const q = new ThinkParser()
+  t.same(q.push('<think>abc</thi'), [{ kind: 'thinking', text: 'abc' }], 'a possible closing tag is held')
+  t.same(q.end(), [], 'and dropped when the stream ends there')
+  t.equal(q.thinking, 'abc')
+})
+
+t.test('whitespace alone is held, not handed out as a piece', async t => {
+  const p = new ThinkParser()
+  t.same(p.push('Hello'), [{ kind: 'answer', text: 'Hello' }])
+  t.same(p.push('   '), [])
+  t.same(p.push('world'), [{ kind: 'answer', text: '   world' }])
+  t.same(p.push('  \n'), [])
+  t.same(p.end(), [], 'trailing whitespace is dropped')
+  t.equal(p.answer, 'Hello   world')
+})
+
+t.test('native reasoning is handed out as thinking pieces; after answer text, new native reasoning is a new block', async t => {
+  const p = new ThinkParser()
+  t.same(p.native('first'), [{ kind: 'thinking', text: 'first' }])
+  t.same(p.native(' more'), [{ kind: 'thinking', text: ' more' }], 'the same block goes on')
+  t.same(p.push('Answer.'), [{ kind: 'answer', text: 'Answer.' }])
+  t.same(p.native('second'), [{ kind: 'thinking', text: '\n\nsecond' }])
+  t.same(p.native(''), [])
+  t.equal(p.thinking, 'first more\n\nsecond')
+})
+
+t.test('"A <think>..</think> B": the whitespace before the block wins; without it, the one after', async t => {
+  t.equal(splitThinking('A <think>x</think> B').answer, 'A B')
+  t.equal(splitThinking('A<think>x</think>  B').answer, 'A  B')
+  t.equal(splitThinking('A <think>x</think>B').answer, 'A B')
+  const p = new ThinkParser()
+  p.push('A ')
+  p.push('<think>x</think>')
+  t.same(p.push(' B'), [{ kind: 'answer', text: ' B' }], 'streamed: one run of whitespace')
+})
