@@ -1,11 +1,13 @@
 // Plugin: the graph memory store (entities, facts, relationships) on the same SQL
 // database as memory-sql: same options, same pooled connection. The embedded default
 // until a graph database backend is configured. Registers the `decay` and
-// `entity_linking` jobs (maintenance.ts) for the jobs plugin.
+// `entity_linking` jobs (maintenance.ts) for the jobs plugin, and runs the
+// `memory:entity-merged` hook after each merge the latter commits.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import { Type, type Static } from 'typebox'
+import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { SqlOptionsSchema, acquireSql, resolveTarget } from '@agentd/sdk/kits/sql'
 import { SqlGraphStore } from './graph-store.ts'
 import { graphJobs } from './maintenance.ts'
@@ -30,6 +32,14 @@ async function memoryGraphSql (app: FastifyInstance, opts: PluginOptions<Static<
     app.log.warn({ backend: handle.label, err: (err as Error).message }, 'memory-graph-sql: the database is not reachable yet; it is set up on first use')
   }
   app.registry.graphStores.add(opts.instance, store)
+  app.hooks.declare('memory:entity-merged')
+  const onMerged = async (m: EntityMerged): Promise<void> => {
+    try {
+      await app.hooks.run('memory:entity-merged', m)
+    } catch (err) {
+      app.log.warn({ err: (err as Error).message, survivor: m.survivor.id, merged: m.merged.id }, 'memory-graph-sql: a memory:entity-merged hook failed (the merge stands)')
+    }
+  }
   // Maintenance of this store's data, scheduled by the jobs plugin; a second instance leaves the names to the first.
   for (const job of graphJobs(async fn => await store.maintain(fn), {
     halfLifeDays: opts.decay_half_life_days,
@@ -38,7 +48,7 @@ async function memoryGraphSql (app: FastifyInstance, opts: PluginOptions<Static<
     linkSimilarity: opts.entity_link_similarity,
     linkEverySeconds: opts.entity_link_interval_seconds,
     linkMaxMerges: opts.entity_link_max_merges,
-  })) if (!app.registry.jobs.has(job.name)) app.registry.jobs.add(job.name, job)
+  }, onMerged)) if (!app.registry.jobs.has(job.name)) app.registry.jobs.add(job.name, job)
 }
 
 export default fp(memoryGraphSql, { name: 'memory-graph-sql', fastify: '5.x' })

@@ -4,6 +4,7 @@ import t from 'tap'
 import { sql } from 'kysely'
 import { claimHash as hash } from '@agentd/sdk/kits/memory'
 import type { Job } from '@agentd/sdk/contracts/job'
+import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'
@@ -17,7 +18,8 @@ for (const backend of SQL_BACKENDS) {
     const h = await backend.open(t)
     const store = new SqlGraphStore(h)
     await store.init()
-    const jobs = graphJobs(async fn => await store.maintain(fn), OPTS)
+    const merges: EntityMerged[] = []
+    const jobs = graphJobs(async fn => await store.maintain(fn), OPTS, async m => { merges.push(m) })
     const job = (name: string): Job => jobs.find(j => j.name === name) as Job
     const age = async (table: 'entities' | 'facts', id: string, days: number): Promise<void> => {
       await sql`UPDATE ${sql.table(table)} SET last_accessed = now() - make_interval(days => ${days}::int) WHERE id = ${id}::uuid`.execute(h.db)
@@ -72,7 +74,16 @@ for (const backend of SQL_BACKENDS) {
       t.ok(await store.entity(other.entity.id), 'never merged across two channels')
       const trace = (await sql<{ survivor_id: string, merged_id: string, reason: string, merged_name: string, facts_moved: number }>`SELECT survivor_id, merged_id, reason, merged_name, facts_moved FROM entity_merges ORDER BY at`.execute(h.db)).rows
       t.same(trace.map(r => [r.survivor_id, r.merged_id, r.reason]).sort(), [[a.entity.id, b.entity.id, 'name'], [a.entity.id, c.entity.id, 'alias']].sort())
+      const place = (e: { entity: { id: string, name: string } }): EntityMerged['merged'] => ({ id: e.entity.id, name: e.entity.name, type: 'Place', channel: 'el' })
+      t.same(merges.map(m => [m.survivor, m.merged, m.reason, m.score, m.by]).sort((x, y) => String(x[2]).localeCompare(String(y[2]))),
+        [[place(a), place(c), 'alias', null, 'entity_linking'], [place(a), place(b), 'name', null, 'entity_linking']], 'each committed merge handed on: both entities as they were')
+      const byMerged = new Map(merges.map(m => [m.merged.id, m]))
+      t.same(byMerged.get(b.entity.id)?.facts, [{ id: fb.fact.id, channel: 'el' }], 'the facts that moved with it')
+      t.same(byMerged.get(c.entity.id)?.facts, [{ id: fc.fact.id, channel: 'el' }])
+      t.equal(byMerged.get(c.entity.id)?.relationships_moved, 1)
+      merges.length = 0
       t.match(await job('entity_linking').run(ctx), { merged: 0 }, 'nothing left to merge')
+      t.same(merges, [], 'no merge, nothing handed on')
     })
 
     t.test('entity_linking merges a channel entity into its _global twin by embedding, never the other way', async t => {
@@ -82,6 +93,8 @@ for (const backend of SQL_BACKENDS) {
       const away = await store.upsertEntity({ name: 'Acme Inc', type: 'Org', channel: 'gl2', embedding: { vector: axis(4, 2), embedder: 'test' } })
       const f = await store.addFact({ claim: 'ACME makes anvils', claim_hash: hash('ACME makes anvils'), source: 'user_stated', channel: 'gl', entity_ids: [local.entity.id] })
       t.match(await job('entity_linking').run(ctx), { merged: 1, by_embedding: 1 })
+      t.match(merges.at(-1), { survivor: { id: global.entity.id, channel: '_global' }, merged: { id: local.entity.id, name: 'ACME Corp.', channel: 'gl' }, reason: 'embedding', facts: [{ id: f.fact.id, channel: 'gl' }] })
+      t.ok((merges.at(-1)?.score ?? 0) >= 0.95, 'the similarity that merged them')
       t.equal(await store.entity(local.entity.id), undefined)
       t.match(await store.entity(global.entity.id), { channel: '_global', aliases: ['ACME Corp.'] })
       t.match(await store.fact(f.fact.id), { channel: 'gl', entity_ids: [global.entity.id] }, 'the fact stays in its channel, linked to the _global entity')

@@ -9,10 +9,13 @@
 //   channel's entity into its `_global` twin; never across two other channels. The older
 //   entity survives (the `_global` one across channels), takes the other's name as an
 //   alias, its facts, relationships, aliases, properties and access counts; each merge is
-//   a row of entity_merges (both ids, the reason, the score, the merged entity as it was).
+//   a row of entity_merges (both ids, the reason, the score, the merged entity as it was),
+//   and once committed it is handed to `onMerged` (the plugin runs the
+//   `memory:entity-merged` hook with it, so the items' histories show the merge).
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { Job } from '@agentd/sdk/contracts/job'
+import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { iso, num, type Row } from '@agentd/sdk/kits/sql'
 
 export interface GraphMaintenanceOptions {
@@ -72,11 +75,13 @@ async function candidates (db: Kysely<unknown>, mode: 'vector' | 'real[]', simil
   ]
 }
 
-/** Merges entity `loserId` into `survivorId` in the caller's transaction, and records it. */
-export async function mergeEntity (trx: Kysely<unknown>, loserId: string, survivorId: string, reason: string, score: number | null): Promise<void> {
+/** Merges entity `loserId` into `survivorId` in the caller's transaction, and records it; undefined when either is gone. */
+export async function mergeEntity (trx: Kysely<unknown>, loserId: string, survivorId: string, reason: string, score: number | null): Promise<EntityMerged | undefined> {
   const loser = (await sql<Row>`SELECT * FROM entities WHERE id = ${loserId}::uuid FOR UPDATE`.execute(trx)).rows[0]
-  const survivor = (await sql<Row>`SELECT id, name, channel FROM entities WHERE id = ${survivorId}::uuid FOR UPDATE`.execute(trx)).rows[0]
-  if (loser === undefined || survivor === undefined) return
+  const survivor = (await sql<Row>`SELECT id, name, type, channel FROM entities WHERE id = ${survivorId}::uuid FOR UPDATE`.execute(trx)).rows[0]
+  if (loser === undefined || survivor === undefined) return undefined
+  // Every fact linked to the merged entity, whether or not the survivor had it already.
+  const moving = (await sql<Row>`SELECT f.id, f.channel FROM fact_entities fe JOIN facts f ON f.id = fe.fact_id WHERE fe.entity_id = ${loserId}::uuid ORDER BY f.created_at, f.id`.execute(trx)).rows
   // The merged entity's name becomes an alias unless it is the survivor's own name.
   await sql`UPDATE entities t SET access_count = t.access_count + s.access_count, salience = GREATEST(t.salience, s.salience),
       description = COALESCE(t.description, s.description), properties = s.properties || t.properties,
@@ -92,14 +97,23 @@ export async function mergeEntity (trx: Kysely<unknown>, loserId: string, surviv
     SELECT gen_random_uuid(), source_id, ${survivorId}::uuid, type, confidence, channel, created_at FROM relationships
     WHERE target_id = ${loserId}::uuid AND source_id NOT IN (${loserId}::uuid, ${survivorId}::uuid) ON CONFLICT DO NOTHING`.execute(trx)
   const { embedding: _e, ...snapshot } = loser
+  const relationshipsMoved = Number(out.numAffectedRows ?? 0) + Number(inc.numAffectedRows ?? 0)
   await sql`INSERT INTO entity_merges (id, survivor_id, merged_id, merged_name, merged_type, merged_channel, survivor_channel, reason, score, facts_moved, relationships_moved, merged_entity)
     VALUES (${randomUUID()}::uuid, ${survivorId}::uuid, ${loserId}::uuid, ${loser.name}, ${loser.type}, ${loser.channel}, ${survivor.channel}, ${reason}, ${score},
-      ${Number(facts.numAffectedRows ?? 0)}, ${Number(out.numAffectedRows ?? 0) + Number(inc.numAffectedRows ?? 0)}, ${JSON.stringify(snapshot)}::jsonb)`.execute(trx)
+      ${Number(facts.numAffectedRows ?? 0)}, ${relationshipsMoved}, ${JSON.stringify(snapshot)}::jsonb)`.execute(trx)
   // Its own links and relationships go with it (ON DELETE CASCADE); the survivor has copies.
   await sql`DELETE FROM entities WHERE id = ${loserId}::uuid`.execute(trx)
+  const ref = (r: Row): EntityMerged['survivor'] => ({ id: String(r.id), name: String(r.name), type: String(r.type), channel: String(r.channel) })
+  return {
+    survivor: ref(survivor), merged: ref(loser), reason, score,
+    facts: moving.map(f => ({ id: String(f.id), channel: String(f.channel) })), relationships_moved: relationshipsMoved, by: 'entity_linking',
+  }
 }
 
-export async function linkEntities (db: Kysely<unknown>, mode: 'vector' | 'real[]', similarity: number, maxMerges: number, signal: AbortSignal): Promise<Record<string, number>> {
+/** Told of each merge once it is committed; a failure is the callee's to log (the merge stands). */
+export type OnMerged = (m: EntityMerged) => Promise<void>
+
+export async function linkEntities (db: Kysely<unknown>, mode: 'vector' | 'real[]', similarity: number, maxMerges: number, signal: AbortSignal, onMerged?: OnMerged): Promise<Record<string, number>> {
   const pairs = await candidates(db, mode, similarity, maxMerges)
   const merged = new Map<string, string>()
   const resolve = (id: string): string => { let x = id; while (merged.has(x)) x = merged.get(x) as string; return x }
@@ -122,18 +136,21 @@ export async function linkEntities (db: Kysely<unknown>, mode: 'vector' | 'real[
         const older = when(x) < when(y) || (when(x) === when(y) && String(x.id) < String(y.id))
         ;[survivor, loser] = older ? [x, y] : [y, x]
       }
-      await mergeEntity(trx, String(loser.id), String(survivor.id), p.reason, p.score)
-      merged.set(String(loser.id), String(survivor.id))
-      return true
+      const m = await mergeEntity(trx, String(loser.id), String(survivor.id), p.reason, p.score)
+      if (m !== undefined) merged.set(m.merged.id, m.survivor.id)
+      return m
     })
-    if (done) { counts.merged++; counts[`by_${p.reason}`]++ }
+    if (done === false || done === undefined) continue
+    counts.merged++
+    counts[`by_${p.reason}`]++
+    await onMerged?.(done)
   }
   return counts
 }
 
 export type Maintain = <T>(fn: (db: Kysely<unknown>, mode: 'vector' | 'real[]') => Promise<T>) => Promise<T>
 
-export function graphJobs (maintain: Maintain, o: GraphMaintenanceOptions): Job[] {
+export function graphJobs (maintain: Maintain, o: GraphMaintenanceOptions, onMerged?: OnMerged): Job[] {
   return [
     {
       name: 'decay',
@@ -148,7 +165,7 @@ export function graphJobs (maintain: Maintain, o: GraphMaintenanceOptions): Job[
       name: 'entity_linking',
       description: `Merges duplicate entities (same name or alias, or embeddings at least ${o.linkSimilarity} alike), within a channel or into _global; merges are recorded in entity_merges.`,
       schedule: { every_seconds: o.linkEverySeconds },
-      run: async ({ signal }) => await maintain(async (db, mode) => await linkEntities(db, mode, o.linkSimilarity, o.linkMaxMerges, signal)),
+      run: async ({ signal }) => await maintain(async (db, mode) => await linkEntities(db, mode, o.linkSimilarity, o.linkMaxMerges, signal, onMerged)),
     },
   ]
 }

@@ -15,6 +15,7 @@ import { recordToolCall } from './tool-calls.ts'
 import { consolidation } from './consolidation/index.ts'
 import { maintenanceJobs } from './maintenance-jobs.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
+import { recordEntityMerge } from './history.ts'
 import path from 'node:path'
 import { RecallSettingsStore } from './recall-settings.ts'
 import { recallSettingsRoutes } from './recall-settings-routes.ts'
@@ -46,7 +47,10 @@ export const options = Type.Object({
 type Options = Static<typeof options>
 
 async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Promise<void> {
-  app.hooks.declare('memory:stored', 'recall:after')
+  // memory:entity-merged is run by a graph store that merges entities (memory-graph-sql's
+  // entity_linking); declared here too, since the subscription below is this plugin's
+  // whichever graph store is loaded.
+  app.hooks.declare('memory:stored', 'recall:after', 'memory:entity-merged')
   // Read once per generation; POST /api/memory/recall-settings changes them in place (live).
   const recallSettings = new RecallSettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'))
   await recallSettings.load(app.log)
@@ -94,6 +98,9 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     // Start-up does not wait on a slow store; the check goes on in the background.
     if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
+
+  // A graph store's merge of two entities goes into the history of every item it changed.
+  app.hooks.on('memory:entity-merged', async m => { await recordEntityMerge(async e => { await svc.recordChange(e) }, m) })
 
   if (opts.record_tool_invocations) {
     // Procedural memory: tool calls of chats that use memory, recorded off the tool's path

@@ -208,6 +208,18 @@ for (const backend of BACKENDS) {
       t.match(m, { extractor: { llm: 1, offline: 0 }, model: 'openai/gpt-4o-mini', fallbacks: [] })
       t.same((await facts('channel=llm')).map(f => f.claim), ['Nadia works at Hooli.'], 'what the model said, not what the offline extractor would have')
       t.equal(fake.completions.at(-1)?.body.model, 'gpt-4o-mini', 'models.defaults.extraction, not the chat default')
+      // Linking: a later conversation names Nadia with another name; it merges into the stored Nadia, in her history.
+      const nadia = (await s.json('/api/memory/entities?channel=llm&search=Nadia')).body.entities[0]
+      fake.enqueue({ text: JSON.stringify({ entities: [{ name: 'nadia', type: 'Person', aliases: ['Nadia Petrova'] }], facts: [], relationships: [] }) })
+      await say('l0', 'llm', ['user', 'Nadia Petrova, my colleague, says hi.'])
+      t.match((await run('consolidate')).results.consolidate, { entities_created: 0, entities_linked: 1 })
+      const nh = (await s.json(`/api/memory/entities/${String(nadia.id)}/history`)).body.history as Body[]
+      t.same(nh.map(h => [h.action, h.actor]), [['entity.create', 'consolidation'], ['entity.merge', 'merge']], 'created by consolidation, then another name merged in')
+      t.match(nh[1].details, { name: 'Nadia', merged_names: ['Nadia Petrova'], by: 'consolidation', conversation_id: 'l0' })
+      fake.enqueue({ text: JSON.stringify({ entities: [{ name: 'Nadia Petrova', type: 'Person', aliases: [] }], facts: [], relationships: [] }) })
+      await say('l0b', 'llm', ['user', 'Nadia Petrova again.'])
+      t.match((await run('consolidate')).results.consolidate, { entities_linked: 1 })
+      t.equal((await s.json(`/api/memory/entities/${String(nadia.id)}/history`)).body.history.length, 2, 'linked by a name it has already: nothing merged, no entry')
       fake.enqueue({ text: 'not json' }, { text: '{"facts": [' })
       await say('l2', 'llm', ['user', 'I live in Cusco.'])
       const m2 = (await run('consolidate')).results.consolidate
@@ -234,6 +246,15 @@ for (const backend of BACKENDS) {
       t.ok(elsewhere.facts.some((x: Body) => x.claim === 'The user is allergic to peanuts.'), 'recalled from any channel')
       const users = (await s.json('/api/memory/entities?channel=_global&search=User')).body.entities
       t.equal(users.length, 1, 'the promoted users merged into one')
+      const fh = (await s.json(`/api/memory/facts/${String(f.id)}/history`)).body.history as Body[]
+      t.match(fh.at(-1), { action: 'fact.promote', actor: 'promotion', details: { to: '_global', into: f.id, merged: false } }, 'the promotion in the fact\'s history')
+      // The first user moved to _global keeps its id; every other one merged into it, which its history shows.
+      const uh = (await s.json(`/api/memory/entities/${String(users[0].id)}/history`)).body.history as Body[]
+      t.match(uh.filter(h => h.actor === 'promotion').map(h => h.action), ['entity.promote'])
+      const merges = uh.filter(h => h.action === 'entity.merge')
+      t.ok(merges.length >= 1, 'the users merged into it are in its history')
+      for (const m of merges) t.match(m, { actor: 'merge', channel: '_global', details: { name: 'User', by: 'promotion', merged_from: { name: 'User', type: 'Person' } } })
+      for (const m of merges) t.match((await s.json(`/api/memory/entities/${String(m.details.merged_from.id)}/history`)).body.history.at(-1), { action: 'entity.promote', actor: 'promotion', details: { into: users[0].id, merged: true } }, 'and each merged one says where it went')
       // A later conversation in the channel links to the promoted user instead of creating another.
       await say('q3', 'pro', ['user', 'I work at Initech.'])
       await run('consolidate')

@@ -13,7 +13,7 @@ export interface ConsolidationDeps {
   settings: () => Readonly<MemorySettings>
   extractors: { llm: Extractor, offline: Extractor }
   /** Writes a change to the item's history as made by consolidation. */
-  history?: (e: { kind: 'fact' | 'entity', action: string, id: string, channel: string, details?: Record<string, unknown>, actor?: 'consolidation' | 'promotion' }) => Promise<void>
+  history?: (e: { kind: 'fact' | 'entity', action: string, id: string, channel: string, details?: Record<string, unknown>, actor?: 'consolidation' | 'promotion' | 'merge' }) => Promise<void>
   /** The model the LLM extractor would ask now (for metrics). */
   modelId?: () => string
 }

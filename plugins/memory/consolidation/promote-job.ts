@@ -31,6 +31,8 @@ export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promis
       const r = await g.moveToChannel('fact', f.id, GLOBAL_CHANNEL)
       if (r === undefined) continue
       await deps.history?.({ kind: 'fact', action: 'promote', id: f.id, channel: f.channel, actor: 'promotion', details: { to: GLOBAL_CHANNEL, into: r.id, merged: r.merged } })
+      // Merged into _global's copy: that one's history says so too.
+      if (r.merged) await deps.history?.({ kind: 'fact', action: 'merge', id: r.id, channel: GLOBAL_CHANNEL, actor: 'merge', details: { claim: f.claim, merged_from: { id: f.id, channel: f.channel }, by: 'promotion' } })
       m.facts_promoted++
       if (r.merged) m.merged++
     }
@@ -44,6 +46,7 @@ export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promis
       const r = await g.moveToChannel('entity', e.id, GLOBAL_CHANNEL)
       if (r === undefined) continue
       await deps.history?.({ kind: 'entity', action: 'promote', id: e.id, channel: e.channel, actor: 'promotion', details: { to: GLOBAL_CHANNEL, into: r.id, merged: r.merged } })
+      if (r.merged) await deps.history?.({ kind: 'entity', action: 'merge', id: r.id, channel: GLOBAL_CHANNEL, actor: 'merge', details: { name: e.name, merged_from: { id: e.id, name: e.name, type: e.type, channel: e.channel }, by: 'promotion' } })
       m.entities_promoted++
       if (r.merged) m.merged++
     }

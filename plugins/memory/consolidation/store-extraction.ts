@@ -124,7 +124,13 @@ export class ExtractionWriter {
     if (res.created) {
       this.metrics.entities_created++
       await this.deps.history?.({ kind: 'entity', action: 'create', id: res.entity.id, channel: res.entity.channel, details: { name: res.entity.name, type: res.entity.type, conversation_id: this.conversationId } })
-    } else if (found !== undefined) this.metrics.entities_linked++
+    } else if (found !== undefined) {
+      this.metrics.entities_linked++
+      // Another name for it merged in (linked by alias or a similar name): in its history.
+      const had = new Set([found.name, ...found.aliases].map(a => a.toLowerCase()))
+      const added = [name, ...aliases].filter(a => !had.has(a.toLowerCase()))
+      if (added.length > 0) await this.deps.history?.({ kind: 'entity', action: 'merge', id: res.entity.id, channel: res.entity.channel, actor: 'merge', details: { name: res.entity.name, merged_names: added, by: 'consolidation', conversation_id: this.conversationId } })
+    }
     // Salience grows with the number of conversations that mention it (never lowered).
     const target = salienceFor(res.entity.conversation_count)
     if (target > res.entity.salience) await g.setSalience('entity', res.entity.id, target)
