@@ -1,7 +1,8 @@
 // The MCP tools: recall, remember, forget, list channels, run an agent task. Each is one
 // call of the public API (api.ts); its answer becomes the tool's text (and, for the
-// structured ones, structuredContent). An API error is a tool result with isError, so the
-// calling model reads why, as MCP intends for errors of the tool itself.
+// structuredContent, declared by its outputSchema, which MCP clients check it against). An
+// API error is a tool result with isError, so the calling model reads why, as MCP intends
+// for errors of the tool itself.
 import { Type, type Static, type TSchema } from 'typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
@@ -12,11 +13,17 @@ const KIND = Type.Union([Type.Literal('fact'), Type.Literal('entity'), Type.Lite
 
 export type ToolResult = CallToolResult
 
+/** MCP's tool annotations (hints for the client, e.g. to ask before a destructive call). */
+interface Annotations { readOnlyHint: boolean, destructiveHint?: boolean, idempotentHint?: boolean, openWorldHint: boolean }
+
 interface ToolDef<S extends TSchema> {
   name: string
   title: string
   description: string
   input: S
+  /** What structuredContent holds on success (an object schema, as MCP requires). */
+  output: TSchema
+  annotations: Annotations
   run: (args: Static<S>, api: CallApi) => Promise<ToolResult>
 }
 
@@ -46,12 +53,24 @@ const RunTask = Type.Object({
 
 type Row = Record<string, unknown>
 
+const Id = Type.String({ description: 'the item\'s id' })
+const RecallOut = Type.Object({
+  facts: Type.Array(Type.Object({ id: Id, claim: Type.String(), channel: Type.String() })),
+  entities: Type.Array(Type.Object({ id: Id, name: Type.String(), type: Type.String() })),
+})
+const RememberOut = Type.Object({ id: Id, created: Type.Boolean({ description: 'false: the same claim was stored already (this is its id)' }), channel: Type.String() })
+const ForgetOut = Type.Object({ id: Id, kind: KIND, deleted: Type.Literal(true) })
+const ChannelsOut = Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), item_counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 })) })) })
+const TaskOut = Type.Object({ task_id: Type.Optional(Type.String()), status: Type.Optional(Type.String()), strategy: Type.Optional(Type.String()) })
+
 const TOOLS = [
   {
     name: 'recall',
     title: 'Recall memories',
     description: 'Recall what agentd remembers about a query: facts, entities, past conversation turns, strategies and goals, rendered as text. Fact ids can be passed to forget.',
     input: Recall,
+    output: RecallOut,
+    annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (a, api) => {
       const r = await api('POST', '/api/memory/recall', { query: a.query, ...(a.channel === undefined ? {} : { channel: a.channel }), ...(a.top_k === undefined ? {} : { top_k: a.top_k }) })
       if (r.status !== 200) return failed(errorText(r))
@@ -66,6 +85,8 @@ const TOOLS = [
     title: 'Remember a fact',
     description: 'Store a fact in agentd\'s memory (deduplicated: the same claim in the same channel is stored once).',
     input: Remember,
+    output: RememberOut,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (a, api) => {
       const r = await api('POST', '/api/memory/facts', { claim: a.fact, ...(a.channel === undefined ? {} : { channel: a.channel }), ...(a.confidence === undefined ? {} : { confidence: a.confidence }) })
       if (r.status !== 200 && r.status !== 201) return failed(errorText(r))
@@ -78,6 +99,8 @@ const TOOLS = [
     title: 'Forget a memory',
     description: 'Delete one memory by id: a fact (default), an entity, a goal or a strategy. Recall stops returning it at once.',
     input: Forget,
+    output: ForgetOut,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     run: async (a, api) => {
       const kind = a.kind ?? 'fact'
       const plural = kind === 'entity' ? 'entities' : kind === 'strategy' ? 'strategies' : `${kind}s`
@@ -91,6 +114,8 @@ const TOOLS = [
     title: 'List memory channels',
     description: 'The memory channels with how many turns, facts, entities, strategies and goals each holds.',
     input: ListChannels,
+    output: ChannelsOut,
+    annotations: { readOnlyHint: true, openWorldHint: false },
     run: async (_a, api) => {
       const r = await api('GET', '/api/memory/channels')
       if (r.status !== 200) return failed(errorText(r))
@@ -103,6 +128,9 @@ const TOOLS = [
     title: 'Run an agent task',
     description: 'Have agentd\'s agent plan and carry out a task with its reasoning strategies, tools and memory; returns its answer.',
     input: RunTask,
+    output: TaskOut,
+    // The agent may call any of its tools (web, files, other MCP servers).
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     run: async (a, api) => {
       const r = await api('POST', '/api/agent/run', { task: a.task, include_trace: false, ...(a.reasoning_strategy === undefined ? {} : { reasoning_strategy: a.reasoning_strategy }) })
       if (r.status === 404 && (r.body as { code?: string } | undefined)?.code === 'AGENT_ERR_NOT_FOUND') return failed('The agent plugin is not enabled on this server: enable "agent" in plugins.json.')
@@ -113,8 +141,10 @@ const TOOLS = [
   } satisfies ToolDef<typeof RunTask>,
 ]
 
-export const toolList = (): Array<{ name: string, title: string, description: string, inputSchema: Record<string, unknown> }> =>
-  TOOLS.map(t => ({ name: t.name, title: t.title, description: t.description, inputSchema: JSON.parse(JSON.stringify(t.input)) as Record<string, unknown> }))
+const jsonSchema = (s: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(s)) as Record<string, unknown>
+
+export const toolList = (): Array<{ name: string, title: string, description: string, inputSchema: Record<string, unknown>, outputSchema: Record<string, unknown>, annotations: Annotations }> =>
+  TOOLS.map(t => ({ name: t.name, title: t.title, description: t.description, inputSchema: jsonSchema(t.input), outputSchema: jsonSchema(t.output), annotations: t.annotations }))
 
 /** Runs a tool; an unknown tool or bad arguments answer as MCP protocol errors (thrown). */
 export async function callTool (name: string, args: unknown, api: CallApi): Promise<ToolResult> {
