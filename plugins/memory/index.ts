@@ -99,8 +99,9 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
 
-  // A graph store's merge of two entities goes into the history of every item it changed.
-  app.hooks.on('memory:entity-merged', async m => { await recordEntityMerge(async e => { await svc.recordChange(e) }, m) })
+  // A graph store's merge of two entities goes into the history of every item it changed
+  // (once: a second memory instance writes to the same audit log, so it leaves it to the first).
+  if (app.registry.memoryServices.first() === svc) app.hooks.on('memory:entity-merged', async m => { await recordEntityMerge(async e => { await svc.recordChange(e) }, m) })
 
   if (opts.record_tool_invocations) {
     // Procedural memory: tool calls of chats that use memory, recorded off the tool's path
