@@ -20,7 +20,7 @@ import { buildProvider as buildOpenAICompatible } from '../plugins/provider-open
 import { buildProvider as buildAnthropic } from '../plugins/provider-anthropic/index.ts'
 
 const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300)
-const TPS_RUNS = Number(process.env.BENCH_TPS_RUNS ?? 40)
+const TPS_RUNS = Number(process.env.BENCH_TPS_RUNS ?? 80)
 const LONG_TOKENS = Number(process.env.BENCH_LONG_TOKENS ?? 2000)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20)
 const TTFT_TARGET_MS = 2

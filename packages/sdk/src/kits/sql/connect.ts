@@ -13,6 +13,7 @@ import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 import { Breaker } from './breaker.ts'
 import { seedDataDir } from './pglite-seed.ts'
+import { keepStatistics } from './statistics.ts'
 import path from 'node:path'
 
 interface SqlHandleBase {
@@ -43,7 +44,9 @@ export type SqlHandle = SqlHandleBase & (
  */
 export const PGLITE_SETTINGS = ['shared_buffers = 16MB', 'wal_buffers = 1MB', 'temp_buffers = 2MB', 'maintenance_work_mem = 32MB']
 
-async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): Promise<SqlHandle> {
+type Log = Pick<FastifyInstance['log'], 'warn'>
+
+async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, log: Log): Promise<SqlHandle> {
   const { PGlite } = await import('@electric-sql/pglite')
   const { vector } = await import('@electric-sql/pglite-pgvector')
   if (target.dir !== null) {
@@ -57,13 +60,13 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>): P
   await pglite.exec('SET hnsw.iterative_scan = strict_order')
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
+  // No autovacuum in PGlite: the handle ANALYZEs tables that grew (statistics.ts).
+  const stopStatistics = keepStatistics(db, target.schema, err => { log.warn({ err: (err as Error).message }, 'PGlite: could not refresh planner statistics') })
   return {
     db, backend: 'pglite', pglite, schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
-    close: async () => { await db.destroy(); await pglite.close() },
+    close: async () => { stopStatistics(); await db.destroy(); await pglite.close() },
   }
 }
-
-type Log = Pick<FastifyInstance['log'], 'warn'>
 
 function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log: Log): SqlHandle {
   const pool = new pg.Pool({
@@ -90,7 +93,7 @@ function openPostgres (target: Extract<SqlTarget, { backend: 'postgres' }>, log:
 
 /** Opens a handle outside the pool (tests, benches); the caller closes it. */
 export async function openSql (target: SqlTarget, log: Log): Promise<SqlHandle> {
-  return target.backend === 'pglite' ? await openPglite(target) : openPostgres(target, log)
+  return target.backend === 'pglite' ? await openPglite(target, log) : openPostgres(target, log)
 }
 
 /**

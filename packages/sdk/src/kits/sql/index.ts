@@ -12,6 +12,7 @@
 //   shared-tx  two stores on one database deleting a channel in one transaction
 //   unavailable + breaker   connection failures -> StoreUnavailableError, with a cool-down
 //   rows       driver row -> contract value conversions; jsonb text
+//   statistics PGlite has no autovacuum: tables that grew are ANALYZEd (keepStatistics)
 //
 // Sharing the database with another plugin (a job queue on the memory stores' PGlite):
 // resolve the target from the same options and acquire it from the resource pool,
@@ -37,6 +38,7 @@ export * from './shared-tx.ts'
 export * from './unavailable.ts'
 export * from './breaker.ts'
 export * from './rows.ts'
+export { analyzeStale, keepStatistics, staleTables, STATISTICS_CHECK_MS } from './statistics.ts'
 export { NulSafePlugin } from './nul-safe.ts'
 export { PGliteDialect } from './pglite-dialect.ts'
 export { ensurePgliteSeed, pgliteSeedDir } from './pglite-seed.ts'
