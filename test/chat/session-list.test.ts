@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { startChat, until } from './helpers.ts'
-import { repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
+import { fixturePlugin, repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
 import type { Started } from '../helpers/kernel.ts'
 import type { FakeOpenAI } from '../fakes/openai-upstream.ts'
 
@@ -105,4 +105,25 @@ t.test('memory-redis: the real Redis', async t => {
   const keys = (await redis.keys(`${namespace}chat:summary:*`)).sort()
   t.equal(keys.length, 4, 'two summaries left plus the two foreign keys')
   t.ok(await redis.ttl(keys.find(k => !k.endsWith('a-list') && !k.endsWith('foreign'))!) > 0, 'summaries expire with their sessions')
+})
+
+t.test('a key-value store that cannot enumerate keys: the list is a 503 that says why; reading a session by id still works', async t => {
+  const extra: PluginSpec[] = [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { kv: true } }]
+  const { s, fake } = await startChat(t, { extra })
+  fake.enqueue({ text: 'hello back' })
+  const id = (await (await s.post('/api/agent/chat', { message: 'hello', use_memory: false })).json() as Json).session_id as string
+  const r = await s.json('/api/chat/sessions')
+  t.equal(r.status, 503)
+  t.match(r.body, { code: 'AGENT_ERR_CHAT_SESSIONS_UNAVAILABLE', error: /"fake-kv" cannot list its keys/ })
+  t.equal((await s.json(`/api/chat/sessions/${id}`)).body.session.title, 'hello')
+})
+
+t.test('a key-value store that is down: the in-process fallback\'s sessions are listed', async t => {
+  const extra: PluginSpec[] = [{ name: 'fake-memory', module: fixturePlugin('fake-memory'), options: { kv: true, kv_fail: true, kv_entries: true } }]
+  const { s, fake } = await startChat(t, { extra })
+  fake.enqueue({ text: 'still here' })
+  const id = (await (await s.post('/api/agent/chat', { message: 'during the outage', use_memory: false })).json() as Json).session_id as string
+  const r = await s.json('/api/chat/sessions')
+  t.equal(r.status, 200)
+  t.same(r.body.sessions.map((x: Json) => [x.id, x.title]), [[id, 'during the outage']])
 })
