@@ -137,8 +137,10 @@ export class KvSessionStore implements SessionStore {
   }
 
   async save (session: Session): Promise<void> {
-    await this.#kv.set(SESSION_KEY_PREFIX + session.id, session, { ttlSeconds: this.#ttlSeconds })
-    await this.#kv.set(SUMMARY_KEY_PREFIX + session.id, summarize(session), { ttlSeconds: this.#ttlSeconds })
+    await Promise.all([
+      this.#kv.set(SESSION_KEY_PREFIX + session.id, session, { ttlSeconds: this.#ttlSeconds }),
+      this.#kv.set(SUMMARY_KEY_PREFIX + session.id, summarize(session), { ttlSeconds: this.#ttlSeconds }),
+    ])
   }
 
   async list (): Promise<SessionSummary[]> {
