@@ -75,6 +75,14 @@ export class PromptStore {
 
   /** Re-reads the file; an invalid or missing file keeps the last good version. */
   async reload (): Promise<boolean> {
+    // In line with the edits: a read that began before an edit's rename and ended after it
+    // would otherwise put the older version back over the edit just answered.
+    const p = this.#writeChain.then(async () => await this.#reload())
+    this.#writeChain = p.catch(() => undefined)
+    return await p
+  }
+
+  async #reload (): Promise<boolean> {
     try {
       this.#current = parsePromptsFile(await readFile(this.file, 'utf8'), this.file)
       this.#lastError = undefined
