@@ -9,6 +9,7 @@ import type { PluginOptions } from '@agentd/sdk'
 import { options, type ChatOptions } from './options.ts'
 import { ChatErrors } from './errors.ts'
 import { useTaskTracker } from '@agentd/sdk/kits/tasks'
+import { sessionRoutes } from './session-routes.ts'
 import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessions.ts'
 import { ChatMemory } from '@agentd/sdk/kits/conversation'
 import { chatRoutes } from './routes.ts'
@@ -39,6 +40,7 @@ async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Pr
     deps.memory = new ChatMemory(app.registry.memoryServices.first(), app.log, opts.memory_timeout_ms)
   })
   await chatRoutes(app, deps)
+  await sessionRoutes(app, deps)
 }
 
 export default fp(chat, { name: 'chat', fastify: '5.x', dependencies: ['prompts', 'providers-api'] })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import pino from 'pino'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { FallbackSessionStore, LocalSessionStore, newSession, type Session, type SessionStore } from './sessions.ts'
+import { byNewest, FallbackSessionStore, LocalSessionStore, newSession, summarize, TITLE_LENGTH, type Session, type SessionStore, type SessionSummary } from './sessions.ts'
 
 t.test('the in-process store evicts the least recently used past its size bound', async t => {
   const store = new LocalSessionStore({ ttlSeconds: 60, maxSessions: 2 })
@@ -49,6 +49,16 @@ class FlakyStore implements SessionStore {
     if (this.down) throw new Error('connection refused')
     this.saves++
     this.data.set(session.id, structuredClone(session))
+  }
+
+  async list (): Promise<SessionSummary[]> {
+    if (this.down) throw new Error('connection refused')
+    return [...this.data.values()].map(summarize)
+  }
+
+  async remove (id: string): Promise<boolean> {
+    if (this.down) throw new Error('connection refused')
+    return this.data.delete(id)
   }
 }
 
@@ -100,4 +110,48 @@ t.test('fallback: a failing write-back still serves the newer copy', async t => 
   primary.save = async () => { throw new Error('READONLY replica') }
   t.equal((await store.get('s1'))?.messages[0].content, 'fresh')
   t.equal((await local.get('s1'))?.messages[0].content, 'fresh', 'kept in process until the primary takes it')
+})
+
+t.test('a summary: the first user message as title (one line, cut), counts, dates', async t => {
+  const s: Session = { id: 'x', created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-02T00:00:00.000Z', messages: [
+    { role: 'assistant', content: 'not this' }, { role: 'user', content: '  first\n  question ' }, { role: 'user', content: 'second' },
+  ] }
+  t.same(summarize(s), { id: 'x', title: 'first question', created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-02T00:00:00.000Z', message_count: 3 })
+  const long = summarize({ ...s, messages: [{ role: 'user', content: 'y'.repeat(200) }] }).title
+  t.equal(long.length, TITLE_LENGTH)
+  t.ok(long.endsWith('…'))
+  t.equal(summarize(newSession('e')).title, '', 'no user message yet')
+})
+
+t.test('the in-process store lists live sessions without touching their LRU order; remove forgets one', async t => {
+  const store = new LocalSessionStore({ ttlSeconds: 60, maxSessions: 2 })
+  await store.save(at('2024-01-01T10:00:00.000Z', 'a', 'a'))
+  await store.save(at('2024-01-01T11:00:00.000Z', 'b', 'b'))
+  t.same((await store.list()).sort(byNewest).map(x => [x.id, x.title]), [['b', 'b'], ['a', 'a']])
+  await store.save(at('2024-01-01T12:00:00.000Z', 'c', 'c'))
+  t.same((await store.list()).map(x => x.id).sort(), ['b', 'c'], 'listing did not make a the most recently used: it was evicted')
+  t.equal(await store.remove('b'), true)
+  t.equal(await store.remove('b'), false, 'already gone')
+  t.same((await store.list()).map(x => x.id), ['c'])
+})
+
+t.test('fallback list: the primary\'s sessions and the in-process ones merged, the newer summary winning; only in-process ones while down', async t => {
+  const { primary, local, store } = stores()
+  await primary.save(at('2024-01-01T10:00:00.000Z', 'in primary', 'p'))
+  await primary.save(at('2024-01-01T10:00:00.000Z', 'stale', 'both'))
+  await local.save(at('2024-01-01T11:00:00.000Z', 'fresh', 'both'))
+  await local.save(at('2024-01-01T09:00:00.000Z', 'in process', 'l'))
+  t.same((await store.list()).sort(byNewest).map(x => [x.id, x.title]), [['both', 'fresh'], ['p', 'in primary'], ['l', 'in process']])
+  primary.down = true
+  t.same((await store.list()).sort(byNewest).map(x => x.id), ['both', 'l'], 'the in-process ones while the primary is down')
+  await t.rejects(store.remove('p'), /connection refused/, 'a remove the primary cannot do is not reported as done')
+  primary.down = false
+  t.equal(await store.remove('both'), true)
+  t.equal(await local.get('both'), undefined, 'removed from both sides')
+  t.notOk(primary.data.has('both'))
+})
+
+t.test('sorting newest first breaks ties by id, so pages are stable', async t => {
+  const x = (id: string, updated: string): SessionSummary => ({ id, title: id, created_at: updated, updated_at: updated, message_count: 1 })
+  t.same([x('b', '2024-01-01T00:00:00Z'), x('a', '2024-01-01T00:00:00Z'), x('c', '2024-01-02T00:00:00Z')].sort(byNewest).map(s => s.id), ['c', 'a', 'b'])
 })

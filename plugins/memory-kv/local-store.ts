@@ -120,6 +120,16 @@ export class LocalKvStore implements KvStore {
     return Array.isArray(v) ? clone(v) as T[] : []
   }
 
+  async entries<T = unknown> (prefix: string): Promise<Array<{ key: string, value: T }>> {
+    const out: Array<{ key: string, value: T }> = []
+    for (const key of this.#map.keys()) {
+      if (!key.startsWith(prefix)) continue
+      const e = this.peek(key)
+      if (e !== undefined && !Array.isArray(e.value)) out.push({ key, value: clone(e.value as T) })
+    }
+    return out
+  }
+
   async health (): Promise<StoreHealth> { return { status: 'healthy', backend: this.backend } }
   async close (): Promise<void> { this.#map.clear() }
 }

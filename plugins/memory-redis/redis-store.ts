@@ -153,6 +153,33 @@ export class RedisKvStore implements KvStore {
     return out
   }
 
+  async entries<T = unknown> (prefix: string): Promise<Array<{ key: string, value: T }>> {
+    const found = await this.#do(async () => {
+      // SCAN may return a key more than once: the map keeps one.
+      const pairs = new Map<string, string | null>()
+      let cursor = '0'
+      const match = `${globEscape(this.#k(prefix))}*`
+      do {
+        const [next, keys] = await this.client.scan(cursor, 'MATCH', match, 'COUNT', 500)
+        cursor = next
+        const data = keys.filter(k => !k.endsWith('\u0000ttl'))
+        if (data.length === 0) continue
+        // A list key under the prefix makes MGET answer nil for it (not an error).
+        const values = await this.client.mget(...data)
+        data.forEach((k, i) => { pairs.set(k, values[i]) })
+      } while (cursor !== '0')
+      return pairs
+    })
+    const out: Array<{ key: string, value: T }> = []
+    for (const [k, raw] of found) {
+      if (raw === null) continue
+      const key = k.slice(this.#ns.length)
+      const parsed = this.#parse(key, raw)
+      if (parsed.ok && parsed.value !== null && typeof parsed.value === 'object' && 'v' in parsed.value) out.push({ key, value: (parsed.value as Envelope).v as T })
+    }
+    return out
+  }
+
   async health (): Promise<StoreHealth> {
     try {
       await this.#do(async () => await this.client.ping())

@@ -2,9 +2,9 @@
 // registered tool source, so it exists whichever tool plugins are loaded.
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import type { PromptStore } from './store.ts'
+import type { PromptStore, ProfilePatch } from './store.ts'
 import type { PromptsApi } from './api.ts'
-import { SECTION_TYPES } from './schema.ts'
+import { SECTION_TYPES, type PromptSection } from './schema.ts'
 import { PromptErrors } from './errors.ts'
 import { collectToolSet } from '@agentd/sdk/kits/tools'
 
@@ -77,6 +77,89 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
     const body = request.body as { content?: string, enabled?: boolean }
     if (body.content === undefined && body.enabled === undefined) throw new PromptErrors.EMPTY_UPDATE()
     return { global_prompt: await store.updateGlobal(body) }
+  })
+
+  // Profile edits. Bodies are strict (unknown keys and wrong types are 400, by the
+  // validator); every section is given whole, in the order the profile should list them.
+  const SectionIn = Type.Object({
+    id: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1 }),
+    type: Type.Union(SECTION_TYPES.map(s => Type.Literal(s))),
+    content: Type.String(),
+    enabled: Type.Boolean(),
+    order: Type.Integer(),
+  }, { additionalProperties: false })
+  const editable = {
+    name: Type.String({ minLength: 1 }),
+    description: Type.String(),
+    is_default: Type.Boolean(),
+    sections: Type.Array(SectionIn),
+  }
+  const uniqueSections = (sections: PromptSection[] | undefined): void => {
+    const seen = new Set<string>()
+    for (const s of sections ?? []) {
+      if (seen.has(s.id)) throw new PromptErrors.DUPLICATE_SECTION(s.id)
+      seen.add(s.id)
+    }
+  }
+  const ProfileParams = Type.Object({ profile_id: Type.String({ minLength: 1 }) })
+
+  app.post('/api/prompts/profiles', {
+    schema: {
+      tags: ['prompts'],
+      summary: 'Create a prompt profile; persisted to system_prompts.yaml',
+      description: '409 when the id is taken. `is_default: true` moves the default to the new profile.',
+      body: Type.Object({
+        id: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', minLength: 1, maxLength: 100 }),
+        name: editable.name,
+        description: Type.Optional(editable.description),
+        is_default: Type.Optional(editable.is_default),
+        sections: Type.Optional(editable.sections),
+      }, { additionalProperties: false }),
+      response: { 201: Type.Object({ profile: ProfileOut }) },
+    },
+  }, async (request, reply) => {
+    const body = request.body as { id: string, name: string, description?: string, is_default?: boolean, sections?: PromptSection[] }
+    uniqueSections(body.sections)
+    const profile = await store.createProfile({
+      id: body.id, name: body.name, description: body.description ?? '', is_default: body.is_default ?? false, sections: body.sections ?? [],
+    })
+    return await reply.code(201).send({ profile })
+  })
+
+  app.post('/api/prompts/profiles/:profile_id/update', {
+    schema: {
+      tags: ['prompts'],
+      summary: 'Change a prompt profile; persisted to system_prompts.yaml',
+      description: 'Only the given fields change; `sections` replaces the whole list (send every section, in order). `is_default: true` moves the default here; `false` on the default profile is 400 (make another one the default).',
+      params: ProfileParams,
+      body: Type.Object({
+        name: Type.Optional(editable.name),
+        description: Type.Optional(editable.description),
+        is_default: Type.Optional(editable.is_default),
+        sections: Type.Optional(editable.sections),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ profile: ProfileOut }) },
+    },
+  }, async (request) => {
+    const { profile_id: id } = request.params as { profile_id: string }
+    const body = request.body as ProfilePatch
+    if (body.name === undefined && body.description === undefined && body.is_default === undefined && body.sections === undefined) throw new PromptErrors.EMPTY_PROFILE_UPDATE()
+    uniqueSections(body.sections)
+    return { profile: await store.updateProfile(id, body) }
+  })
+
+  app.delete('/api/prompts/profiles/:profile_id', {
+    schema: {
+      tags: ['prompts'],
+      summary: 'Delete a prompt profile (not the default or the only one: 400)',
+      params: ProfileParams,
+      response: { 200: Type.Object({ deleted: Type.String(), message: Type.String() }) },
+    },
+  }, async (request) => {
+    const { profile_id: id } = request.params as { profile_id: string }
+    await store.deleteProfile(id)
+    return { deleted: id, message: `Prompt profile "${id}" deleted.` }
   })
 
   app.get('/api/prompts/sections', {

@@ -39,6 +39,8 @@ export async function openPage (t: Test, browser: Browser, url: string, viewport
 export async function shot (page: Page, name: string): Promise<string> {
   mkdirSync(SHOTS, { recursive: true })
   const file = path.join(SHOTS, `${name}-${page.viewportSize()?.width ?? 0}.png`)
+  // From the top: a page scrolled by a focused control would put the sticky header mid-picture.
+  await page.evaluate('window.scrollTo(0, 0)')
   await page.screenshot({ path: file, fullPage: true })
   return file
 }

@@ -92,6 +92,39 @@ t.test('console chat', async t => {
     t.ok(sent.includes('My cat is called Tom') && sent.includes('Noted: your cat is Tom.'), 'the server had the earlier turn in the model call')
   })
 
+  t.test('another browser (no localStorage) lists the server\'s sessions and reopens them with thinking and tool calls; forgetting one deletes it on the server', async t => {
+    const { page, context, errors } = await openPage(t, browser, `${s.url}/#/chat`)
+    t.same(await context.storageState().then(st => st.origins.flatMap(o => o.localStorage)), [], 'a browser with nothing stored')
+    const listed = (await s.json('/api/chat/sessions')).body.sessions as Array<{ id: string, title: string }>
+    const items = page.locator('.sessions li[data-session]')
+    await items.first().waitFor()
+    t.same(await items.evaluateAll(els => els.map(e => e.getAttribute('data-session'))), listed.map(x => x.id), 'the server\'s list, newest first')
+    // The continued cat session is the newest; its four turns come from the server.
+    await page.locator('.sessions button.session', { hasText: 'My cat is called Tom' }).click()
+    await page.locator('.answer', { hasText: 'Tom.' }).filter({ hasNotText: 'Noted' }).waitFor()
+    t.same(await page.locator('.msg.user .bubble').allTextContents(), ['My cat is called Tom', 'What is my cat called?'])
+    t.same(await page.locator('.msg.assistant .answer').allTextContents(), ['Noted: your cat is Tom.', 'Tom.'])
+    // The tool session: the call, its arguments and its result, then the answer.
+    await page.locator('.sessions button.session', { hasText: 'Call the echo tool' }).click()
+    await page.locator('.tool-result').waitFor()
+    t.equal(await page.locator('details.tool summary code').textContent(), 'slow_echo')
+    t.equal(await page.locator('.tool-result').textContent(), 'pong from the tool')
+    t.equal(await page.locator('.msg.assistant .answer').textContent(), 'The tool said pong.')
+    // The thinking session: folded thinking from the server's copy.
+    await page.locator('.sessions button.session', { hasText: 'What is six times seven?' }).click()
+    await page.locator('details.thinking').waitFor()
+    t.equal((await page.locator('details.thinking pre').textContent())?.trim(), 'Six times seven.')
+    t.equal(await page.locator('details.thinking').getAttribute('open'), null, 'folded')
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'chat-reopened') }
+    // Forget it: gone from the server's list and from the page.
+    const id = listed.find(x => x.title === 'What is six times seven?')!.id
+    await page.getByRole('button', { name: 'Forget What is six times seven?' }).click()
+    await page.locator(`.sessions li[data-session="${id}"]`).waitFor({ state: 'detached' })
+    t.equal((await s.json(`/api/chat/sessions/${id}`)).status, 404, 'deleted on the server')
+    t.equal(await page.locator('.msg').count(), 0, 'the open session was the one forgotten: a new chat shows')
+    t.same(errors, [])
+  })
+
   t.test('a failure shows the server\'s message', async t => {
     const { page } = await openPage(t, browser, `${s.url}/#/chat`)
     fake.enqueue({ status: 401, message: 'Incorrect API key provided.', type: 'invalid_request_error' })

@@ -1,6 +1,6 @@
 // The console's tools, jobs, prompts and system pages in Debian's Chromium against a real
-// agentd: connect and disconnect an MCP server and see its tools, toggle a job, edit the
-// global prompt, see health, providers, models and plugins.
+// agentd: connect and disconnect an MCP server and see its tools, toggle a job, see
+// health, providers, models and plugins. (The prompts page: prompts.test.ts.)
 import t from 'tap'
 import { startConsoleServer } from './server.ts'
 import { launch, openPage, shot, WIDTHS } from './browser.ts'
@@ -51,19 +51,6 @@ t.test('console operations', async t => {
     await card.locator('table.history tbody tr').first().waitFor()
     const detail = (await s.json(`/api/jobs/${job.name}`)).body as { history: unknown[] }
     t.ok(detail.history.length >= 1, 'the run is in the job\'s history on the server, as the page shows')
-  })
-
-  t.test('prompts: edit the global prompt; profiles with their sections', async t => {
-    const { page } = await openPage(t, browser, `${s.url}/#/prompts`)
-    const box = page.locator('#global-prompt')
-    await box.waitFor()
-    await box.fill('You are the console test assistant.')
-    await page.click('text=Save global prompt')
-    await page.locator('.ok', { hasText: 'Saved.' }).waitFor()
-    t.equal((await s.json('/api/prompts/global')).body.global_prompt.content, 'You are the console test assistant.', 'saved on the server')
-    await page.getByRole('button', { name: 'Sections' }).first().click()
-    await page.locator('ol.sections li').first().waitFor()
-    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'prompts') }
   })
 
   t.test('system: health, providers and models, plugins', async t => {

@@ -17,6 +17,8 @@ export interface FakeMemoryOptions {
   /** Also register a key-value store over kvData(); kv_fail makes its every call throw. */
   kv: boolean
   kv_fail: boolean
+  /** Give the key-value store `entries` (the optional listing method). */
+  kv_entries?: boolean
 }
 
 export interface MemoryCall { op: 'storeTurn' | 'recall', arg: Record<string, unknown>, at: number }
@@ -57,9 +59,13 @@ export function fakeMemoryService (opts: FakeMemoryOptions): MemoryService {
   }
 }
 
-export function fakeKvStore (opts: Pick<FakeMemoryOptions, 'kv_fail'>): KvStore {
+export function fakeKvStore (opts: Pick<FakeMemoryOptions, 'kv_fail' | 'kv_entries'>): KvStore {
   const fail = (): void => { if (opts.kv_fail) throw new Error('kv is down') }
+  const entries: Pick<KvStore, 'entries'> = opts.kv_entries === true
+    ? { entries: async <T>(prefix: string) => { fail(); return [...kvData()].filter(([k]) => k.startsWith(prefix)).map(([key, value]) => ({ key, value: structuredClone(value) as T })) } }
+    : {}
   return {
+    ...entries,
     backend: 'fake-kv',
     get: async <T>(key: string) => { fail(); return structuredClone(kvData().get(key)) as T | undefined },
     set: async (key, value) => { fail(); kvData().set(key, structuredClone(value)) },

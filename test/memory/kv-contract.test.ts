@@ -79,6 +79,20 @@ for (const b of backends) {
       t.same(await kv.getList('ch:a*:list'), [])
     })
 
+    t.test('entries: the live plain keys of a prefix taken literally, with their values; lists and expired keys left out; no TTL slid', async t => {
+      await kv.set('en:a*:1', { n: 1 })
+      await kv.set('en:a*:2', 'two', { ttlSeconds: 60 })
+      await kv.pushList('en:a*:list', 3)
+      await kv.set('en:ab:1', 4)
+      await kv.set('en:a*:gone', 5, { ttlSeconds: 1 })
+      await until('the short-lived key to expire', async () => await kv.get('en:a*:gone') === undefined, 15_000)
+      const found = await kv.entries!('en:a*:')
+      t.same(found.sort((x, y) => x.key.localeCompare(y.key)), [{ key: 'en:a*:1', value: { n: 1 } }, { key: 'en:a*:2', value: 'two' }])
+      t.same(await kv.entries!('en:none:'), [])
+      found[0].value = 'changed'
+      t.same(await kv.get('en:a*:1'), { n: 1 }, 'the values handed out are copies')
+    })
+
     t.test('health is healthy and names the backend', async t => {
       t.same(await kv.health(), { status: 'healthy', backend: b.name })
     })

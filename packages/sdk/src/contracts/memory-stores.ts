@@ -58,6 +58,12 @@ export interface KvStore {
   pushList: (key: string, value: unknown, opts?: { max?: number, ttlSeconds?: number }) => Promise<void>
   getList: <T = unknown>(key: string, opts?: { slide?: boolean }) => Promise<T[]>
   /**
+   * Optional: every live plain key (not lists) with this prefix (taken literally) and its
+   * value, in no particular order; reading does not slide TTLs. Chat's session list
+   * uses it; a store without it cannot list sessions (the chat answers 503).
+   */
+  entries?: <T = unknown>(prefix: string) => Promise<Array<{ key: string, value: T }>>
+  /**
    * Optional: drops expired keys now, returns how many (the `cleanup` job calls it). A
    * store whose backend expires keys by itself (Redis) leaves it out.
    */

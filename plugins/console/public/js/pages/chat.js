@@ -4,7 +4,7 @@
 import { useState, useRef, useEffect } from 'preact/hooks'
 import { html, useApi, ErrorBox, fmtDate } from '../ui.js'
 import { streamChat, uuid } from '../api.js'
-import { loadSessions, saveSession, forgetSession } from '../sessions.js'
+import { loadSessions, saveSession, fetchSession, deleteSession } from '../sessions.js'
 
 const newSession = () => ({ id: uuid(), title: 'New chat', created_at: new Date().toISOString(), messages: [] })
 
@@ -52,8 +52,12 @@ function Message ({ m }) {
 }
 
 export function ChatPage () {
-  const [sessions, setSessions] = useState(loadSessions)
-  const [session, setSession] = useState(() => sessions[0] ?? newSession())
+  // The server's list when it has one (any browser sees every session); else this browser's.
+  const [local, setLocal] = useState(loadSessions)
+  const listed = useApi('/api/chat/sessions?limit=50')
+  const sessions = listed.data ? listed.data.sessions.map(x => ({ id: x.id, title: x.title || 'Untitled', updated_at: x.updated_at })) : local
+  const [session, setSession] = useState(newSession)
+  const [opening, setOpening] = useState(null)
   const [text, setText] = useState('')
   const [model, setModel] = useState('')
   const [profile, setProfile] = useState('')
@@ -70,11 +74,31 @@ export function ChatPage () {
   useEffect(() => { log.current?.scrollTo({ top: log.current.scrollHeight }) }, [session])
   useEffect(() => () => ctl.current?.abort(), [])
 
-  const open = (s) => { if (!busy) { setSession(s); setFailure(null) } }
+  // Reopening: the server's history (the same in every browser), else what this browser kept.
+  const open = async (x) => {
+    if (busy) return
+    setFailure(null)
+    setOpening(x.id)
+    try {
+      const kept = local.find(l => l.id === x.id)
+      const fromServer = listed.data ? await fetchSession(x.id) : undefined
+      setSession(fromServer ?? kept ?? { ...newSession(), id: x.id, title: x.title })
+    } catch (err) {
+      setFailure(err)
+    } finally {
+      setOpening(null)
+    }
+  }
   const fresh = () => { if (!busy) { setSession(newSession()); setFailure(null) } }
-  const remove = (s) => {
-    setSessions(forgetSession(s.id))
-    if (s.id === session.id) setSession(newSession())
+  const remove = async (x) => {
+    try {
+      setLocal(await deleteSession(x.id))
+    } catch (err) {
+      setFailure(err)
+      return
+    }
+    listed.reload()
+    if (x.id === session.id) setSession(newSession())
   }
 
   const send = async (e) => {
@@ -107,7 +131,8 @@ export function ChatPage () {
     }
     if (assistant !== null) s = { ...s, messages: [...s.messages, assistant] }
     setSession(s)
-    if (s.messages.length > 0) setSessions(saveSession(s))
+    if (s.messages.length > 0) setLocal(saveSession(s))
+    listed.reload()
   }
 
   const onKey = (e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) send(e) }
@@ -116,8 +141,8 @@ export function ChatPage () {
     <aside class="sessions" aria-label="sessions">
       <button type="button" class="primary" onClick=${fresh} disabled=${busy}>+ New chat</button>
       <ul>
-        ${sessions.map(x => html`<li class=${x.id === session.id ? 'active' : ''}>
-          <button type="button" class="session" onClick=${() => open(x)} aria-current=${x.id === session.id ? 'true' : undefined} title=${fmtDate(x.updated_at)}>${x.title}</button>
+        ${sessions.map(x => html`<li class=${x.id === session.id ? 'active' : ''} data-session=${x.id}>
+          <button type="button" class="session" onClick=${() => open(x)} aria-current=${x.id === session.id ? 'true' : undefined} aria-busy=${opening === x.id} title=${fmtDate(x.updated_at)}>${x.title}</button>
           <button type="button" class="icon" aria-label=${`Forget ${x.title}`} onClick=${() => remove(x)}>×</button>
         </li>`)}
       </ul>
