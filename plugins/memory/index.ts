@@ -70,6 +70,11 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
     outbox.configure(limits)
     svc.outbox = outbox
+    // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
+    const copyDir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox-graph')
+    const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...limits }, app.log), dispose: async o => { await o.close() } })
+    copies.configure(limits)
+    svc.copies.outbox = copies
   }
   app.registry.memoryServices.add(opts.instance, svc)
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
@@ -111,8 +116,8 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   app.lifecycle.add({
     name: `${opts.instance}:outbox-and-reembed`,
     // Only the serving generation replays the outbox.
-    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log) },
-    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); await svc.reembedder.stop() },
+    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log) },
+    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop() },
   })
 }
 
