@@ -65,6 +65,20 @@ export const CQ = {
   deleteChannelGoals: 'MATCH (g:Goal {channel: $channel}) DETACH DELETE g RETURN count(g) AS n',
   deleteChannelStrategies: 'MATCH (s:Strategy {channel: $channel}) DETACH DELETE s RETURN count(s) AS n',
   deleteAllGoalsAndStrategies: 'MATCH (n) WHERE n:Goal OR n:Strategy DETACH DELETE n RETURN count(n) AS n',
+
+  // Re-embedding the copies' vectors, as the entities' and facts' (the text the memory service embeds for each).
+  staleTurns: `MATCH (t:Turn) WHERE t.embedder IS NOT NULL AND (t.embedder <> $embedder OR t.embedding_dims <> $dims) AND ($after IS NULL OR t.id > $after)
+    RETURN t.id AS id, t.content AS text ORDER BY t.id LIMIT $limit`,
+  staleGoals: `MATCH (g:Goal) WHERE g.embedder IS NOT NULL AND (g.embedder <> $embedder OR g.embedding_dims <> $dims) AND ($after IS NULL OR g.id > $after)
+    RETURN g.id AS id, g.description AS text ORDER BY g.id LIMIT $limit`,
+  staleStrategies: `MATCH (s:Strategy) WHERE s.embedder IS NOT NULL AND (s.embedder <> $embedder OR s.embedding_dims <> $dims) AND ($after IS NULL OR s.id > $after)
+    RETURN s.id AS id, s.description + ' ' + s.context_pattern AS text ORDER BY s.id LIMIT $limit`,
+  turnDims: 'MATCH (t:Turn {id: $id}) RETURN t.embedding_dims AS dims',
+  goalDims: 'MATCH (g:Goal {id: $id}) RETURN g.embedding_dims AS dims',
+  strategyDims: 'MATCH (s:Strategy {id: $id}) RETURN s.embedding_dims AS dims',
+  setTurnVector: 'MATCH (t:Turn {id: $id}) SET t += $vector RETURN count(t) AS n',
+  setGoalVector: 'MATCH (g:Goal {id: $id}) SET g += $vector RETURN count(g) AS n',
+  setStrategyVector: 'MATCH (s:Strategy {id: $id}) SET s += $vector RETURN count(s) AS n',
 } as const
 
 /** The parameters of a turn's copy (the vector's are added by the store). */

@@ -30,7 +30,7 @@ const driver = new FakeDriver((q, p) => {
   if (q === Q.relate) return [rec({ id: 'r', source_id: E1, target_id: E1, type: 't', confidence: 0.5, channel: 'c' })]
   if (q === Q.countByChannel) return [rec({ channel: 'c', kind: 'facts', n: neo4j.int(1) })]
   if (q === Q.embedderUsage) return [rec({ embedder: 'e', dims: neo4j.int(8), n: neo4j.int(1) })]
-  if (q === Q.staleEntities || q === Q.staleFacts) return []
+  if (([Q.staleEntities, Q.staleFacts, CQ.staleTurns, CQ.staleGoals, CQ.staleStrategies] as string[]).includes(q)) return []
   if (q === CQ.searchTurns) return [rec({ turn: { id: 't1', conversation_id: 'c1', index: neo4j.int(0), timestamp: null, role: 'user', content: 'x', token_count: null, metadata: '{}', channel: 'c', embedder: null }, score: 1 })]
   if (q === CQ.upsertTurn || q === CQ.upsertGoal || q === CQ.upsertStrategy) return [rec({ id: 'x' })]
   if (q === PQ.fact) return [rec({ claim_hash: 'h', channel: 'c' })]
@@ -77,7 +77,8 @@ async function exercise (): Promise<void> {
   await s.deleteAll()
   await s.embedderUsage()
   await s.staleEmbeddings({ embedder: 'e', dimensions: 8, limit: 5 })
-  await s.setEmbeddings([{ kind: 'entity', id: E1, embedding: { vector: [0, 1, 0, 0], embedder: 'n' } }, { kind: 'fact', id: F1, embedding: null }])
+  await s.setEmbeddings([{ kind: 'entity', id: E1, embedding: { vector: [0, 1, 0, 0], embedder: 'n' } }, { kind: 'fact', id: F1, embedding: null },
+    { kind: 'turn', id: 't1', embedding: null }, { kind: 'goal', id: 'g1', embedding: null }, { kind: 'strategy', id: 's1', embedding: null }])
 }
 
 // Neo4j's analyser is CPU-bound: ~0.2 s a statement, ~15 s for the file on an idle machine;

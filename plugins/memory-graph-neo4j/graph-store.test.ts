@@ -214,6 +214,11 @@ t.test('countByChannel, embedderUsage, setSalience, staleEmbeddings map Integers
   t.same(stale, [{ kind: 'entity', id: E1, text: 'Old Co makes things' }, { kind: 'fact', id: F1, text: 'old fact' }])
   t.same(driver.sent(Q.staleEntities)[0].params, { embedder: 'new', dims: neo4j.int(4), after: E1, limit: neo4j.int(2) })
   t.same(driver.sent(Q.staleFacts)[0].params.limit, neo4j.int(1), 'the rest of the limit')
+  t.equal(driver.sent(CQ.staleTurns).length, 0, 'a full batch asks no further kind')
+  const more = await store.staleEmbeddings({ embedder: 'new', dimensions: 4, limit: 5, after: { turn: 't9' } })
+  t.same(more.map(x => x.kind), ['entity', 'fact'])
+  t.same(driver.sent(CQ.staleTurns)[0].params, { embedder: 'new', dims: neo4j.int(4), after: 't9', limit: neo4j.int(3) }, 'then the copies: turns, goals, strategies')
+  t.same([driver.sent(CQ.staleGoals)[0].params.limit, driver.sent(CQ.staleStrategies)[0].params.limit], [neo4j.int(3), neo4j.int(3)])
 })
 
 t.test('setEmbeddings: the new vector in the property of its size, the old size removed', async t => {
@@ -223,7 +228,9 @@ t.test('setEmbeddings: the new vector in the property of its size, the old size 
   })
   t.equal(await store.setEmbeddings([{ kind: 'fact', id: F1, embedding: { vector: [0, 0, 0, 2], embedder: 'new' } }, { kind: 'fact', id: 'gone', embedding: null }]), 1)
   t.same(driver.sent(Q.setFactVector)[0].params.vector, { vec_8: null, embedder: 'new', embedding_dims: neo4j.int(4), vec_4: [0, 0, 0, 1] })
-  await t.rejects(store.setEmbeddings([{ kind: 'turn', id: F1, embedding: null }]), /no vectors of kind "turn"/)
+  await t.rejects(store.setEmbeddings([{ kind: 'tool_invocation', id: F1, embedding: null }]), /no vectors of kind "tool_invocation" \(it has entity, fact, turn, goal, strategy\)/)
+  t.equal(await store.setEmbeddings([{ kind: 'turn', id: 'gone', embedding: null }]), 0, 'a copied turn is re-embedded like an entity; an unknown one counts nothing')
+  t.equal(driver.sent(CQ.turnDims).at(-1)?.params.id, 'gone')
 })
 
 t.test('moveToChannel: a namesake in the target channel absorbs the entity', async t => {

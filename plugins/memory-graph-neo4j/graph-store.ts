@@ -31,6 +31,16 @@ const int = (n: number): ReturnType<typeof neo4j.int> => neo4j.int(Math.trunc(n)
 const nonEmpty = (v: string | null | undefined): string | null => v === undefined || v === null || v === '' ? null : v
 const notFound = (what: string): Error => Object.assign(new Error(what), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
 
+/** Every kind of node with a vector, in the order re-embedding walks them, and its statements. */
+const VECTOR_KINDS = ['entity', 'fact', 'turn', 'goal', 'strategy'] as const satisfies readonly VectorKind[]
+const VECTOR_Q: Record<VectorKind, { stale: string, dims: string, set: string }> = {
+  entity: { stale: Q.staleEntities, dims: Q.entityDims, set: Q.setEntityVector },
+  fact: { stale: Q.staleFacts, dims: Q.factDims, set: Q.setFactVector },
+  turn: { stale: CQ.staleTurns, dims: CQ.turnDims, set: CQ.setTurnVector },
+  goal: { stale: CQ.staleGoals, dims: CQ.goalDims, set: CQ.setGoalVector },
+  strategy: { stale: CQ.staleStrategies, dims: CQ.strategyDims, set: CQ.setStrategyVector },
+}
+
 /** How many nearest neighbours to ask the index for before the channel filter. */
 const candidates = (limit: number): number => Math.min(1000, Math.max(limit * 10, 100))
 
@@ -454,7 +464,8 @@ export class Neo4jGraphStore implements GraphStore {
   async staleEmbeddings (q: StaleQuery): Promise<StaleEmbedding[]> {
     return await this.#run('READ', async tx => {
       const out: StaleEmbedding[] = []
-      for (const [kind, query] of [['entity', Q.staleEntities], ['fact', Q.staleFacts]] as const) {
+      for (const kind of VECTOR_KINDS) {
+        const query = VECTOR_Q[kind].stale
         if (out.length >= q.limit) break
         const r = await tx.run(query, { embedder: q.embedder, dims: int(q.dimensions), after: q.after?.[kind] ?? null, limit: int(q.limit - out.length) })
         for (const x of r.records) out.push({ kind, id: String(x.get('id')), text: String(x.get('text') ?? '') })
@@ -465,8 +476,8 @@ export class Neo4jGraphStore implements GraphStore {
 
   async setEmbeddings (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>): Promise<number> {
     const kindOf = (k: string): VectorKind => {
-      if (k === 'entity' || k === 'fact') return k
-      throw new Error(`This store keeps no vectors of kind "${k}" (it has entity, fact).`)
+      if ((VECTOR_KINDS as readonly string[]).includes(k)) return k as VectorKind
+      throw new Error(`This store keeps no vectors of kind "${k}" (it has ${VECTOR_KINDS.join(', ')}).`)
     }
     for (const it of items) {
       const kind = kindOf(it.kind)
@@ -475,11 +486,11 @@ export class Neo4jGraphStore implements GraphStore {
     return await this.#run('WRITE', async tx => {
       let n = 0
       for (const it of items) {
-        const entity = kindOf(it.kind) === 'entity'
-        const old = (await tx.run(entity ? Q.entityDims : Q.factDims, { id: it.id })).records[0]
+        const q = VECTOR_Q[kindOf(it.kind)]
+        const old = (await tx.run(q.dims, { id: it.id })).records[0]
         if (old === undefined) continue
         const oldDims = old.get('dims') === null ? null : num(old.get('dims'))
-        n += num((await tx.run(entity ? Q.setEntityVector : Q.setFactVector, { id: it.id, vector: this.#vectorProps(it.embedding, oldDims) })).records[0].get('n'))
+        n += num((await tx.run(q.set, { id: it.id, vector: this.#vectorProps(it.embedding, oldDims) })).records[0].get('n'))
       }
       return n
     })
