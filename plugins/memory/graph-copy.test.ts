@@ -62,11 +62,19 @@ function relational (): RelationalStore {
     strategy: async id => strategies.get(id),
     deleteStrategy: async id => strategies.delete(id),
     audit: async () => {},
+    health: async () => ({ status: 'healthy', backend: 'fake' }),
+    channels: async () => [{ name: 'work', created_at: '2026-03-01T10:00:00.000Z' }],
+    countByChannel: async () => ({ work: { turns: turns.filter(x => x.channel === 'work').length } }),
+    deleteChannel: async name => {
+      const k = turns.filter(x => x.channel === name).length
+      for (let i = turns.length - 1; i >= 0; i--) if (turns[i].channel === name) turns.splice(i, 1)
+      return { turns: k, conversations: 1 }
+    },
   }
   return s as RelationalStore
 }
 
-type Copied = { op: 'turn', item: Turn } | { op: 'goal', item: Goal } | { op: 'strategy', item: LearnedStrategy } | { op: 'remove', kind: CopyKind, id: string }
+type Copied = { op: 'turn', item: Turn } | { op: 'goal', item: Goal } | { op: 'strategy', item: LearnedStrategy } | { op: 'remove', kind: CopyKind, id: string } | { op: 'deleteChannel', id: string }
 
 /** A graph store that keeps copies, and can be down or broken. */
 function graph (): { store: GraphStore, copied: Copied[], state: { down: boolean, broken: boolean } } {
@@ -83,6 +91,13 @@ function graph (): { store: GraphStore, copied: Copied[], state: { down: boolean
     upsertGoal: async (item: Goal) => { check(); copied.push({ op: 'goal', item }) },
     upsertStrategy: async (item: LearnedStrategy) => { check(); copied.push({ op: 'strategy', item }) },
     removeCopy: async (kind: CopyKind, id: string) => { check(); copied.push({ op: 'remove', kind, id }); return 1 },
+    countByChannel: async () => ({}),
+    deleteChannel: async (name: string) => {
+      check()
+      const turns = copied.filter(c => c.op === 'turn' && c.item.channel === name).length
+      copied.push({ op: 'deleteChannel', id: name })
+      return { entities: 1, facts: 0, relationships: 0, turns, conversations: 1, goals: 0, strategies: 0 }
+    },
   }
   return { store: s as GraphStore, copied, state }
 }
@@ -120,7 +135,7 @@ t.test('turns, goals (new, edited, deleted), strategies and a deleted conversati
   await svc.deleteStrategy(strategy.id)
   await svc.deleteGoal(goal.id)
   await svc.deleteConversation('c1')
-  t.same(g.copied.map(c => c.op === 'remove' ? `remove ${c.kind} ${c.id}` : `${c.op} ${c.item.id}`), [
+  t.same(g.copied.map(c => c.op === 'remove' ? `remove ${c.kind} ${c.id}` : c.op === 'deleteChannel' ? c.id : `${c.op} ${c.item.id}`), [
     `turn ${r1.turn?.id ?? ''}`, `turn ${r2.turn?.id ?? ''}`, `goal ${goal.id}`, `goal ${goal.id}`, `strategy ${strategy.id}`,
     `remove strategy ${strategy.id}`, `remove goal ${goal.id}`, 'remove conversation c1',
   ])
@@ -157,7 +172,7 @@ t.test('a graph store that is down: the chat\'s turn is stored, the copy waits i
   o.attach(svc.copies.applyQueued, log)
   await o.flush()
   t.equal(o.pending, 0)
-  t.same(g.copied.map(c => c.op === 'remove' ? c.id : c.item.id), [a.turn?.id, b.turn?.id, goal.id], 'in the order they were made')
+  t.same(g.copied.map(c => c.op === 'remove' || c.op === 'deleteChannel' ? c.id : c.item.id), [a.turn?.id, b.turn?.id, goal.id], 'in the order they were made')
 })
 
 t.test('a copy that fails for another reason is logged, never thrown at the write', async t => {
@@ -168,4 +183,21 @@ t.test('a copy that fails for another reason is logged, never thrown at the writ
   const goal = await svc.addGoal({ description: 'g' })
   t.equal(goal.description, 'g')
   t.same(g.copied, [])
+})
+
+t.test('deleting a channel: copies still queued land first, then the graph store empties it and its items are counted', async t => {
+  const g = graph()
+  const { svc } = setup(g.store)
+  const o = outbox(t)
+  svc.copies.outbox = o
+  o.attach(svc.copies.applyQueued, log)
+  g.state.down = true
+  await svc.storeTurn({ conversation_id: 'c1', role: 'user', content: 'one', channel: 'work' })
+  await svc.storeTurn({ conversation_id: 'c1', role: 'assistant', content: 'two', channel: 'work' })
+  t.equal(o.pending, 2, 'queued while the graph store is down')
+  g.state.down = false
+  const deleted = await svc.deleteChannel('work')
+  t.same(g.copied.map(c => c.op), ['turn', 'turn', 'deleteChannel'], 'the queued copies first: none lands after the deletion')
+  t.equal(o.pending, 0)
+  t.match(deleted, { turns: 2, conversations: 1, entities: 1, graph_items: 1 + 2 + 1, redis_keys: 0 })
 })
