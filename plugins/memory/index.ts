@@ -71,9 +71,12 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     outbox.configure(limits)
     svc.outbox = outbox
     // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
+    // A turn's copy is made within the turn's write, so it gets half its time: a graph store
+    // that does not answer queues the copy before the turn's own write would time out.
     const copyDir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox-graph')
-    const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...limits }, app.log), dispose: async o => { await o.close() } })
-    copies.configure(limits)
+    const copyLimits = { ...limits, writeTimeoutMs: Math.max(25, Math.floor(limits.writeTimeoutMs / 2)) }
+    const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...copyLimits }, app.log), dispose: async o => { await o.close() } })
+    copies.configure(copyLimits)
     svc.copies.outbox = copies
   }
   app.registry.memoryServices.add(opts.instance, svc)
