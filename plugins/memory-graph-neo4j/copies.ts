@@ -34,7 +34,7 @@ export const CQ = {
     RETURN t.id AS id`,
   upsertGoal: `MERGE (g:Goal {id: $id})
     SET g.description = $description, g.status = $status, g.priority = $priority, g.parent_goal_id = $parent_goal_id,
-      g.created_at = datetime($created_at), g.deadline = $deadline, g.channel = $channel
+      g.created_at = datetime($created_at), g.deadline = CASE WHEN $deadline IS NULL THEN null ELSE datetime($deadline) END, g.channel = $channel
     SET g += $vector
     WITH g
     OPTIONAL MATCH (g)-[old:SUBGOAL_OF]->(:Goal)
@@ -87,7 +87,7 @@ export const turnParams = (t: Turn): Record<string, unknown> => ({
   token_count: t.token_count === null ? null : int(t.token_count), metadata: JSON.stringify(t.metadata ?? {}), channel: t.channel,
 })
 export const goalParams = (g: Goal): Record<string, unknown> => ({
-  id: g.id, description: g.description, status: g.status, priority: g.priority, parent_goal_id: g.parent_goal_id,
+  id: g.id, description: g.description, status: g.status, priority: int(g.priority), parent_goal_id: g.parent_goal_id,
   created_at: g.created_at, deadline: g.deadline, channel: g.channel,
 })
 export const strategyParams = (s: LearnedStrategy): Record<string, unknown> => ({

@@ -360,8 +360,8 @@ t.test('copies: a turn in its Conversation with Integer index and counts, its ve
 
 t.test('copies: goals with their status and parent (SUBGOAL_OF both ways round), strategies with Integer counts', async t => {
   const { store, driver } = open(q => q === CQ.adoptSubgoals ? [rec({ n: neo4j.int(0) })] : [rec({ id: 'x' })])
-  await store.upsertGoal({ id: 'g2', description: 'ship it', status: 'blocked', priority: 2, parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01', channel: 'work' })
-  t.same(driver.sent(CQ.upsertGoal)[0].params, { id: 'g2', description: 'ship it', status: 'blocked', priority: 2, parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01', channel: 'work', vector: {} })
+  await store.upsertGoal({ id: 'g2', description: 'ship it', status: 'blocked', priority: 2, parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01T00:00:00.000Z', channel: 'work' })
+  t.same(driver.sent(CQ.upsertGoal)[0].params, { id: 'g2', description: 'ship it', status: 'blocked', priority: neo4j.int(2), parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01T00:00:00.000Z', channel: 'work', vector: {} }, 'priority an Integer, as SQL keeps it')
   t.same(driver.sent(CQ.adoptSubgoals)[0].params, { id: 'g2' }, 'children copied before it are linked to it')
   t.equal(driver.sent(CQ.adoptSubgoals)[0].mode, 'WRITE')
   await store.upsertStrategy({ id: 's1', description: 'search then fetch', context_pattern: 'find', tool_sequence: ['search', 'fetch'], success_count: 4, failure_count: 1, last_used: null, channel: 'work' })

@@ -51,7 +51,7 @@ t.test('turns, goals and a deleted conversation reach Neo4j as copies of what SQ
   await svc.editGoal(goal.id, { status: 'completed' })
   const goals = driver.sent(CQ.upsertGoal)
   t.same(goals.map(c => c.params.status), ['active', 'completed'], 'the goal as SQL holds it after each write')
-  t.match(goals[1].params, { id: goal.id, description: 'Close the Okafor deal', priority: 3, channel: 'work', created_at: goal.created_at })
+  t.match(goals[1].params, { id: goal.id, description: 'Close the Okafor deal', priority: neo4j.int(3), channel: 'work', created_at: goal.created_at })
   await svc.deleteGoal(goal.id)
   t.same(driver.sent(CQ.removeGoal).map(c => c.params), [{ id: goal.id }])
   await svc.deleteConversation('conv-1')
