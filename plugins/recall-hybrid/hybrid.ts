@@ -5,8 +5,7 @@
 // When the graph store keeps copies of the turns with a full-text index of its own
 // (GraphStore.searchTurns: Neo4j's Lucene index), the keyword list comes from there; the
 // graph store being down sends it back to the relational store, the record.
-import { rrf } from '@agentd/sdk/kits/recall'
-import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import { keywordTurns, rrf } from '@agentd/sdk/kits/recall'
 import type { GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
@@ -31,16 +30,8 @@ export function hybridTechnique (relational: () => RelationalStore | undefined, 
       }
       const n = depth(input.top_k)
       const { embedding, channels } = input
-      const keyword = { text: input.query, channels, limit: n }
-      const g = graph()
-      const fromGraph = g?.searchTurns === undefined
-        ? undefined
-        : g.searchTurns(keyword).catch(async (err: unknown) => {
-          if (!(err instanceof StoreUnavailableError)) throw err
-          return await rel.searchTurns(keyword)
-        })
       const [text, vector] = await Promise.all([
-        timed('fulltext', fromGraph ?? rel.searchTurns(keyword)),
+        timed('fulltext', keywordTurns({ graph: graph(), relational: rel }, { text: input.query, channels, limit: n })),
         // The service's shared read of the query's neighbours (vector_recency reads the same), else our own.
         embedding === undefined ? [] : timed('vector', input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels, limit: n })),
       ])
