@@ -14,6 +14,7 @@ import type { CopyKind, EmbeddingRef, Goal, GraphStore, LearnedStrategy, Relatio
 import { MemoryServiceImpl } from './service.ts'
 import { Outbox } from './outbox/outbox.ts'
 import { copying } from './graph-copy.ts'
+import { memoryHealth } from './health.ts'
 
 const log = pino({ level: 'silent' })
 const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
@@ -168,11 +169,13 @@ t.test('a graph store that is down: the chat\'s turn is stored, the copy waits i
   t.equal(goal.description, 'ship', 'the goal route answers')
   t.equal(o.pending, 3, 'three copies queued')
   t.same(g.copied, [])
+  t.match(await memoryHealth(svc).check(), { graph_copy_outbox: { status: 'waiting', pending: 3 } }, 'health shows the copies waiting')
   g.state.down = false
   o.attach(svc.copies.applyQueued, log)
   await o.flush()
   t.equal(o.pending, 0)
   t.same(g.copied.map(c => c.op === 'remove' || c.op === 'deleteChannel' ? c.id : c.item.id), [a.turn?.id, b.turn?.id, goal.id], 'in the order they were made')
+  t.equal((await memoryHealth(svc).check()).graph_copy_outbox, undefined, 'none waiting: not shown')
 })
 
 t.test('a copy that fails for another reason is logged, never thrown at the write', async t => {
