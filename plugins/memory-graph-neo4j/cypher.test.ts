@@ -9,6 +9,7 @@ import { lintCypherQuery, testData } from '@neo4j-cypher/language-support'
 import { Neo4jGraphStore } from './graph-store.ts'
 import { Q } from './cypher.ts'
 import { PQ } from './promote.ts'
+import { CQ } from './copies.ts'
 import { SCHEMA, vectorIndexStatement } from './schema.ts'
 import { FakeDriver, entityMap, factMap, rec } from './test-support.ts'
 
@@ -29,7 +30,9 @@ const driver = new FakeDriver((q, p) => {
   if (q === Q.relate) return [rec({ id: 'r', source_id: E1, target_id: E1, type: 't', confidence: 0.5, channel: 'c' })]
   if (q === Q.countByChannel) return [rec({ channel: 'c', kind: 'facts', n: neo4j.int(1) })]
   if (q === Q.embedderUsage) return [rec({ embedder: 'e', dims: neo4j.int(8), n: neo4j.int(1) })]
-  if (q === Q.staleEntities || q === Q.staleFacts) return []
+  if (([Q.staleEntities, Q.staleFacts, CQ.staleTurns, CQ.staleGoals, CQ.staleStrategies] as string[]).includes(q)) return []
+  if (q === CQ.searchTurns) return [rec({ turn: { id: 't1', conversation_id: 'c1', index: neo4j.int(0), timestamp: null, role: 'user', content: 'x', token_count: null, metadata: '{}', channel: 'c', embedder: null }, score: 1 })]
+  if (q === CQ.upsertTurn || q === CQ.upsertGoal || q === CQ.upsertStrategy) return [rec({ id: 'x' })]
   if (q === PQ.fact) return [rec({ claim_hash: 'h', channel: 'c' })]
   if (q === PQ.factThere || q === PQ.entityThere) return p.channel === 'merge' ? [rec({ id: 'there', t_aliases: [], s_aliases: [], t_properties: '{}', s_properties: '{}' })] : []
   if (q === PQ.entity) return [rec({ name_key: 'a', type: 'T', channel: 'c' })]
@@ -64,12 +67,18 @@ async function exercise (): Promise<void> {
   await s.setSalience('entity', E1, 0.5)
   await s.setSalience('fact', F1, 0.5)
   for (const kind of ['entity', 'fact'] as const) for (const channel of ['moved', 'merge']) await s.moveToChannel(kind, E1, channel)
+  await s.upsertTurn({ id: 't1', conversation_id: 'c1', index: 0, timestamp: '2026-01-01T00:00:00.000Z', role: 'user', content: 'hi', token_count: 1, metadata: {}, channel: 'c', embedder: 'e' }, v)
+  await s.upsertGoal({ id: 'g1', description: 'd', status: 'active', priority: 1, parent_goal_id: null, created_at: '2026-01-01T00:00:00.000Z', deadline: null, channel: 'c' }, v)
+  await s.upsertStrategy({ id: 's1', description: 'd', context_pattern: 'p', tool_sequence: ['a'], success_count: 1, failure_count: 0, last_used: null, channel: 'c' }, v)
+  for (const kind of ['goal', 'strategy', 'conversation'] as const) await s.removeCopy(kind, 'x')
+  await s.searchTurns({ text: 'hi there', channels: ['c'], limit: 3 })
   await s.deleteChannel('c')
   await s.countByChannel()
   await s.deleteAll()
   await s.embedderUsage()
   await s.staleEmbeddings({ embedder: 'e', dimensions: 8, limit: 5 })
-  await s.setEmbeddings([{ kind: 'entity', id: E1, embedding: { vector: [0, 1, 0, 0], embedder: 'n' } }, { kind: 'fact', id: F1, embedding: null }])
+  await s.setEmbeddings([{ kind: 'entity', id: E1, embedding: { vector: [0, 1, 0, 0], embedder: 'n' } }, { kind: 'fact', id: F1, embedding: null },
+    { kind: 'turn', id: 't1', embedding: null }, { kind: 'goal', id: 'g1', embedding: null }, { kind: 'strategy', id: 's1', embedding: null }])
 }
 
 // Neo4j's analyser is CPU-bound: ~0.2 s a statement, ~15 s for the file on an idle machine;
@@ -78,7 +87,8 @@ t.setTimeout(600_000)
 
 t.test('every statement the store sends is valid Cypher 5 with the parameters it is sent with', async t => {
   await exercise()
-  const every = new Set([...Object.values(Q), ...Object.values(PQ), ...SCHEMA, vectorIndexStatement('entity', 8), vectorIndexStatement('fact', 8), vectorIndexStatement('entity', 4)])
+  const every = new Set([...Object.values(Q), ...Object.values(PQ), ...Object.values(CQ), ...SCHEMA, vectorIndexStatement('entity', 8), vectorIndexStatement('fact', 8), vectorIndexStatement('entity', 4),
+    vectorIndexStatement('turn', 8), vectorIndexStatement('goal', 8), vectorIndexStatement('strategy', 8)])
   const sent = new Set(driver.calls.map(c => c.query))
   t.same([...every].filter(q => !sent.has(q)), [], 'every statement was exercised')
   t.same([...sent].filter(q => !every.has(q)), [], 'and nothing else was sent')

@@ -162,7 +162,7 @@ export const Q = {
   deleteAllRelationships: 'MATCH (:Entity)-[r:RELATES_TO]->(:Entity) DELETE r RETURN count(r) AS n',
   deleteAllFacts: 'MATCH (f:Fact) DETACH DELETE f RETURN count(f) AS n',
   deleteAllEntities: 'MATCH (e:Entity) DETACH DELETE e RETURN count(e) AS n',
-  embedderUsage: `MATCH (n) WHERE (n:Entity OR n:Fact) AND n.embedder IS NOT NULL
+  embedderUsage: `MATCH (n) WHERE (n:Entity OR n:Fact OR n:Turn OR n:Goal OR n:Strategy) AND n.embedder IS NOT NULL
     RETURN n.embedder AS embedder, n.embedding_dims AS dims, count(n) AS n`,
   setEntitySalience: 'MATCH (e:Entity {id: $id}) SET e.salience = $salience RETURN count(e) AS n',
   setFactSalience: 'MATCH (f:Fact {id: $id}) SET f.salience = $salience RETURN count(f) AS n',

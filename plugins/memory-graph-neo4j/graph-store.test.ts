@@ -6,6 +6,7 @@ import neo4j from 'neo4j-driver'
 import { EntityConflictError, StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { Neo4jGraphStore } from './graph-store.ts'
 import { Q } from './cypher.ts'
+import { CQ } from './copies.ts'
 import { SCHEMA, vectorIndexStatement } from './schema.ts'
 import { FakeDriver, dt, entityMap, factMap, rec, type Responder } from './test-support.ts'
 
@@ -186,12 +187,12 @@ t.test('relate: MERGE on (source, type, target); unknown ends are a 404', async 
   await t.rejects(store.relate({ source_id: 'x', target_id: 'b', type: 't', channel: 'c' }), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
 })
 
-t.test('deleteChannel: relationships, facts, entities of the channel with their counts', async t => {
-  const counts: Record<string, number> = { [Q.deleteChannelRelationships]: 1, [Q.deleteChannelFacts]: 4, [Q.deleteChannelEntities]: 2 }
+t.test('deleteChannel: relationships, facts, entities and the copies (turns, conversations, goals, strategies) of the channel with their counts', async t => {
+  const counts: Record<string, number> = { [Q.deleteChannelRelationships]: 1, [Q.deleteChannelFacts]: 4, [Q.deleteChannelEntities]: 2, [CQ.deleteChannelTurns]: 6, [CQ.deleteChannelConversations]: 2, [CQ.deleteChannelGoals]: 3, [CQ.deleteChannelStrategies]: 0 }
   const { store, driver } = open(q => counts[q] === undefined ? [] : [rec({ n: neo4j.int(counts[q]) })])
-  t.same(await store.deleteChannel('dc'), { entities: 2, facts: 4, relationships: 1 })
+  t.same(await store.deleteChannel('dc'), { entities: 2, facts: 4, relationships: 1, turns: 6, conversations: 2, goals: 3, strategies: 0 })
   const sent = work(driver)
-  t.same(sent.map(c => c.query), [Q.deleteChannelRelationships, Q.deleteChannelFacts, Q.deleteChannelEntities])
+  t.same(sent.map(c => c.query), [Q.deleteChannelRelationships, Q.deleteChannelFacts, Q.deleteChannelEntities, CQ.deleteChannelTurns, CQ.deleteChannelConversations, CQ.deleteChannelGoals, CQ.deleteChannelStrategies], 'one transaction, in this order')
   t.ok(sent.every(c => c.params.channel === 'dc' && c.mode === 'WRITE'))
 })
 
@@ -213,6 +214,11 @@ t.test('countByChannel, embedderUsage, setSalience, staleEmbeddings map Integers
   t.same(stale, [{ kind: 'entity', id: E1, text: 'Old Co makes things' }, { kind: 'fact', id: F1, text: 'old fact' }])
   t.same(driver.sent(Q.staleEntities)[0].params, { embedder: 'new', dims: neo4j.int(4), after: E1, limit: neo4j.int(2) })
   t.same(driver.sent(Q.staleFacts)[0].params.limit, neo4j.int(1), 'the rest of the limit')
+  t.equal(driver.sent(CQ.staleTurns).length, 0, 'a full batch asks no further kind')
+  const more = await store.staleEmbeddings({ embedder: 'new', dimensions: 4, limit: 5, after: { turn: 't9' } })
+  t.same(more.map(x => x.kind), ['entity', 'fact'])
+  t.same(driver.sent(CQ.staleTurns)[0].params, { embedder: 'new', dims: neo4j.int(4), after: 't9', limit: neo4j.int(3) }, 'then the copies: turns, goals, strategies')
+  t.same([driver.sent(CQ.staleGoals)[0].params.limit, driver.sent(CQ.staleStrategies)[0].params.limit], [neo4j.int(3), neo4j.int(3)])
 })
 
 t.test('setEmbeddings: the new vector in the property of its size, the old size removed', async t => {
@@ -222,7 +228,9 @@ t.test('setEmbeddings: the new vector in the property of its size, the old size 
   })
   t.equal(await store.setEmbeddings([{ kind: 'fact', id: F1, embedding: { vector: [0, 0, 0, 2], embedder: 'new' } }, { kind: 'fact', id: 'gone', embedding: null }]), 1)
   t.same(driver.sent(Q.setFactVector)[0].params.vector, { vec_8: null, embedder: 'new', embedding_dims: neo4j.int(4), vec_4: [0, 0, 0, 1] })
-  await t.rejects(store.setEmbeddings([{ kind: 'turn', id: F1, embedding: null }]), /no vectors of kind "turn"/)
+  await t.rejects(store.setEmbeddings([{ kind: 'tool_invocation', id: F1, embedding: null }]), /no vectors of kind "tool_invocation" \(it has entity, fact, turn, goal, strategy\)/)
+  t.equal(await store.setEmbeddings([{ kind: 'turn', id: 'gone', embedding: null }]), 0, 'a copied turn is re-embedded like an entity; an unknown one counts nothing')
+  t.equal(driver.sent(CQ.turnDims).at(-1)?.params.id, 'gone')
 })
 
 t.test('moveToChannel: a namesake in the target channel absorbs the entity', async t => {
@@ -329,4 +337,58 @@ t.test('write API: an entity edit sends only what the patch sets; a name another
   t.same(driver.sent(Q.updateFact)[0].params, { id: F1, confidence: null, set_temporal_context: true, temporal_context: null, salience: null, flagged_for_review: null })
   t.equal(await store.deleteFact(F1), true)
   t.equal(await store.deleteEntity(E1), true)
+})
+
+t.test('copies: a turn in its Conversation with Integer index and counts, its vector in the property of its size; an absent vector is left alone', async t => {
+  const { store, driver } = open(q => q === CQ.upsertTurn ? [rec({ id: 't1' })] : [])
+  const turn = { id: 't1', conversation_id: 'conv', index: 3, timestamp: '2026-03-01T10:00:00.000Z', role: 'user', content: "it's Rome') DETACH DELETE n //", token_count: 7, metadata: { source: 'api' }, channel: 'work', embedder: 'e4' }
+  await store.upsertTurn(turn, { vector: [0, 3, 4, 0], embedder: 'e4' })
+  await store.upsertTurn({ ...turn, token_count: null })
+  t.equal(driver.sent(vectorIndexStatement('turn', 4)).length, 1, 'the Turn vector index, created once')
+  const [first, second] = driver.sent(CQ.upsertTurn)
+  t.equal(first.mode, 'WRITE')
+  t.same(first.params, {
+    id: 't1', conversation_id: 'conv', index: neo4j.int(3), timestamp: '2026-03-01T10:00:00.000Z', role: 'user', content: turn.content,
+    token_count: neo4j.int(7), metadata: '{"source":"api"}', channel: 'work', vector: { embedder: 'e4', embedding_dims: neo4j.int(4), vec_4: [0, 0.6, 0.8, 0] },
+  }, 'the text only as a parameter')
+  t.same(second.params.vector, {}, 'no embedding: the stored vector stays')
+  t.equal(second.params.token_count, null)
+  t.match(CQ.upsertTurn, /MERGE \(c\)-\[:HAS_TURN\]->\(t\)/)
+  t.match(CQ.upsertTurn, /MERGE \(b\)-\[:NEXT\]->\(t\)/)
+  t.match(CQ.upsertTurn, /MERGE \(t\)-\[:NEXT\]->\(a\)/)
+})
+
+t.test('copies: goals with their status and parent (SUBGOAL_OF both ways round), strategies with Integer counts', async t => {
+  const { store, driver } = open(q => q === CQ.adoptSubgoals ? [rec({ n: neo4j.int(0) })] : [rec({ id: 'x' })])
+  await store.upsertGoal({ id: 'g2', description: 'ship it', status: 'blocked', priority: 2, parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01T00:00:00.000Z', channel: 'work' })
+  t.same(driver.sent(CQ.upsertGoal)[0].params, { id: 'g2', description: 'ship it', status: 'blocked', priority: neo4j.int(2), parent_goal_id: 'g1', created_at: '2026-03-01T10:00:00.000Z', deadline: '2026-04-01T00:00:00.000Z', channel: 'work', vector: {} }, 'priority an Integer, as SQL keeps it')
+  t.same(driver.sent(CQ.adoptSubgoals)[0].params, { id: 'g2' }, 'children copied before it are linked to it')
+  t.equal(driver.sent(CQ.adoptSubgoals)[0].mode, 'WRITE')
+  await store.upsertStrategy({ id: 's1', description: 'search then fetch', context_pattern: 'find', tool_sequence: ['search', 'fetch'], success_count: 4, failure_count: 1, last_used: null, channel: 'work' })
+  t.same(driver.sent(CQ.upsertStrategy)[0].params, { id: 's1', description: 'search then fetch', context_pattern: 'find', tool_sequence: ['search', 'fetch'], success_count: neo4j.int(4), failure_count: neo4j.int(1), last_used: null, channel: 'work', vector: {} })
+})
+
+t.test('removeCopy: a conversation with its turns, a goal, a strategy; Integer counts summed', async t => {
+  const { store, driver } = open(q => {
+    if (q === CQ.removeConversationTurns) return [rec({ n: neo4j.int(4) })]
+    if (q === CQ.removeConversation) return [rec({ n: neo4j.int(1) })]
+    if (q === CQ.removeGoal) return [rec({ n: neo4j.int(1) })]
+    if (q === CQ.removeStrategy) return [rec({ n: neo4j.int(0) })]
+  })
+  t.equal(await store.removeCopy('conversation', 'conv'), 5)
+  t.same(driver.sent(CQ.removeConversationTurns)[0].params, { id: 'conv' })
+  t.equal(await store.removeCopy('goal', 'g'), 1)
+  t.equal(await store.removeCopy('strategy', 's'), 0, 'none: 0')
+  await t.rejects(store.removeCopy('fact' as 'goal', 'x'), /no copies of kind "fact"/)
+})
+
+t.test('searchTurns: the turn full-text index with the query\'s words only; Integer and DateTime mapped', async t => {
+  const { store, driver } = open(q => q === CQ.searchTurns
+    ? [rec({ turn: { id: 't1', conversation_id: 'conv', index: neo4j.int(2), timestamp: dt('2026-03-01T10:00:00.000Z', 123), role: 'assistant', content: 'Okafor', token_count: neo4j.int(3), metadata: '{"a":1}', channel: 'work', embedder: null }, score: 1.5 })]
+    : [])
+  const r = await store.searchTurns({ text: 'Okafor" OR *:*', channels: ['work', '_global'], limit: 5 })
+  t.same(r, [{ id: 't1', conversation_id: 'conv', index: 2, timestamp: '2026-03-01T10:00:00.000Z', role: 'assistant', content: 'Okafor', token_count: 3, metadata: { a: 1 }, channel: 'work', embedder: null, score: 1.5 }])
+  t.same(driver.sent(CQ.searchTurns)[0].params, { index: 'agentd_turn_text', query: 'okafor or', channels: ['work', '_global'], limit: neo4j.int(5) })
+  t.same(await store.searchTurns({ text: '*** ()', channels: ['work'], limit: 5 }), [], 'no words: no query')
+  t.equal(driver.sent(CQ.searchTurns).length, 1)
 })

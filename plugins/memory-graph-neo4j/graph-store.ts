@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
 import { Breaker, EntityConflictError, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
-import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'
 import { fulltextQuery, num, parseProperties, toEntity, toFact, type Row } from './rows.ts'
-import { ENTITY_TEXT_INDEX, FACT_TEXT_INDEX, SCHEMA, vectorIndexName, vectorIndexStatement, vectorProperty, type VectorKind } from './schema.ts'
+import { CQ, goalParams, strategyParams, toTurn, turnParams } from './copies.ts'
+import { ENTITY_TEXT_INDEX, FACT_TEXT_INDEX, SCHEMA, TURN_TEXT_INDEX, vectorIndexName, vectorIndexStatement, vectorProperty, type VectorKind } from './schema.ts'
 
 export interface Neo4jGraphStoreOptions {
   driver: CypherDriver
@@ -29,6 +30,16 @@ const int = (n: number): ReturnType<typeof neo4j.int> => neo4j.int(Math.trunc(n)
 /** An optional id or name: empty means none. */
 const nonEmpty = (v: string | null | undefined): string | null => v === undefined || v === null || v === '' ? null : v
 const notFound = (what: string): Error => Object.assign(new Error(what), { statusCode: 404, code: 'AGENT_ERR_MEMORY_NOT_FOUND' })
+
+/** Every kind of node with a vector, in the order re-embedding walks them, and its statements. */
+const VECTOR_KINDS = ['entity', 'fact', 'turn', 'goal', 'strategy'] as const satisfies readonly VectorKind[]
+const VECTOR_Q: Record<VectorKind, { stale: string, dims: string, set: string }> = {
+  entity: { stale: Q.staleEntities, dims: Q.entityDims, set: Q.setEntityVector },
+  fact: { stale: Q.staleFacts, dims: Q.factDims, set: Q.setFactVector },
+  turn: { stale: CQ.staleTurns, dims: CQ.turnDims, set: CQ.setTurnVector },
+  goal: { stale: CQ.staleGoals, dims: CQ.goalDims, set: CQ.setGoalVector },
+  strategy: { stale: CQ.staleStrategies, dims: CQ.strategyDims, set: CQ.setStrategyVector },
+}
 
 /** How many nearest neighbours to ask the index for before the channel filter. */
 const candidates = (limit: number): number => Math.min(1000, Math.max(limit * 10, 100))
@@ -370,6 +381,47 @@ export class Neo4jGraphStore implements GraphStore {
     return await this.#run('WRITE', async tx => await moveToChannel(tx, kind, id, channel))
   }
 
+  // ---- copies of the relational store's items (copies.ts) -------------------------------
+
+  /** The vector index of a copy's embedding, then the copy in one transaction. */
+  async #copy (kind: 'turn' | 'goal' | 'strategy', embedding: EmbeddingRef | undefined, work: (tx: CypherTx, vector: Params) => Promise<void>): Promise<void> {
+    if (embedding !== undefined) await this.#run('WRITE', async () => await this.#vectorIndex(kind, embedding.vector.length))
+    await this.#run('WRITE', async tx => { await work(tx, embedding === undefined ? {} : this.#vectorProps(embedding)) })
+  }
+
+  async upsertTurn (t: Turn, embedding?: EmbeddingRef): Promise<void> {
+    await this.#copy('turn', embedding, async (tx, vector) => { await tx.run(CQ.upsertTurn, { ...turnParams(t), vector }) })
+  }
+
+  async upsertGoal (g: Goal, embedding?: EmbeddingRef): Promise<void> {
+    await this.#copy('goal', embedding, async (tx, vector) => {
+      await tx.run(CQ.upsertGoal, { ...goalParams(g), vector })
+      await tx.run(CQ.adoptSubgoals, { id: g.id })
+    })
+  }
+
+  async upsertStrategy (s: LearnedStrategy, embedding?: EmbeddingRef): Promise<void> {
+    await this.#copy('strategy', embedding, async (tx, vector) => { await tx.run(CQ.upsertStrategy, { ...strategyParams(s), vector }) })
+  }
+
+  async removeCopy (kind: CopyKind, id: string): Promise<number> {
+    return await this.#run('WRITE', async tx => {
+      const n = async (q: string): Promise<number> => num((await tx.run(q, { id })).records[0].get('n'))
+      if (kind === 'goal') return await n(CQ.removeGoal)
+      if (kind === 'strategy') return await n(CQ.removeStrategy)
+      if (kind === 'conversation') return await n(CQ.removeConversationTurns) + await n(CQ.removeConversation)
+      throw new Error(`This store keeps no copies of kind "${String(kind)}" (it has goal, strategy, conversation).`)
+    })
+  }
+
+  /** Keyword search over the copied turns through the full-text index. */
+  async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
+    const query = fulltextQuery(q.text)
+    if (query === undefined || q.channels.length === 0 || q.limit <= 0) return []
+    return await this.#run('READ', async tx => (await tx.run(CQ.searchTurns, { index: TURN_TEXT_INDEX, query, channels: q.channels, limit: int(q.limit) })).records
+      .map(x => ({ ...toTurn(x.get('turn') as Row), score: num(x.get('score')) })))
+  }
+
   // ---- channels and housekeeping -------------------------------------------------------
 
   async deleteChannel (name: string): Promise<DeleteCounts> {
@@ -378,7 +430,11 @@ export class Neo4jGraphStore implements GraphStore {
       const relationships = await n(Q.deleteChannelRelationships)
       const facts = await n(Q.deleteChannelFacts)
       const entities = await n(Q.deleteChannelEntities)
-      return { entities, facts, relationships }
+      const turns = await n(CQ.deleteChannelTurns)
+      const conversations = await n(CQ.deleteChannelConversations)
+      const goals = await n(CQ.deleteChannelGoals)
+      const strategies = await n(CQ.deleteChannelStrategies)
+      return { entities, facts, relationships, turns, conversations, goals, strategies }
     })
   }
 
@@ -394,6 +450,8 @@ export class Neo4jGraphStore implements GraphStore {
     return await this.#run('WRITE', async tx => {
       let n = 0
       for (const q of [Q.deleteAllLinks, Q.deleteAllRelationships, Q.deleteAllFacts, Q.deleteAllEntities]) n += num((await tx.run(q, {})).records[0].get('n'))
+      // The copies of goals and strategies go too, uncounted: the relational store counts its own.
+      await tx.run(CQ.deleteAllGoalsAndStrategies, {})
       return n
     })
   }
@@ -406,7 +464,8 @@ export class Neo4jGraphStore implements GraphStore {
   async staleEmbeddings (q: StaleQuery): Promise<StaleEmbedding[]> {
     return await this.#run('READ', async tx => {
       const out: StaleEmbedding[] = []
-      for (const [kind, query] of [['entity', Q.staleEntities], ['fact', Q.staleFacts]] as const) {
+      for (const kind of VECTOR_KINDS) {
+        const query = VECTOR_Q[kind].stale
         if (out.length >= q.limit) break
         const r = await tx.run(query, { embedder: q.embedder, dims: int(q.dimensions), after: q.after?.[kind] ?? null, limit: int(q.limit - out.length) })
         for (const x of r.records) out.push({ kind, id: String(x.get('id')), text: String(x.get('text') ?? '') })
@@ -417,8 +476,8 @@ export class Neo4jGraphStore implements GraphStore {
 
   async setEmbeddings (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>): Promise<number> {
     const kindOf = (k: string): VectorKind => {
-      if (k === 'entity' || k === 'fact') return k
-      throw new Error(`This store keeps no vectors of kind "${k}" (it has entity, fact).`)
+      if ((VECTOR_KINDS as readonly string[]).includes(k)) return k as VectorKind
+      throw new Error(`This store keeps no vectors of kind "${k}" (it has ${VECTOR_KINDS.join(', ')}).`)
     }
     for (const it of items) {
       const kind = kindOf(it.kind)
@@ -427,11 +486,11 @@ export class Neo4jGraphStore implements GraphStore {
     return await this.#run('WRITE', async tx => {
       let n = 0
       for (const it of items) {
-        const entity = kindOf(it.kind) === 'entity'
-        const old = (await tx.run(entity ? Q.entityDims : Q.factDims, { id: it.id })).records[0]
+        const q = VECTOR_Q[kindOf(it.kind)]
+        const old = (await tx.run(q.dims, { id: it.id })).records[0]
         if (old === undefined) continue
         const oldDims = old.get('dims') === null ? null : num(old.get('dims'))
-        n += num((await tx.run(entity ? Q.setEntityVector : Q.setFactVector, { id: it.id, vector: this.#vectorProps(it.embedding, oldDims) })).records[0].get('n'))
+        n += num((await tx.run(q.set, { id: it.id, vector: this.#vectorProps(it.embedding, oldDims) })).records[0].get('n'))
       }
       return n
     })

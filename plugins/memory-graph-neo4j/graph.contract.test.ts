@@ -3,7 +3,7 @@
 // The suite empties the database it runs on, so it refuses one that already holds
 // agentd's nodes: point NEO4J_URI (or NEO4J_DATABASE) at a scratch database.
 import t, { type Test } from 'tap'
-import { graphConsolidationContract, graphJobsContract, graphStoreContract } from '../../test/memory/graph-contract.ts'
+import { graphConsolidationContract, graphCopiesContract, graphJobsContract, graphStoreContract } from '../../test/memory/graph-contract.ts'
 import { openDriver } from './driver.ts'
 import { Neo4jGraphStore } from './graph-store.ts'
 import { resolveNeo4jTarget } from './target.ts'
@@ -28,4 +28,5 @@ t.test('graph store on neo4j', { skip }, async t => {
   t.test('contract', async t => { graphStoreContract(t, open) })
   t.test('jobs contract', async t => { graphJobsContract(t, open) })
   t.test('consolidation contract', async t => { graphConsolidationContract(t, open) })
+  t.test('copies contract', async t => { graphCopiesContract(t, open) })
 })

@@ -5,13 +5,15 @@ import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { ServiceContext } from './context.ts'
 import { DEFAULT, GLOBAL, checkChannel } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
+import type { GraphCopy } from './graph-copy.ts'
 
 export interface ChannelInfo { name: string, is_default: boolean, created_at: string, item_counts: Record<string, number> }
 
 export class ChannelAdmin {
   readonly #ctx: ServiceContext
+  readonly #copy: GraphCopy | undefined
 
-  constructor (ctx: ServiceContext) { this.#ctx = ctx }
+  constructor (ctx: ServiceContext, copy?: GraphCopy) { this.#ctx = ctx; this.#copy = copy }
 
   async channelCounts (): Promise<Record<string, Record<string, number>>> {
     const [rel, graph] = await Promise.all([this.#ctx.need('relational').countByChannel(), this.#ctx.graph?.countByChannel() ?? {}])
@@ -52,6 +54,8 @@ export class ChannelAdmin {
     }
     const known = (await rel.channels()).some(c => c.name === name) || (await this.channelCounts())[name] !== undefined
     if (!known) throw new MemoryErrors.NOT_FOUND(`No channel "${name}". GET /api/memory/channels lists them.`)
+    // Copies still queued for the graph store land before it is emptied, not after.
+    await this.#copy?.flush()
     // One transaction when both SQL stores share a database; otherwise store by store
     // (every store was checked above, so a failure half-way is a failure mid-call).
     const both = graph === undefined ? undefined : await rel.deleteChannelWith?.(name, graph)
@@ -65,6 +69,8 @@ export class ChannelAdmin {
     const deleted = {
       turns: r.turns ?? 0, entities: g.entities ?? 0, facts: g.facts ?? 0, strategies: r.strategies ?? 0, goals: r.goals ?? 0,
       conversations: r.conversations ?? 0, postgres_rows: sum(r) + (graphOnSql ? sum(g) : 0), redis_keys: redisKeys,
+      // Items the graph store removed when it lives elsewhere (Neo4j: nodes and RELATES_TO edges, copies included).
+      graph_items: graph === undefined || graphOnSql ? 0 : sum(g),
     }
     await rel.audit({ action: 'channel.delete', target: name, channel: name, details: deleted }).catch(() => {})
     return deleted

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
+import type { GraphCopy } from './graph-copy.ts'
 import { DEFAULT, checkChannel } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
@@ -23,8 +24,9 @@ export const conversationKey = (conversationId: string): string => `conv:${conve
 export class Episodic {
   readonly #ctx: ServiceContext
   readonly #embedding: Embedding
+  readonly #copy: GraphCopy
 
-  constructor (ctx: ServiceContext, embedding: Embedding) { this.#ctx = ctx; this.#embedding = embedding }
+  constructor (ctx: ServiceContext, embedding: Embedding, copy: GraphCopy) { this.#ctx = ctx; this.#embedding = embedding; this.#copy = copy }
 
   /**
    * Chat-facing: never rejects. A store that cannot be reached puts the turn in the outbox
@@ -92,6 +94,7 @@ export class Episodic {
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
     })
     if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
+    await this.#copy.turn(stored, embedding)
     await ctx.stored('turn', stored)
     return stored
   }
@@ -119,6 +122,7 @@ export class Episodic {
     if (kv !== undefined) {
       for (const c of new Set(turns.map(t => t.channel))) redisKeys += await kv.delete(wmKey(c, conversationId)).then(ok => ok ? 1 : 0, () => 0)
     }
+    await this.#copy.remove('conversation', conversationId)
     await store.audit({ action: 'conversation.delete', target: conversationId, details: { ...res, redis_keys: redisKeys } }).catch(() => {})
     return { ...res, redis_keys: redisKeys }
   }

@@ -26,9 +26,12 @@ export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
           }
       // Writes kept while a store was down, waiting to be stored (absent with the outbox off).
       const outbox = svc.outbox?.status()
-      const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy') || outbox?.status === 'full'
+      // Copies for a graph store that keeps them (Neo4j), shown while any wait (graph-copy.ts).
+      const copies = svc.copies.outbox?.status()
+      const graphCopies = copies === undefined || copies.pending === 0 ? {} : { graph_copy_outbox: copies }
+      const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy') || outbox?.status === 'full' || copies?.status === 'full'
       const configured = [neo4j, postgres, redis].some(s => s.status !== 'not_configured')
-      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder, ...(outbox === undefined ? {} : { outbox }) }
+      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder, ...(outbox === undefined ? {} : { outbox }), ...graphCopies }
     },
   }
 }

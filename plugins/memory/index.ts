@@ -74,6 +74,14 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
     outbox.configure(limits)
     svc.outbox = outbox
+    // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
+    // A turn's copy is made within the turn's write, so it gets half its time: a graph store
+    // that does not answer queues the copy before the turn's own write would time out.
+    const copyDir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox-graph')
+    const copyLimits = { ...limits, writeTimeoutMs: Math.max(25, Math.floor(limits.writeTimeoutMs / 2)) }
+    const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...copyLimits }, app.log), dispose: async o => { await o.close() } })
+    copies.configure(copyLimits)
+    svc.copies.outbox = copies
   }
   app.registry.memoryServices.add(opts.instance, svc)
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
@@ -119,8 +127,8 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   app.lifecycle.add({
     name: `${opts.instance}:outbox-and-reembed`,
     // Only the serving generation replays the outbox.
-    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log) },
-    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); await svc.reembedder.stop() },
+    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log) },
+    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop() },
   })
 }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Goal, GoalPatch, LearnedStrategy, NewGoal, NewLearnedStrategy, NewToolInvocation, ToolInvocation } from '@agentd/sdk/contracts/memory-stores'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
+import type { GraphCopy } from './graph-copy.ts'
 import { DEFAULT, checkChannel } from './channels.ts'
 import { conversationKey } from './episodic.ts'
 import { MemoryErrors } from './errors.ts'
@@ -22,11 +23,14 @@ export const GOAL_TRANSITIONS: Record<Goal['status'], Array<Goal['status']>> = {
 export class Procedural {
   readonly #ctx: ServiceContext
   readonly #embedding: Embedding
+  readonly #copy: GraphCopy
 
-  constructor (ctx: ServiceContext, embedding: Embedding) { this.#ctx = ctx; this.#embedding = embedding }
+  constructor (ctx: ServiceContext, embedding: Embedding, copy: GraphCopy) { this.#ctx = ctx; this.#embedding = embedding; this.#copy = copy }
 
   async addStrategy (s: Omit<NewLearnedStrategy, 'embedding' | 'channel'> & { channel?: string }, actor: Actor = 'system'): Promise<LearnedStrategy> {
-    const res = await this.#ctx.need('relational').addStrategy({ ...s, channel: checkChannel(s.channel ?? DEFAULT), embedding: await this.#embedding.embed(`${s.description} ${s.context_pattern}`) })
+    const embedding = await this.#embedding.embed(`${s.description} ${s.context_pattern}`)
+    const res = await this.#ctx.need('relational').addStrategy({ ...s, channel: checkChannel(s.channel ?? DEFAULT), embedding })
+    await this.#copy.strategy(res, embedding)
     await record(this.#ctx, { kind: 'strategy', action: 'create', id: res.id, channel: res.channel, actor, details: { description: res.description } })
     await this.#ctx.stored('strategy', res)
     return res
@@ -36,6 +40,7 @@ export class Procedural {
     const rel = this.#ctx.need('relational')
     const s = await rel.strategy(id)
     if (s === undefined || !await rel.deleteStrategy(id)) throw new MemoryErrors.NOT_FOUND(`No strategy with id "${id}". GET /api/memory/strategies lists them.`)
+    await this.#copy.remove('strategy', id)
     await record(this.#ctx, { kind: 'strategy', action: 'delete', id, channel: s.channel, actor, details: { description: s.description } })
     return s
   }
@@ -43,7 +48,9 @@ export class Procedural {
   async addGoal (g: Omit<NewGoal, 'embedding' | 'channel'> & { channel?: string }, actor: Actor = 'system'): Promise<Goal> {
     const rel = this.#ctx.need('relational')
     if (g.parent_goal_id !== undefined && g.parent_goal_id !== null && await rel.goal(g.parent_goal_id) === undefined) throw new MemoryErrors.NOT_FOUND(`No goal with id "${g.parent_goal_id}" (parent_goal_id).`)
-    const res = await rel.addGoal({ ...g, channel: checkChannel(g.channel ?? DEFAULT), embedding: await this.#embedding.embed(g.description) })
+    const embedding = await this.#embedding.embed(g.description)
+    const res = await rel.addGoal({ ...g, channel: checkChannel(g.channel ?? DEFAULT), embedding })
+    await this.#copy.goal(res, embedding)
     await record(this.#ctx, { kind: 'goal', action: 'create', id: res.id, channel: res.channel, actor, details: { description: res.description, status: res.status } })
     await this.#ctx.stored('goal', res)
     return res
@@ -60,6 +67,7 @@ export class Procedural {
     const embedding = patch.description !== undefined && patch.description !== old.description ? await this.#embedding.embed(patch.description) : undefined
     const goal = await rel.updateGoal(id, { ...patch, ...(embedding === undefined ? {} : { embedding }) })
     if (goal === undefined) throw new MemoryErrors.NOT_FOUND(`No goal with id "${id}".`)
+    await this.#copy.goal(goal, embedding)
     const changes = Object.fromEntries(Object.keys(patch).map(k => [k, { from: old[k as keyof Goal], to: goal[k as keyof Goal] }]))
     await record(this.#ctx, { kind: 'goal', action: patch.status !== undefined && patch.status !== old.status ? 'status' : 'update', id, channel: goal.channel, actor, details: { changes } })
     return goal
@@ -69,6 +77,7 @@ export class Procedural {
     const rel = this.#ctx.need('relational')
     const g = await rel.goal(id)
     if (g === undefined || !await rel.deleteGoal(id)) throw new MemoryErrors.NOT_FOUND(`No goal with id "${id}". GET /api/memory/goals lists them.`)
+    await this.#copy.remove('goal', id)
     await record(this.#ctx, { kind: 'goal', action: 'delete', id, channel: g.channel, actor, details: { description: g.description } })
     return g
   }

@@ -27,6 +27,7 @@ import { Episodic, type QueuedTurn, type TurnInput } from './episodic.ts'
 import type { LogEntry, Outbox } from './outbox/outbox.ts'
 import { Semantic, type EntityInput, type FactInput, type RelationInput } from './semantic.ts'
 import { Procedural } from './procedural.ts'
+import { GraphCopy } from './graph-copy.ts'
 import { Recall, type RecallQuery } from './recall-bundle.ts'
 import { ChannelAdmin, type ChannelInfo } from './channel-admin.ts'
 import { memoryStats, resetMemory, type MemoryStats } from './admin.ts'
@@ -43,16 +44,19 @@ export class MemoryServiceImpl implements MemoryService {
   readonly #procedural: Procedural
   readonly #recall: Recall
   readonly #channels: ChannelAdmin
+  /** Copies of turns, goals and strategies in a graph store that keeps them (Neo4j). */
+  readonly copies: GraphCopy
 
   constructor (registry: () => Registry, hooks: () => Hooks, log: FastifyBaseLogger, opts: ServiceOptions) {
     const ctx = this.#ctx = new ServiceContext(registry, hooks, log, opts)
     this.#embedding = new Embedding(ctx)
     this.#drift = new EmbedderDrift(ctx, this.#embedding)
-    this.#episodic = new Episodic(ctx, this.#embedding)
+    this.copies = new GraphCopy(ctx, this.#embedding)
+    this.#episodic = new Episodic(ctx, this.#embedding, this.copies)
     this.#semantic = new Semantic(ctx, this.#embedding)
-    this.#procedural = new Procedural(ctx, this.#embedding)
+    this.#procedural = new Procedural(ctx, this.#embedding, this.copies)
     this.#recall = new Recall(ctx, this.#embedding, this.#episodic, () => this.#drift.warning)
-    this.#channels = new ChannelAdmin(ctx)
+    this.#channels = new ChannelAdmin(ctx, this.copies)
   }
 
   get opts (): ServiceOptions { return this.#ctx.opts }

@@ -3,7 +3,7 @@
 // recall_entity_max_entities), then their current facts, and the turns that mention them
 // (keyword search for the query with the entities' names and aliases). Works with what
 // exists: with no graph store or no entities yet it gives nothing.
-import { STOPWORDS, words } from '@agentd/sdk/kits/recall'
+import { STOPWORDS, keywordTurns, words } from '@agentd/sdk/kits/recall'
 import type { Entity, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
@@ -62,7 +62,8 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
       t0 = performance.now()
       const rel = stores.relational()
       const aliases = entities.flatMap(e => [e.name, ...e.aliases]).join(' ')
-      const turns = rel === undefined ? [] : await rel.searchTurns({ text: `${input.query} ${aliases}`, channels: input.channels, limit: Math.max(input.top_k * 2, 20) })
+      // The graph store's copies of the turns when it keeps them (Neo4j's full-text index), else the relational store's.
+      const turns = await keywordTurns({ graph, relational: rel }, { text: `${input.query} ${aliases}`, channels: input.channels, limit: Math.max(input.top_k * 2, 20) })
       timings.turns = ms(t0)
       return {
         entities: entities as unknown as Array<Record<string, unknown>>,

@@ -2,8 +2,11 @@
 // vector search over the same turns, fused by reciprocal rank fusion with the settings'
 // weights (0.3 / 0.7, k 60 by default). Keyword search finds the turn that shares a rare
 // word with the query ("Okafor", "Paystream"); vectors find the one that says it otherwise.
-import { rrf } from '@agentd/sdk/kits/recall'
-import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+// When the graph store keeps copies of the turns with a full-text index of its own
+// (GraphStore.searchTurns: Neo4j's Lucene index), the keyword list comes from there; the
+// graph store being down sends it back to the relational store, the record.
+import { keywordTurns, rrf } from '@agentd/sdk/kits/recall'
+import type { GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
 /** Below this cosine a vector neighbour is noise, not a match. */
@@ -14,7 +17,7 @@ export const ms = (t0: number): number => Math.round((performance.now() - t0) * 
 /** How deep each list is read: fusion needs more than the top_k of each to agree on. */
 export const depth = (topK: number): number => Math.max(topK * 3, 30)
 
-export function hybridTechnique (relational: () => RelationalStore | undefined): RecallTechnique {
+export function hybridTechnique (relational: () => RelationalStore | undefined, graph: () => GraphStore | undefined = () => undefined): RecallTechnique {
   return {
     name: 'hybrid',
     run: async (input: RecallInput): Promise<RecallCandidates> => {
@@ -28,7 +31,7 @@ export function hybridTechnique (relational: () => RelationalStore | undefined):
       const n = depth(input.top_k)
       const { embedding, channels } = input
       const [text, vector] = await Promise.all([
-        timed('fulltext', rel.searchTurns({ text: input.query, channels, limit: n })),
+        timed('fulltext', keywordTurns({ graph: graph(), relational: rel }, { text: input.query, channels, limit: n })),
         // The service's shared read of the query's neighbours (vector_recency reads the same), else our own.
         embedding === undefined ? [] : timed('vector', input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels, limit: n })),
       ])

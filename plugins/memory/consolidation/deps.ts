@@ -1,7 +1,7 @@
 // What the consolidation jobs need from the memory plugin: the stores (looked up per run,
 // so a reloaded store is picked up), embedding, the claim hash, the live settings and the
 // two extractors. The plugin builds one of these; tests can build their own.
-import type { EmbeddingRef, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { EmbeddingRef, GraphStore, LearnedStrategy, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { Extractor } from './extraction.ts'
 import type { MemorySettings } from './settings.ts'
 
@@ -14,6 +14,8 @@ export interface ConsolidationDeps {
   extractors: { llm: Extractor, offline: Extractor }
   /** Writes a change to the item's history as made by consolidation. */
   history?: (e: { kind: 'fact' | 'entity', action: string, id: string, channel: string, details?: Record<string, unknown>, actor?: 'consolidation' | 'promotion' | 'merge' }) => Promise<void>
+  /** Copies a strategy the patterns job created or counted into a graph store that keeps copies (never rejects). */
+  copyStrategy?: (s: LearnedStrategy, embedding?: EmbeddingRef) => Promise<void>
   /** The model the LLM extractor would ask now (for metrics). */
   modelId?: () => string
 }

@@ -25,6 +25,7 @@ export async function consolidation (app: FastifyInstance, svc: MemoryServiceImp
     relational: () => svc.need('relational'),
     graph: () => svc.need('graph'),
     embed: async (text, signal) => await svc.embed(text, signal),
+    copyStrategy: async (s, embedding) => { await svc.copies.strategy(s, embedding) },
     history: async (e) => { await svc.recordChange({ ...e, actor: e.actor ?? 'consolidation' }) },
     claimHash,
     settings: () => settings.values,

@@ -57,10 +57,9 @@ export async function patterns (deps: ConsolidationDeps, ctx: JobContext, since?
     const ask = askedBefore(turns, calls[0].created_at)
     const description = `Use ${sequence.join(' -> ')} for requests like: ${clip(ask, 160)}`
     const pattern = (await contextPattern(ask)) || sequence.join(' ')
-    const r = await rel.recordStrategyRun({
-      description, context_pattern: pattern, tool_sequence: sequence, channel: calls[0].channel, conversation_id: id, success,
-      embedding: await deps.embed(`${description} ${pattern}`, ctx.signal),
-    })
+    const embedding = await deps.embed(`${description} ${pattern}`, ctx.signal)
+    const r = await rel.recordStrategyRun({ description, context_pattern: pattern, tool_sequence: sequence, channel: calls[0].channel, conversation_id: id, success, embedding })
+    if (r.strategy !== undefined && (r.created || r.counted)) await deps.copyStrategy?.(r.strategy, r.created ? embedding : undefined)
     if (r.created) m.strategies_created++
     else if (r.counted) m.strategies_updated++
     else m.unchanged++

@@ -324,6 +324,9 @@ export interface NewFact {
   flagged_for_review?: boolean
 }
 
+/** What a graph store may hold a copy of (GraphStore.removeCopy). */
+export type CopyKind = 'goal' | 'strategy' | 'conversation'
+
 export interface Relationship { id: string, source_id: string, target_id: string, type: string, confidence: number, channel: string }
 
 export interface EntityGraph {
@@ -404,6 +407,28 @@ export interface GraphStore extends ReembedSupport {
   /** Optional keyword search over current (not superseded) facts' claims, as searchEntities. */
   searchFacts?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Fact & { score: number }>>
 
+  // Optional copies of what the relational store keeps (it stays the record): a graph store
+  // that holds the seed's whole model (Neo4j: Conversation, Turn, Goal and Strategy nodes)
+  // has all four of upsertTurn, upsertGoal, upsertStrategy and removeCopy, or none. The
+  // memory service writes them after the relational write, through its copy outbox (queued
+  // while the graph store is down, so a copy may lag; a failed copy never fails the write).
+  /**
+   * Creates or replaces the copy of a stored turn (by id), in its Conversation (created when
+   * new) at its index. `embedding` undefined: a vector the copy already has stays.
+   */
+  upsertTurn?: (t: Turn, embedding?: EmbeddingRef) => Promise<void>
+  /** Creates or replaces the copy of a goal (by id), every field as stored; under its parent goal when that is copied. */
+  upsertGoal?: (g: Goal, embedding?: EmbeddingRef) => Promise<void>
+  /** Creates or replaces the copy of a learned strategy (by id), counts and tool sequence as stored. */
+  upsertStrategy?: (s: LearnedStrategy, embedding?: EmbeddingRef) => Promise<void>
+  /** Removes a copy: a goal, a strategy, or a conversation with its turns. Returns the nodes removed (0: none). */
+  removeCopy?: (kind: CopyKind, id: string) => Promise<number>
+  /**
+   * Optional keyword search over copied turns, as RelationalStore.searchTurns (a store with a
+   * full-text index over them: Neo4j). Recall prefers it when there, the relational store's otherwise.
+   */
+  searchTurns?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
+
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */
   graph: (entityId: string, depth: number) => Promise<EntityGraph | undefined>
@@ -419,10 +444,11 @@ export interface GraphStore extends ReembedSupport {
    */
   moveToChannel: (kind: 'entity' | 'fact', id: string, channel: string) => Promise<{ id: string, merged: boolean } | undefined>
 
+  /** Removes the channel's items (and copies: turns, conversations, goals, strategies, counted by kind). */
   deleteChannel: (name: string) => Promise<DeleteCounts>
-  /** Per channel: entities, facts. */
+  /** Per channel: entities, facts (copies are counted by the relational store, the record). */
   countByChannel: () => Promise<Record<string, Record<string, number>>>
-  /** Deletes every entity, fact and relationship; returns how many rows. */
+  /** Deletes every entity, fact and relationship (and copies of goals and strategies, not counted: the relational store counts those); returns how many rows. */
   deleteAll: () => Promise<number>
   embedderUsage: () => Promise<EmbedderUsage[]>
   close?: () => Promise<void>
