@@ -13,7 +13,7 @@ function source (run: (args: Record<string, unknown>, signal: AbortSignal | unde
   const seen: Seen[] = []
   const src: ToolSource = {
     id: 'test',
-    listTools: () => [{ name: 'tool', description: 'a tool', input_schema: {} }],
+    listTools: () => [{ name: 'tool', description: 'a tool', input_schema: {}, server: 'test' }],
     callTool: async (_name, args, options) => { seen.push({ signal: options?.signal, timeoutMs: options?.timeoutMs }); return await run(args, options?.signal) },
   }
   return { src, seen }
@@ -39,7 +39,7 @@ t.test('a tool that throws becomes an error result naming it', async t => {
 })
 
 t.test('a tool that throws synchronously is an error result too', async t => {
-  const src: ToolSource = { id: 's', listTools: () => [{ name: 'tool', description: '', input_schema: {} }], callTool: () => { throw new Error('sync boom') } }
+  const src: ToolSource = { id: 's', listTools: () => [{ name: 'tool', description: '', input_schema: {}, server: 's' }], callTool: () => { throw new Error('sync boom') } }
   const set = await collectToolSet([['s', src]], {})
   t.same(await set.call({ id: '1', name: 'tool', arguments: {} }, { timeoutMs: 5000 }), { content: 'Tool "tool" failed: sync boom', isError: true })
 })
