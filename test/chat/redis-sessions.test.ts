@@ -1,24 +1,15 @@
 // Sessions in the real Redis key-value store (memory-redis) survive a restart.
 import t from 'tap'
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
+import { redisNamespace, REDIS_URI as REDIS } from '../helpers/redis.ts'
 import { Kernel } from '../../core/kernel.ts'
 import { testEnv } from '../helpers/kernel.ts'
 import { repoPlugin, Workspace } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 import { fixture, MODEL, until } from './helpers.ts'
 
-const REDIS = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 
 t.test('a session stored in Redis is there after the server restarts', async t => {
-  const namespace = `agentd-test-chat-${randomUUID().slice(0, 8)}:`
-  const redis = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  await redis.connect()
-  t.teardown(async () => {
-    const keys = await redis.keys(`${namespace}*`)
-    if (keys.length > 0) await redis.del(...keys)
-    redis.disconnect()
-  })
+  const { redis, namespace } = await redisNamespace(t, 'agentd-test-chat')
   const fake = await startFakeOpenAI(t)
   const ws = new Workspace()
   t.teardown(() => { ws.remove() })

@@ -4,13 +4,12 @@
 // scenario through the HTTP API.
 import t, { type Test } from 'tap'
 import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
+import { redisNamespace, REDIS_URI as REDIS } from '../helpers/redis.ts'
 import { startChat, until } from './helpers.ts'
 import { fixturePlugin, repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
 import type { Started } from '../helpers/kernel.ts'
 import type { FakeOpenAI } from '../fakes/openai-upstream.ts'
 
-const REDIS = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies
 
 async function scenario (t: Test, s: Started, fake: FakeOpenAI, backend: string): Promise<void> {
@@ -85,14 +84,7 @@ t.test('memory-kv: the in-process key-value store', async t => {
 })
 
 t.test('memory-redis: the real Redis', async t => {
-  const namespace = `agentd-test-list-${randomUUID().slice(0, 8)}:`
-  const redis = new Redis(REDIS, { lazyConnect: true, maxRetriesPerRequest: 1 })
-  await redis.connect()
-  t.teardown(async () => {
-    const keys = await redis.keys(`${namespace}*`)
-    if (keys.length > 0) await redis.del(...keys)
-    redis.disconnect()
-  })
+  const { redis, namespace } = await redisNamespace(t, 'agentd-test-list')
   const extra: PluginSpec[] = [{ name: 'memory-redis', module: repoPlugin('memory-redis'), options: { uri: REDIS, namespace } }]
   const { s, fake } = await startChat(t, { extra })
   const kv = s.kernel.current!.app.registry.kvStores.first()!
