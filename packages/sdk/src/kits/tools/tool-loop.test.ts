@@ -305,6 +305,11 @@ t.test('a signature without native reasoning text (or an empty one) does not mak
     : { content: 'ok' })
   await runToolLoop({ provider, model: 'm', messages: go, tools: await collectToolSet([['echo', echo]], {}), stream: false, toolTimeoutMs: 1000 })
   t.notOk('thinking_signature' in provider.requests[1].messages[1], 'an empty signature signs nothing')
+  const unsigned = scripted((_req, call) => call === 0
+    ? { thinking: '  native  ', content: '', tool_calls: [{ id: 'c', name: 'echo', arguments: { text: 'x' } }] }
+    : { content: 'ok' })
+  await runToolLoop({ provider: unsigned, model: 'm', messages: go, tools: await collectToolSet([['echo', echo]], {}), stream: false, toolTimeoutMs: 1000 })
+  t.same(unsigned.requests[1].messages[1], { role: 'assistant', content: '', tool_calls: [{ id: 'c', name: 'echo', arguments: { text: 'x' } }], thinking: 'native' }, 'unsigned native reasoning is kept as extracted, with no signature')
 })
 
 t.test('encrypted reasoning alone binds the message to the requested model', async t => {
