@@ -234,8 +234,8 @@ t.test('empty native reasoning inside a tag block changes nothing', async t => {
 
 t.test('end() leaves nothing held: text pushed after it starts clean', async t => {
   const p = new ThinkParser()
-  p.native('a')
   p.push('x <thi')
+  p.native('a')
   t.same(p.end(), [{ kind: 'answer', text: ' <thi' }], 'the held partial tag is answer text after all')
   t.same(p.native('b'), [{ kind: 'thinking', text: '\n\nb' }], 'native reasoning after the end is a new block')
   t.same(p.push('y'), [{ kind: 'answer', text: 'y' }], 'nothing from before the end comes with it')
