@@ -242,3 +242,7 @@ t.test('end() leaves nothing held: text pushed after it starts clean', async t =
   t.equal(p.answer, 'x <thiy')
   t.equal(p.thinking, 'a\n\nb')
 })
+
+t.test('a closing tag cut off in capitals at the end of an unclosed block is dropped too', async t => {
+  t.same(splitThinking('<THINK>abc</THI'), { answer: '', thinking: 'abc', has_thinking: true })
+})
