@@ -196,3 +196,53 @@ t.test('"A <think>..</think> B": the whitespace before the block wins; without i
   p.push('<think>x</think>')
   t.same(p.push(' B'), [{ kind: 'answer', text: ' B' }], 'streamed: one run of whitespace')
 })
+
+t.test('whitespace split across pushes is kept whole, in the answer and in a block', async t => {
+  const p = new ThinkParser()
+  p.push('Hello ')
+  t.same(p.push('  world'), [{ kind: 'answer', text: '   world' }], 'the held space and the new ones')
+  p.push('<think>a ')
+  t.same(p.push('  b</think>'), [{ kind: 'thinking', text: '   b' }])
+  p.end()
+  t.equal(p.answer, 'Hello   world')
+  t.equal(p.thinking, 'a   b')
+})
+
+t.test('whitespace after a block that arrives in pieces: the run before the block still wins', async t => {
+  const p = new ThinkParser()
+  p.push('A <think>x</think> ')
+  t.same(p.push(' B'), [{ kind: 'answer', text: ' B' }])
+  p.end()
+  t.equal(p.answer, 'A B')
+})
+
+t.test('an empty push does not end native reasoning: the next native text goes on the same block', async t => {
+  const p = new ThinkParser()
+  p.native('one')
+  t.same(p.push(''), [])
+  t.same(p.native(' two'), [{ kind: 'thinking', text: ' two' }])
+  t.equal(p.thinking, 'one two')
+})
+
+t.test('empty native reasoning inside a tag block changes nothing', async t => {
+  const p = new ThinkParser()
+  p.push('<think>a')
+  t.same(p.native(''), [])
+  p.push(' b</think>')
+  t.equal(p.thinking, 'a b', 'still one block')
+})
+
+t.test('end() leaves nothing held: text pushed after it starts clean', async t => {
+  const p = new ThinkParser()
+  p.push('x <thi')
+  p.native('a')
+  t.same(p.end(), [{ kind: 'answer', text: ' <thi' }], 'the held partial tag is answer text after all')
+  t.same(p.native('b'), [{ kind: 'thinking', text: '\n\nb' }], 'native reasoning after the end is a new block')
+  t.same(p.push('y'), [{ kind: 'answer', text: 'y' }], 'nothing from before the end comes with it')
+  t.equal(p.answer, 'x <thiy')
+  t.equal(p.thinking, 'a\n\nb')
+})
+
+t.test('a closing tag cut off in capitals at the end of an unclosed block is dropped too', async t => {
+  t.same(splitThinking('<THINK>abc</THI'), { answer: '', thinking: 'abc', has_thinking: true })
+})
