@@ -62,8 +62,9 @@ for (const backend of SQL_BACKENDS) {
     const db = await openDb(t, backend)
     t.test('hybrid: keyword search finds a turn vectors cannot; off, it does not run', async t => {
       const { rel, svc, recall } = setUp(db)
-      await rel.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'hy' })
+      // The vector-bearing turn first: a turn said just after another takes it in as context (kits/recall context.ts).
       await svc.addTurn({ conversation_id: 'k2', role: 'user', content: 'we went hiking on Sunday', channel: 'hy' })
+      await rel.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'hy' })
       const on = await recall('quokka', 'hy', { ...OFF, recall_enable_hybrid: true })
       t.same(on.techniques, ['vector_recency', 'hybrid'])
       t.same(contents(on), ['the secret word is quokka'])
@@ -71,6 +72,25 @@ for (const backend of SQL_BACKENDS) {
       const off = await recall('quokka', 'hy', OFF)
       t.same(off.techniques, ['vector_recency'])
       t.same(contents(off), [])
+    })
+
+    t.test('a turn is found by the words of the turn it answers (its vector takes in the turns before it)', async t => {
+      const { svc, recall } = setUp(db)
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'The car broke down near Porto on the way back.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'How long were you stuck there?', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx' })
+      t.ok(contents(await recall('How long was the stuck car trip?', 'ctx', OFF)).includes('Two nights in a tiny hotel.'), 'vectors alone find the answer')
+      // One message per conversation (a chat without a session): the channel's turns a moment before are the context.
+      await svc.addTurn({ conversation_id: 'cx2', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-one' })
+      await svc.addTurn({ conversation_id: 'cx3', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-one' })
+      t.ok(contents(await recall('beagle shelter', 'ctx-one', OFF)).includes('Riverside, three streets away.'))
+      // An hour apart, another conversation is another matter.
+      const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
+      await svc.addTurn({ conversation_id: 'cx4', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-gap', timestamp: hourAgo })
+      await svc.addTurn({ conversation_id: 'cx5', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-gap' })
+      t.notOk(contents(await recall('beagle shelter', 'ctx-gap', OFF)).includes('Riverside, three streets away.'))
     })
 
     t.test('hybrid: a rare word outweighs common ones', async t => {
