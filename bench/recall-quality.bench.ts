@@ -8,7 +8,7 @@
 // (PGlite, embed-hash), no language model.
 // recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
 // Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
-// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_VERBOSE=1 (misses).
+// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_VERBOSE=1 (misses).
 // Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
@@ -58,7 +58,8 @@ const t0 = performance.now()
 const sessions = new Map<string, string>()
 let reply = 0
 for (const turn of set.turns) {
-  const conv = sessions.get(turn.session) ?? randomUUID()
+  // BENCH_RECALL_SESSIONS=0: every message its own conversation, as a chat sent without a session_id stores it.
+  const conv = process.env.BENCH_RECALL_SESSIONS === '0' ? randomUUID() : sessions.get(turn.session) ?? randomUUID()
   sessions.set(turn.session, conv)
   const stored = await svc.addTurn({ conversation_id: conv, role: 'user', content: turn.message, channel: turn.channel })
   if (turn.tag !== undefined) idOf.set(`${turn.channel}/${turn.tag}`, stored.id)

@@ -10,6 +10,7 @@ import {
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
+import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK } from '@agentd/sdk/kits/recall'
 import { recordStrategyRun } from './strategy-runs.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -20,9 +21,21 @@ class AlreadyStored {
   constructor (turn: Turn) { this.turn = turn }
 }
 
+/**
+ * The turns a turn's vector is read with (as the memory service embeds it, @agentd/sdk/kits/recall
+ * context.ts): the last CONTEXT_LOOKBACK before it in its conversation, or for a conversation's
+ * first turn those of its channel at most CONTEXT_GAP_MS before it; JSON, oldest first.
+ */
+const TURN_CONTEXT = `(SELECT coalesce(json_agg(p.content ORDER BY p.ts, p.idx), '[]'::json)::text FROM (
+    SELECT c.content, c.ts, c.idx FROM turns c WHERE c.conversation_id = turns.conversation_id AND c.idx < turns.idx
+    UNION ALL
+    SELECT c.content, c.ts, c.idx FROM turns c WHERE turns.idx = 0 AND c.channel = turns.channel AND c.conversation_id <> turns.conversation_id
+      AND c.ts <= turns.ts AND c.ts >= turns.ts - interval '${CONTEXT_GAP_MS / 1000} seconds'
+    ORDER BY ts DESC, idx DESC LIMIT ${CONTEXT_LOOKBACK}) p)`
+
 /** What each table's vector was made from: the same text the memory service embeds. */
 const SOURCES: VectorSource[] = [
-  { kind: 'turn', table: 'turns', text: 'content' },
+  { kind: 'turn', table: 'turns', text: 'content', context: TURN_CONTEXT },
   { kind: 'goal', table: 'goals', text: 'description' },
   { kind: 'strategy', table: 'strategies', text: "description || ' ' || context_pattern" },
 ]

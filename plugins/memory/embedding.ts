@@ -6,6 +6,7 @@ import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { ServiceContext } from './context.ts'
 import { WarmUp } from './warm-up.ts'
+import { withContext } from '@agentd/sdk/kits/recall'
 
 export class Embedding {
   readonly #ctx: ServiceContext
@@ -27,12 +28,25 @@ export class Embedding {
 
   /** A vector for the text, or undefined when no embedder works (memory still stores the text). */
   async embed (text: string, signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
+    return await this.#embed(text, undefined, signal)
+  }
+
+  /**
+   * A turn's vector read with the turns before it (nearest first; @agentd/sdk/kits/recall
+   * context.ts): its own and theirs, by the same embedder in one call, added up weighed.
+   * Recent texts' vectors are kept, so the context of a chat costs no new embedding.
+   */
+  async embedInContext (text: string, context: string[], signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
+    return await this.#embed(text, context, signal)
+  }
+
+  async #embed (text: string, context: string[] | undefined, signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
     const primary = this.embedder()
     if (primary === undefined || text.trim() === '') return undefined
     const hash = this.#ctx.registry().embedders.find('embed-hash')
     const attempt = async (e: Embedder): Promise<EmbeddingRef | undefined> => {
-      const [v] = await e.embed([text], signal)
-      return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
+      const [v, ...ctx] = context === undefined ? await e.embed([text], signal) : await this.#vectors(e, text, context, signal)
+      return v === undefined || v.every(x => x === 0) ? undefined : { vector: withContext(v, ctx), embedder: e.id }
     }
     const fallback = hash !== undefined && hash !== primary ? hash : undefined
     const state = primary.status?.().status
@@ -51,4 +65,28 @@ export class Embedding {
       return await attempt(fallback).catch(() => undefined)
     }
   }
+
+  readonly #recent = new Map<string, number[]>()
+
+  /**
+   * The text's vector and its context's by `e`, in one call; a context text embedded lately
+   * (as a turn or as context) is not embedded again.
+   */
+  async #vectors (e: Embedder, text: string, context: string[], signal?: AbortSignal): Promise<Array<number[] | undefined>> {
+    const key = (t: string): string => `${e.id}\u0000${e.dimensions}\u0000${t}`
+    const missing = [...new Set(context.filter(t => !this.#recent.has(key(t))))]
+    const [own, ...got] = await e.embed([text, ...missing], signal)
+    const keep = (t: string, v: number[] | undefined): void => {
+      if (v === undefined) return
+      this.#recent.delete(key(t))
+      if (this.#recent.size >= RECENT_MAX) this.#recent.delete(this.#recent.keys().next().value as string)
+      this.#recent.set(key(t), v)
+    }
+    missing.forEach((t, i) => { keep(t, got[i]) })
+    keep(text, own)
+    return [own, ...context.map(t => this.#recent.get(key(t)))]
+  }
 }
+
+/** How many recent texts' vectors are kept (a turn's context is the turns just before it). */
+const RECENT_MAX = 256

@@ -2,7 +2,8 @@
 // conversation also in working memory (the key-value store, a cache: losing it loses
 // nothing the relational store lacks), and deleting a conversation from both.
 import { randomUUID } from 'node:crypto'
-import type { Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts } from '@agentd/sdk/kits/recall'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import type { GraphCopy } from './graph-copy.ts'
@@ -87,7 +88,7 @@ export class Episodic {
     const ctx = this.#ctx
     const channel = checkChannel(turn.channel ?? DEFAULT)
     const store = ctx.need('relational')
-    const embedding = await this.#embedding.embed(turn.content)
+    const embedding = await this.#embedding.embedInContext(turn.content, await earlierTexts(store, turn, channel))
     const stored = await store.addTurn({
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
@@ -125,5 +126,26 @@ export class Episodic {
     await this.#copy.remove('conversation', conversationId)
     await store.audit({ action: 'conversation.delete', target: conversationId, details: { ...res, redis_keys: redisKeys } }).catch(() => {})
     return { ...res, redis_keys: redisKeys }
+  }
+}
+
+/**
+ * What a new turn is read with (@agentd/sdk/kits/recall context.ts): the last informative
+ * turns before it in its conversation, else (a conversation's first turn) those said in its
+ * channel within CONTEXT_GAP_MS before it, as when a chat is sent one message per request.
+ * A replayed turn (its id and time fixed earlier) reads only the turns before it.
+ */
+async function earlierTexts (store: RelationalStore, turn: TurnInput & { id?: string, timestamp?: string }, channel: string): Promise<string[]> {
+  const at = turn.timestamp === undefined ? Date.now() : Date.parse(turn.timestamp)
+  const before = (t: Turn): boolean => t.id !== turn.id && Date.parse(t.timestamp) <= at
+  try {
+    let earlier = (await store.conversationTurns(turn.conversation_id, CONTEXT_LOOKBACK + 1)).filter(before).slice(-CONTEXT_LOOKBACK)
+    if (earlier.length === 0) {
+      earlier = (await store.recentTurns([channel], CONTEXT_LOOKBACK)).filter(t => before(t) && at - Date.parse(t.timestamp) <= CONTEXT_GAP_MS).reverse()
+    }
+    return contextTexts(earlier)
+  } catch {
+    // The context only sharpens the vector: a store that cannot give it fails the write below, or not at all.
+    return []
   }
 }

@@ -19,6 +19,7 @@ import { expansionTechnique } from '../../plugins/recall-expansion/expansion.ts'
 import { entityTechnique } from '../../plugins/recall-entity/entity.ts'
 import { hydeTechnique } from '../../plugins/recall-hyde/hyde.ts'
 import { selfQueryTechnique } from '../../plugins/recall-self-query/self-query.ts'
+import { Reembedder } from '../../plugins/memory/reembed.ts'
 
 const OFF = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false }
 
@@ -62,8 +63,9 @@ for (const backend of SQL_BACKENDS) {
     const db = await openDb(t, backend)
     t.test('hybrid: keyword search finds a turn vectors cannot; off, it does not run', async t => {
       const { rel, svc, recall } = setUp(db)
-      await rel.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'hy' })
+      // The vector-bearing turn first: a turn said just after another takes it in as context (kits/recall context.ts).
       await svc.addTurn({ conversation_id: 'k2', role: 'user', content: 'we went hiking on Sunday', channel: 'hy' })
+      await rel.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'hy' })
       const on = await recall('quokka', 'hy', { ...OFF, recall_enable_hybrid: true })
       t.same(on.techniques, ['vector_recency', 'hybrid'])
       t.same(contents(on), ['the secret word is quokka'])
@@ -71,6 +73,45 @@ for (const backend of SQL_BACKENDS) {
       const off = await recall('quokka', 'hy', OFF)
       t.same(off.techniques, ['vector_recency'])
       t.same(contents(off), [])
+    })
+
+    t.test('a turn is found by the words of the turn it answers (its vector takes in the turns before it)', async t => {
+      const { svc, recall } = setUp(db)
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'The car broke down near Porto on the way back.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'How long were you stuck there?', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx' })
+      t.ok(contents(await recall('How long was the stuck car trip?', 'ctx', OFF)).includes('Two nights in a tiny hotel.'), 'vectors alone find the answer')
+      // One message per conversation (a chat without a session): the channel's turns a moment before are the context.
+      await svc.addTurn({ conversation_id: 'cx2', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-one' })
+      await svc.addTurn({ conversation_id: 'cx3', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-one' })
+      t.ok(contents(await recall('beagle shelter', 'ctx-one', OFF)).includes('Riverside, three streets away.'))
+      // An hour apart, another conversation is another matter.
+      const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
+      await svc.addTurn({ conversation_id: 'cx4', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-gap', timestamp: hourAgo })
+      await svc.addTurn({ conversation_id: 'cx5', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-gap' })
+      t.notOk(contents(await recall('beagle shelter', 'ctx-gap', OFF)).includes('Riverside, three streets away.'))
+    })
+
+    t.test('re-embedding reads a turn with the same earlier turns as storing it did', async t => {
+      const hash = new HashEmbedder()
+      const { svc, rel } = setUp(db, { embedder: hash })
+      const lines = ['The car broke down near Porto on the way back.', 'OK.', 'How long were you stuck there?', 'OK.', 'Two nights in a tiny hotel.']
+      for (const [i, content] of lines.entries()) await svc.addTurn({ conversation_id: 'rx1', role: i % 2 === 0 ? 'user' : 'assistant', content, channel: 'ctx-re' })
+      await svc.addTurn({ conversation_id: 'rx2', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-re' })
+      const [q] = await hash.embed(['stuck in a hotel near Porto'])
+      const scores = async (embedder: string): Promise<Array<[string, number]>> =>
+        (await rel.similarTurns({ embedding: { vector: q, embedder }, channels: ['ctx-re'], limit: 10 })).map(x => [x.content, Math.round(x.score * 1e5)])
+      const stored = await scores(hash.id)
+      const copy: Embedder = { id: 'hash-copy', dimensions: hash.dimensions, embed: async texts => await hash.embed(texts) }
+      const job = new Reembedder({ embedder: () => copy, stores: () => [{ role: 'relational', store: rel }], pending: async () => 0, batchSize: 4, log: pino({ level: 'silent' }), finished: async () => {} })
+      job.start(copy)
+      await job.settled()
+      t.equal(job.progress().status, 'done')
+      const again = (await scores('hash-copy')).filter(([c]) => stored.some(([s]) => s === c))
+      t.same(again, stored, 'the same vectors, context and all')
+      t.ok(stored.length >= 4)
     })
 
     t.test('hybrid: a rare word outweighs common ones', async t => {

@@ -25,7 +25,13 @@ export interface EmbedderUsage { embedder: string, dimensions: number, count: nu
 export type DeleteCounts = Record<string, number>
 
 /** A stored vector that another embedder (or another size) made, with the text to embed anew. */
-export interface StaleEmbedding { kind: string, id: string, text: string }
+export interface StaleEmbedding {
+  kind: string
+  id: string
+  text: string
+  /** The earlier texts the vector is read with, oldest first, when the memory service embeds it so (turns: @agentd/sdk/kits/recall context.ts). */
+  context?: string[]
+}
 
 export interface StaleQuery { embedder: string, dimensions: number, limit: number, after?: Record<string, string> }
 

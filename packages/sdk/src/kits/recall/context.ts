@@ -1,0 +1,48 @@
+// A turn read in the light of what was said just before it: an answer ("Two nights in a
+// tiny hotel.", "A studio in Eastfield.") often shares no word with the question that
+// recalls it, but the turn it answers does ("How long were you stuck?", "I am moving
+// out"). So a turn's stored vector is its own vector plus, weighed less, the vectors of
+// the last informative turns before it in the same conversation (in the same channel a
+// moment before, when the conversation has none yet: a chat sent one message at a time).
+// The vectors stay in the embedder's space (the same id): queries are embedded as before.
+import { normalize } from '../memory/index.ts'
+import { STOPWORDS, words } from './text.ts'
+
+/** How many earlier turns a turn's vector takes in, and how much each weighs (the nearest first). */
+export const CONTEXT_WEIGHTS: readonly number[] = [0.5, 0.25]
+/** How many earlier turns are looked at to find them ("OK." is skipped). */
+export const CONTEXT_LOOKBACK = 4
+/** An earlier turn of another conversation counts only when it came this shortly before. */
+export const CONTEXT_GAP_MS = 10 * 60_000
+
+/** Whether a turn says something a later one may lean on: two words besides function words ("OK.", "Noted." do not). */
+export function informative (text: string): boolean {
+  let n = 0
+  for (const w of words(text)) if (!STOPWORDS.has(w) && ++n >= 2) return true
+  return false
+}
+
+/**
+ * The texts a new turn is read with, nearest first: of the earlier turns (oldest first, as
+ * stores list them), the last informative ones, at most CONTEXT_WEIGHTS.length.
+ */
+export function contextTexts (earlier: ReadonlyArray<{ content: string }>): string[] {
+  const out: string[] = []
+  for (let i = earlier.length - 1; i >= 0 && out.length < CONTEXT_WEIGHTS.length; i--) {
+    const c = earlier[i].content
+    if (informative(c)) out.push(c)
+  }
+  return out
+}
+
+/** The turn's vector with its context's (nearest first) added at CONTEXT_WEIGHTS, normalised. */
+export function withContext (own: number[], context: ReadonlyArray<number[] | undefined>): number[] {
+  if (context.every(c => c === undefined)) return own
+  const v = own.slice()
+  context.forEach((c, i) => {
+    const w = CONTEXT_WEIGHTS[i] ?? 0
+    if (c === undefined || w === 0 || c.length !== v.length) return
+    for (let k = 0; k < v.length; k++) v[k] += w * c[k]
+  })
+  return normalize(v)
+}
