@@ -2,7 +2,6 @@
 // moment. It never listens; the dispatcher hands it requests. Building one either
 // succeeds whole or closes what it built and throws.
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
-import { fastifySSE } from '@fastify/sse'
 import type { ServerResponse } from 'node:http'
 import { createRegistry } from '@agentd/sdk'
 import { Hooks } from '@agentd/sdk'
@@ -96,8 +95,9 @@ export class Generation {
       // CORS first: its hook answers a preflight before the API-key check and the rate limit run.
       await installCors(app, settings.corsOrigins)
       await installSecurity(app, settings, input.rateLimitStore)
-      await installOpenApi(app, input.kernel.version)
-      await app.register(fastifySSE, { heartbeatInterval: 15_000 })
+      // The starting generation serves index and health only: no /docs until plugins are in.
+      if (input.starting !== true) await installOpenApi(app, input.kernel.version)
+      if (input.starting !== true) await app.register((await import('@fastify/sse')).fastifySSE, { heartbeatInterval: 15_000 })
       await app.register(coreRoutes, { healthTimeoutMs: settings.healthTimeoutMs })
       for (const p of input.plugins) {
         const base = { name: p.name, module: p.module, version: p.version, enabled: p.enabled }

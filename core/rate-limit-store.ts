@@ -4,7 +4,11 @@
 // and each generation's plugin gets a store class that writes into it.
 // With Redis configured, @fastify/rate-limit's own Redis store instead (RateLimitBackend).
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { createRequire } from 'node:module'
+
+// ioredis only when Redis is configured: most servers never load it.
+const requireLazily = createRequire(import.meta.url)
 
 interface Window { count: number, startedMs: number }
 
@@ -59,7 +63,7 @@ export class RateLimitBackend {
 
   constructor (redisUri: string | undefined, namespace: string, log: { warn: (obj: object, msg: string) => void }) {
     // A request never waits on a Redis that is away: no offline queue, one try.
-    this.redis = redisUri === undefined ? undefined : new Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    this.redis = redisUri === undefined ? undefined : new (requireLazily('ioredis') as typeof import('ioredis')).Redis(redisUri, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     let warned = false // ioredis reconnects by itself: one warning per process
     this.redis?.on('error', (err: Error) => { if (!warned) log.warn({ err: err.message }, 'rate limit: Redis is not reachable; requests are not limited until it is back'); warned = true })
     this.options = () => this.redis === undefined ? { store: this.counters.storeClass() } : { redis: this.redis, nameSpace: namespace, skipOnError: true }

@@ -2,7 +2,6 @@
 // The key is read from `X-API-Key` or, as OpenAI clients send it, `Authorization: Bearer`.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import rateLimit from '@fastify/rate-limit'
 import type { Settings } from './config.ts'
 import { Errors } from '@agentd/sdk'
 import { sendError } from './errors.ts'
@@ -43,6 +42,8 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
     })
   }
   if (settings.rateLimitEnabled) {
+    // Loaded only where rate limiting is on (off by default).
+    const { default: rateLimit } = await import('@fastify/rate-limit')
     await app.register(rateLimit, {
       global: true,
       max: settings.rateLimit.max,

@@ -1,6 +1,7 @@
 // Watches the files whose change rebuilds the generation. Watches each file's folder
 // (depth 0) so a file that does not exist yet, or is replaced by rename, is still seen.
-import { watch, type FSWatcher } from 'chokidar'
+// chokidar is loaded on the first set(), after the server answers (see docs/architecture.md, start).
+import type { FSWatcher } from 'chokidar'
 import path from 'node:path'
 
 export class FileWatcher {
@@ -23,6 +24,7 @@ export class FileWatcher {
     await this.close()
     this.#files = next
     const dirs = [...new Set([...next].map(f => path.dirname(f)))]
+    const { watch } = await import('chokidar')
     const w = watch(dirs, {
       depth: 0,
       ignoreInitial: true,
