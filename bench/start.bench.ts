@@ -1,6 +1,6 @@
-// Start-up and footprint, as a user starts agentd (`npm start`: compiled JavaScript, the
-// shipped plugins.json, embedded defaults), against a bare Fastify hello-world started
-// the same way (node on a .mjs file) in the same run. Targets (issue 23):
+// Start-up and footprint, as a user starts agentd (`npm start`: compiled JavaScript with
+// the start script's Node flags, the shipped plugins.json, embedded defaults), against a
+// bare Fastify hello-world started the same way (node on a .mjs file) in the same run. Targets (issue 23):
 //   - time to the first 200 from /api/index within 2x of bare Fastify (median of rounds)
 //   - time until /api/health reports ready with every section up, on a new data
 //     directory, under 2 s
@@ -66,7 +66,14 @@ await app.listen({ port: Number(process.env.API_PORT), host: '127.0.0.1' })
 function agentdEnv (dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   return { AGENT_DATA_DIR: dataDir, AGENT_PLUGINS_FILE: path.join(REPO, 'plugins.json'), MCP_SERVERS_FILE: path.join(REPO, 'mcp_servers.json'), AGENT_LOG_LEVEL: 'warn', ...extra }
 }
-const AGENTD = ['--conditions=agentd-compiled', path.join(REPO, 'dist', 'core', 'main.js')]
+/** Node's arguments exactly as `npm start` gives them (package.json's start script), the entry file made absolute. */
+function startArgs (): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  const [node, ...args] = scripts.start.trim().split(/\s+/)
+  if (node !== 'node' || args.length === 0) throw new Error(`the start script is not \`node [flags] <entry>\`: ${scripts.start}`)
+  return [...args.slice(0, -1), path.join(REPO, args[args.length - 1])]
+}
+const AGENTD = startArgs()
 
 async function main (): Promise<void> {
   const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' })

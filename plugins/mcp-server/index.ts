@@ -9,91 +9,21 @@
 // plugin's code: with memory or agent disabled, their tools answer that they are not there.
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { Type, type Static, type TSchema } from 'typebox'
-import { check, formatErrors, type PluginOptions } from '@agentd/sdk'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { apiCaller, type CallApi } from './api.ts'
-import { ToolInputError, callTool, toolList } from './tools.ts'
-import { ResourceError, readResource, resourceList, resourceTemplates } from './resources.ts'
+import { Type, type Static } from 'typebox'
+import type { PluginOptions } from '@agentd/sdk'
+import { apiCaller } from './api.ts'
 
 export const options = Type.Object({
   path: Type.String({ pattern: '^/[A-Za-z0-9/_-]*$', default: '/mcp', description: 'where MCP is served' }),
 })
 type Options = Static<typeof options>
 
-/**
- * A JSON-RPC error to answer with: the SDK sends `code`, `message` and `data` of what a
- * handler throws. (Its McpError would put "MCP error <code>: " before the message on the
- * wire, which a client's own McpError then prefixes again.)
- */
-class RpcError extends Error {
-  readonly code: number
-  readonly data: unknown
-  constructor (code: number, message: string, data?: unknown) { super(message); this.code = code; this.data = data }
-}
+/** JSON-RPC's parse error. */
+const PARSE_ERROR = -32700
 
-/** MCP's code for an unknown resource (the spec's -32002). */
-const RESOURCE_NOT_FOUND = -32002
-
-type SdkRequestSchema = typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof ListResourcesRequestSchema | typeof ListResourceTemplatesRequestSchema | typeof ReadResourceRequestSchema
-
-/**
- * A request schema that only fixes the method: the SDK would answer params that fail its
- * own schema with -32603 (internal error); checked here instead, they are -32602 (invalid
- * params) as JSON-RPC and MCP say. (tools/call's params are still checked by the SDK's
- * Server, which answers -32602 itself.)
- */
-// The return type is a Zod schema's, inferred.
-function loose<S extends SdkRequestSchema> (schema: S) { return RequestSchema.extend({ method: schema.shape.method }) }
-
-const ListParams = Type.Object({ cursor: Type.Optional(Type.String()) })
-const ReadParams = Type.Object({ uri: Type.String({ minLength: 1 }) })
-
-function params<S extends TSchema> (method: string, schema: S, value: unknown): Static<S> {
-  const c = check(schema, value ?? {})
-  if (!c.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatErrors(c.errors)}`)
-  return c.value
-}
-
-/** Everything is listed on one page, so no cursor was ever given out: any cursor is invalid. */
-function onePage (method: string, p: unknown): void {
-  const { cursor } = params(method, ListParams, p)
-  if (cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Unknown cursor for ${method}: this server lists everything on one page and gives no nextCursor.`)
-}
-
-function buildServer (api: CallApi, version: string): Server {
-  const server = new Server(
-    { name: 'agentd', title: 'agentd memory and agent', version },
-    {
-      capabilities: { tools: {}, resources: {} },
-      instructions: 'agentd\'s long-term memory: recall before answering from memory, remember facts worth keeping, forget what is wrong. Channels keep memories apart; _global is shared by all.',
-    },
-  )
-  server.setRequestHandler(loose(ListToolsRequestSchema), (req) => { onePage('tools/list', req.params); return { tools: toolList() } })
-  server.setRequestHandler(loose(CallToolRequestSchema), async (req) => {
-    const p = req.params as { name: string, arguments?: unknown }
-    try {
-      return await callTool(p.name, p.arguments, api)
-    } catch (err) {
-      if (err instanceof ToolInputError) throw new RpcError(ErrorCode.InvalidParams, err.message)
-      throw err
-    }
-  })
-  server.setRequestHandler(loose(ListResourcesRequestSchema), (req) => { onePage('resources/list', req.params); return { resources: resourceList() } })
-  server.setRequestHandler(loose(ListResourceTemplatesRequestSchema), (req) => { onePage('resources/templates/list', req.params); return { resourceTemplates: resourceTemplates() } })
-  server.setRequestHandler(loose(ReadResourceRequestSchema), async (req) => {
-    const { uri } = params('resources/read', ReadParams, req.params)
-    try {
-      return await readResource(uri, api)
-    } catch (err) {
-      if (err instanceof ResourceError) throw new RpcError(err.notFound ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, err.message, { uri })
-      throw err
-    }
-  })
-  return server
-}
+// The SDK's side (server.ts) is imported on the first POST, not at start.
+let serverModule: Promise<typeof import('./server.ts')> | undefined
+const loadServer = async (): Promise<typeof import('./server.ts')> => await (serverModule ??= import('./server.ts').catch((err: unknown) => { serverModule = undefined; throw err }))
 
 /** What the JSON parser of the /mcp route hands on for a body that is not JSON (answered as JSON-RPC's parse error). */
 const NOT_JSON = Symbol('mcp: body is not JSON')
@@ -122,8 +52,9 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
         body: Type.Unknown(),
       },
     }, async (request, reply) => {
-      if (request.body === NOT_JSON) return rpcError(reply, 400, ErrorCode.ParseError, 'Parse error: the body is not JSON')
+      if (request.body === NOT_JSON) return rpcError(reply, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
       const key = request.headers['x-api-key']
+      const { buildServer, StreamableHTTPServerTransport } = await loadServer()
       const server = buildServer(apiCaller(app, typeof key === 'string' ? key : undefined), version)
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
       reply.hijack()

@@ -7,7 +7,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { FileWatcher } from '@agentd/sdk'
 import { loadServersFile, type LoadedConfig } from './config.ts'
-import { McpConnection, type CallOutcome } from './connection.ts'
+import type { McpConnection, CallOutcome } from './connection.ts'
+
+// The connection code pulls in the MCP SDK (and zod): imported with the first configured
+// server, so a server with no tool servers never loads it.
+let connectionModule: Promise<typeof import('./connection.ts')> | undefined
+const loadConnection = async (): Promise<typeof import('./connection.ts')> => await (connectionModule ??= import('./connection.ts').catch((err: unknown) => { connectionModule = undefined; throw err }))
 import { assignToolNames, QUALIFIER } from './names.ts'
 import type { McpPluginOptions } from './options.ts'
 
@@ -96,20 +101,23 @@ export class McpManager {
         return
       }
       this.#configError = undefined
-      this.#apply(loaded, reason)
+      const Connection = loaded.servers.size > 0 ? (await loadConnection()).McpConnection : undefined
+      this.#apply(loaded, reason, Connection)
     }
     const p = this.#chain.then(run, run)
     this.#chain = p.catch(() => undefined)
     await p
   }
 
-  #apply (loaded: LoadedConfig, reason: string): void {
+  /** `Connection` is there whenever `loaded` has servers. */
+  #apply (loaded: LoadedConfig, reason: string, Connection: typeof McpConnection | undefined): void {
     const next = new Map<string, McpConnection>()
     const changes: string[] = []
     for (const [name, entry] of loaded.servers) {
       const old = this.#connections.get(name)
       if (old !== undefined && old.entry.fingerprint === entry.fingerprint) { next.set(name, old); continue }
-      const conn = new McpConnection(entry, {
+      if (Connection === undefined) throw new Error('MCP connection code not loaded')
+      const conn = new Connection(entry, {
         baseDir: path.dirname(this.file),
         log: this.#log,
         clientVersion: this.#clientVersion,

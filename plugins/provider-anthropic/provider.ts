@@ -1,8 +1,10 @@
 // The Anthropic provider on `@anthropic-ai/sdk`. The SDK retries (429, 5xx, 529
 // overloaded; Retry-After honoured); the provider kit (@agentd/sdk/kits/provider) does
 // timeouts, keeps the retries to our rules, maps errors and estimates usage, exactly as
-// for the OpenAI-compatible providers.
-import Anthropic from '@anthropic-ai/sdk'
+// for the OpenAI-compatible providers. The SDK (~1.4 MB of JavaScript, ~250 modules) is
+// imported on the first call, not at start: a server that never talks to Anthropic never
+// loads it.
+import type Anthropic from '@anthropic-ai/sdk'
 import type { FastifyBaseLogger } from 'fastify'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
@@ -31,7 +33,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
     : undefined
   const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = upstream(id, settings, baseUrl, notConfigured)
-  const client = (maxRetries: number): Anthropic => new Anthropic({
+  const client = (SDK: typeof Anthropic, maxRetries: number): Anthropic => new SDK({
     // Passing the key (even a placeholder) keeps the SDK from looking for credentials in the environment or on disk.
     apiKey: settings.apiKey ?? 'not-configured',
     baseURL: baseUrl,
@@ -41,9 +43,12 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     fetch: retryingFetch(ctx, maxRetries, cfg.log),
     defaultHeaders: cfg.headers,
   })
-  const calls = client(cfg.maxRetries)
-  // Health probes are quick questions: never retried.
-  const quick = client(0)
+  // `calls` for completions; health probes are quick questions (`quick`): never retried.
+  let clients: Promise<{ calls: Anthropic, quick: Anthropic }> | undefined
+  const sdk = async (): Promise<{ calls: Anthropic, quick: Anthropic }> => await (clients ??= import('@anthropic-ai/sdk').then(
+    ({ default: SDK }) => ({ calls: client(SDK, cfg.maxRetries), quick: client(SDK, 0) }),
+    (err: unknown) => { clients = undefined; throw err },
+  ))
   const log = cfg.log
 
   // Settings this API cannot take are left out; say so once per generation, not per call.
@@ -63,6 +68,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       ensureConfigured()
       noteUnsupported(req)
       const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
+      const { calls } = await sdk()
       const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }))
       return { upstream, deadline }
     }, new EventAssembler(req), c)
@@ -79,6 +85,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       ensureConfigured()
       noteUnsupported(req)
       const c: UpstreamContext = { ...ctx, model: req.model }
+      const { calls } = await sdk()
       const { value: msg, deadline } = await attempt(c, timeoutMs, signal,
         async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }))
       deadline.dispose()
@@ -114,6 +121,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const started = performance.now()
       try {
         // GET /v1/models?limit=1: authenticated, free, fast.
+        const { quick } = await sdk()
         const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.models.list({ limit: 1 }, { signal: d.signal }))
         deadline.dispose()
         return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
