@@ -13,6 +13,14 @@ export const FACT = `f {.id, .claim, .claim_hash, .confidence, .source, .source_
   superseded_by_id: head([(f)<-[:SUPERSEDES]-(n:Fact) | n.id]),
   supersedes_id: head([(f)-[:SUPERSEDES]->(o:Fact) | o.id])}`
 
+/** The filters of a fact listing: the same for the page and its total. */
+const FACT_LIST_FILTER = `    WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
+      AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
+      AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
+      AND ($flagged IS NULL OR f.flagged_for_review = $flagged) AND f.access_count >= $min_access_count
+      AND size(coalesce(f.conversation_ids, [])) >= $min_conversations
+`
+
 export const Q = {
   ping: 'RETURN 1 AS ok',
   awaitIndex: 'CALL db.awaitIndex($name, $seconds)',
@@ -105,19 +113,9 @@ export const Q = {
   // Its SUPERSEDES links go with it (the facts it superseded stay superseded).
   deleteFact: 'MATCH (f:Fact {id: $id}) DETACH DELETE f RETURN count(f) AS n',
   countFacts: `MATCH (f:Fact)
-    WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
-      AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
-      AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
-      AND ($flagged IS NULL OR f.flagged_for_review = $flagged) AND f.access_count >= $min_access_count
-      AND size(coalesce(f.conversation_ids, [])) >= $min_conversations
-    RETURN count(f) AS total`,
+${FACT_LIST_FILTER}    RETURN count(f) AS total`,
   listFacts: `MATCH (f:Fact)
-    WHERE ($channel IS NULL OR f.channel = $channel) AND ($exclude_channel IS NULL OR f.channel <> $exclude_channel)
-      AND ($search IS NULL OR f.claim_key CONTAINS toLower($search))
-      AND f.confidence >= $min_confidence AND ($include_superseded OR f.superseded_at IS NULL)
-      AND ($flagged IS NULL OR f.flagged_for_review = $flagged) AND f.access_count >= $min_access_count
-      AND size(coalesce(f.conversation_ids, [])) >= $min_conversations
-    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id SKIP $offset LIMIT $limit`,
+${FACT_LIST_FILTER}    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id SKIP $offset LIMIT $limit`,
   nearestFacts: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS f, score
     WHERE f.channel IN $channels AND f.embedder = $embedder AND ($include_superseded OR f.superseded_at IS NULL)
     RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
