@@ -7,10 +7,12 @@
 // prefix ("adopted" finds "adopt", "adopts", "adopting"), since the index uses the
 // language-neutral `simple` configuration.
 // Cost: the rarest words pick the candidate rows (at most 2 x COMMON), so a word that is in
-// every other turn never makes the database rank half the table.
+// every other turn never makes the database rank half the table; and a word the planner
+// statistics already call common is not counted (lexeme-frequencies.ts).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import { num, type Row } from '@agentd/sdk/kits/sql'
+import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
 
 /**
  * A word in more turns than this (of the channels searched) is common: it still scores,
@@ -48,11 +50,15 @@ export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeo
   const terms = wordQueries(q.text)
   if (terms.length === 0 || q.limit <= 0) return []
   const tsqs = terms.map(t => t.tsquery)
+  // Each word's share of all turns by the planner statistics (lexeme-frequencies.ts); a
+  // word whose share of the channels' turns reaches COMMON is common without counting.
+  const freqs = await lexemeFrequencies(db)
+  const shares = tsqs.map(t => shareOf(freqs, t))
   // Document counts per word (each capped at COMMON, read from the GIN index) and the channels' size, in one round trip.
-  const stats = await sql<{ i: number, df: number, n: number }>`SELECT w.i::int AS i, (SELECT count(*)::int FROM (SELECT 1 FROM turns x
-      WHERE x.channel = ANY(${q.channels}::text[]) AND x.content_tsv @@ to_tsquery('simple', w.q) LIMIT ${COMMON}) c) AS df,
-      (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${q.channels}::text[])) AS n
-    FROM unnest(${tsqs}::text[]) WITH ORDINALITY AS w(q, i)`.execute(db)
+  const stats = await sql<{ i: number, df: number, n: number }>`WITH n AS (SELECT coalesce(sum(turn_count), 0)::int AS n FROM conversations WHERE channel = ANY(${q.channels}::text[]))
+    SELECT w.i::int AS i, n.n, CASE WHEN w.share * n.n >= ${COMMON} THEN ${COMMON}::int ELSE (SELECT count(*)::int FROM (SELECT 1 FROM turns x
+      WHERE x.channel = ANY(${q.channels}::text[]) AND x.content_tsv @@ to_tsquery('simple', w.q) LIMIT ${COMMON}) c) END AS df
+    FROM unnest(${tsqs}::text[], ${shares}::float8[]) WITH ORDINALITY AS w(q, share, i), n`.execute(db)
   const df = new Map(stats.rows.map(r => [num(r.i) - 1, num(r.df)]))
   const N = Math.max(num(stats.rows[0]?.n ?? 0), ...df.values(), 1)
   const idf = terms.map((_, i) => Math.log(1 + (N - (df.get(i) ?? 0) + 0.5) / ((df.get(i) ?? 0) + 0.5)))
