@@ -125,7 +125,9 @@ async function bulkLoad (db: Kysely<unknown>, mode: 'vector' | 'real[]', turns: 
     const texts = Array.from({ length: n }, sentence)
     const vecs = await E.embed(texts)
     const convs = Array.from({ length: n }, (_, j) => `bench-${Math.floor((startAt + i + j) / 100)}`)
-    await sql`INSERT INTO conversations (id, channel) SELECT DISTINCT c, 'bench' FROM unnest(${convs}::text[]) c ON CONFLICT DO NOTHING`.execute(db)
+    // turn_count as addTurn keeps it: keyword search reads the channels' size from it.
+    await sql`INSERT INTO conversations AS v (id, channel, turn_count) SELECT c, 'bench', count(*) FROM unnest(${convs}::text[]) c GROUP BY c
+      ON CONFLICT (id) DO UPDATE SET turn_count = v.turn_count + excluded.turn_count`.execute(db)
     await sql`INSERT INTO turns (id, conversation_id, idx, role, content, channel, embedding, embedder, embedding_dims)
       SELECT id, conv, idx, 'user', content, 'bench', emb::${cast}, ${E.id}, ${E.dimensions}
       FROM unnest(${Array.from({ length: n }, () => randomUUID())}::uuid[], ${convs}::text[], ${Array.from({ length: n }, (_, j) => startAt + i + j)}::int[],
