@@ -140,7 +140,11 @@ export class SqlRelationalStore implements RelationalStore {
 
   async recentTurns (channels: string[], limit: number): Promise<Turn[]> {
     return await this.#run(async db => {
-      const r = await sql<Row>`SELECT ${TURN_COLS} FROM turns t WHERE t.channel = ANY(${channels}::text[]) ORDER BY t.ts DESC, t.idx DESC LIMIT ${limit}`.execute(db)
+      // The newest of each channel by its (channel, ts) index, then merged: one ORDER BY over
+      // channel = ANY(...) sorted every row of the channels (200 ms at 50k turns in PGlite).
+      const r = await sql<Row>`SELECT t.* FROM (SELECT DISTINCT unnest(${channels}::text[]) AS name) c CROSS JOIN LATERAL (
+          SELECT ${TURN_COLS} FROM turns t WHERE t.channel = c.name ORDER BY t.ts DESC, t.idx DESC LIMIT ${limit}) t
+        ORDER BY t.ts DESC, t.idx DESC LIMIT ${limit}`.execute(db)
       return r.rows.map(toTurn)
     })
   }

@@ -94,6 +94,16 @@ for (const backend of SQL_BACKENDS) {
       t.same(res.map(r => r.content), ['new', 'old'])
     })
 
+    t.test('recent turns of several channels: merged newest first, cut to the limit, a channel named twice counted once', async t => {
+      // Explicit times a second apart: two writes in the same millisecond would tie.
+      const order = [['ra', 'a1'], ['rb', 'b1'], ['ra', 'a2'], ['rc', 'c1'], ['rb', 'b2'], ['ra', 'a3']]
+      for (const [i, [channel, content]] of order.entries()) {
+        await store.addTurn({ conversation_id: `m-${channel}`, role: 'user', content, channel, timestamp: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString() })
+      }
+      t.same((await store.recentTurns(['ra', 'rb', 'ra'], 4)).map(r => r.content), ['a3', 'b2', 'a2', 'b1'])
+      t.same((await store.recentTurns(['rb', 'rc'], 10)).map(r => r.content), ['b2', 'c1', 'b1'])
+    })
+
     t.test('deleting a conversation removes its turns and says how many', async t => {
       await store.addTurn({ conversation_id: 'del-me', role: 'user', content: 'x', channel: 'a' })
       await store.addTurn({ conversation_id: 'del-me', role: 'assistant', content: 'y', channel: 'a' })
