@@ -1,8 +1,11 @@
 // The `query_expansion` recall technique: the rule-made variants of the query (rules.ts)
-// are searched together by keywords and by their vector, the two lists fused by
-// reciprocal rank fusion. No model is needed.
-import { rrf } from '@agentd/sdk/kits/recall'
-import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+// searched together by keywords. No model is needed. Keywords only: the variants exist to
+// widen the lexical match (synonyms, lemmas, statement forms the question's words miss);
+// their vector would be the query's own neighbours again (the hashing embedder is a bag of
+// words, a dense one already places synonyms near), which vector_recency and hybrid already
+// count in the fusion. Counting them a third time buried what only the variants found:
+// bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
+import type { RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { expandQuery } from './rules.ts'
 
@@ -21,19 +24,11 @@ export function expansionTechnique (relational: () => RelationalStore | undefine
       if (variants.length === 0) return { relevant_turns: [], timings_ms: timings }
       const n = Math.max(input.top_k * 2, 20)
       t0 = performance.now()
-      // One keyword search over every variant's words (IDF weighs them), and one vector
-      // search for the variants together: two queries however many variants, since every
-      // technique shares one database connection on PGlite.
-      const together = variants.join(' ')
-      const embedding = await input.embed?.(together)
-      const [text, vector] = await Promise.all([
-        rel.searchTurns({ text: together, channels: input.channels, limit: n }),
-        embedding === undefined ? [] : rel.similarTurns({ embedding, channels: input.channels, limit: n }),
-      ])
+      // One keyword search over every variant's words (IDF weighs them): one query however
+      // many variants, since every technique shares one database connection on PGlite.
+      const text = await rel.searchTurns({ text: variants.join(' '), channels: input.channels, limit: n })
       timings.search = ms(t0)
-      const fused = rrf<Turn>([{ weight: s.recall_hybrid_bm25_weight, items: text }, { weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > 0.05) }],
-        s.recall_hybrid_rrf_k, t => t.id, t => Date.parse(t.timestamp))
-      return { relevant_turns: fused.map(({ item, score }) => ({ ...item, score })), timings_ms: timings }
+      return { relevant_turns: text.map(t => ({ ...t })), timings_ms: timings }
     },
   }
 }
