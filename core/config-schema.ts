@@ -1,6 +1,6 @@
 // Schemas of the configuration layers the kernel reads: plugins.json, and the runtime
 // config file (data/config.json) built from the sections plugins declare.
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from '@agentd/sdk/typebox'
 
 /**
  * data/config.json: each top-level section belongs to the plugin module that declares it

@@ -206,7 +206,7 @@ t.test('a failed update does not block the next one', async t => {
 })
 
 t.test('the runtime schema: every declared section optional, anything else refused', async t => {
-  const { Type } = await import('typebox')
+  const { Type } = await import('@agentd/sdk/typebox')
   const { check } = await import('@agentd/sdk')
   const schema = runtimeConfigSchema({ a: Type.Object({ n: Type.Number() }), b: Type.String() })
   t.equal(check(schema, {}).ok, true, 'no section is required')

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs'
 import { writeFile, rename, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import type { TSchema } from 'typebox'
+import type { TSchema } from '@agentd/sdk/typebox'
 import type { RuntimeConfig } from './config-schema.ts'
 import { check, envInt, Errors, formatErrors, readTextIfExists, withDetails, type Env, type ErrorDetail } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'

@@ -17,7 +17,7 @@ import { FileWatcher } from '@agentd/sdk'
 import { RateLimitBackend } from './rate-limit-store.ts'
 import type { KernelApi, PluginStatus, ReloadOutcome } from '@agentd/sdk'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
-import type { TSchema } from 'typebox'
+import type { TSchema } from '@agentd/sdk/typebox'
 import { TIMED_OUT, within } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version

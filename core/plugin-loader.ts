@@ -5,8 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { existsSync, statSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL, fileURLToPath } from 'node:url'
-import { moduleResolve } from 'import-meta-resolve'
-import type { TSchema } from 'typebox'
+import type { TSchema } from '@agentd/sdk/typebox'
 import type { FastifyPluginAsync, FastifyPluginCallback } from 'fastify'
 import { PluginsFileSchema, type ConfigSections, type PluginEntry } from './config-schema.ts'
 import { check, formatErrors } from '@agentd/sdk'
@@ -90,23 +89,24 @@ function compiledTwin (file: string): string {
 }
 
 /** A relative module resolves against the folder of plugins.json; anything else is an npm package name. */
-export function resolveModule (spec: string, pluginsFile: string): string {
+export async function resolveModule (spec: string, pluginsFile: string): Promise<string> {
   const baseDir = path.dirname(pluginsFile)
   if (isRelative(spec)) {
     const file = resolveFile(path.resolve(baseDir, spec))
     if (file === undefined) throw new Error(`no file or folder with an index at ${path.resolve(baseDir, spec)}`)
     return compiledTwin(file)
   }
-  const found = resolvePackage(spec, baseDir) ?? resolvePackage(spec, HERE)
+  // Imported only for a package name: the shipped plugins.json names folders, and this
+  // module (six files) would otherwise load before the server first answers.
+  const { moduleResolve } = await import('import-meta-resolve')
+  const resolvePackage = (dir: string): string | undefined => {
+    try {
+      return fileURLToPath(moduleResolve(spec, pathToFileURL(path.join(dir, 'plugins.json')), new Set(['node', 'import'])))
+    } catch { return undefined }
+  }
+  const found = resolvePackage(baseDir) ?? resolvePackage(HERE)
   if (found === undefined) throw new Error(`npm package "${spec}" is not installed; run \`npm install ${spec}\``)
   return found
-}
-
-/** Node's own ESM resolution (exports, conditions, main), from a folder's node_modules up. */
-function resolvePackage (spec: string, dir: string): string | undefined {
-  try {
-    return fileURLToPath(moduleResolve(spec, pathToFileURL(path.join(dir, 'plugins.json')), new Set(['node', 'import'])))
-  } catch { return undefined }
 }
 
 async function importModule (file: string): Promise<PluginModule> {
@@ -191,7 +191,7 @@ export async function planPlugins (pluginsFile: string, fallbackVersion: string,
     if (seen.has(entry.name)) throw new PluginLoadError(`${pluginsFile} names plugin "${entry.name}" twice; names must be unique.`, entry.name)
     seen.add(entry.name)
     try {
-      located.push({ entry, resolved: resolveModule(entry.module, pluginsFile), enabled: entry.enabled !== false })
+      located.push({ entry, resolved: await resolveModule(entry.module, pluginsFile), enabled: entry.enabled !== false })
     } catch (err) {
       throw new PluginLoadError(`Plugin "${entry.name}": cannot find module "${entry.module}": ${(err as Error).message}.`, entry.name, err, entry.module)
     }

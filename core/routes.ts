@@ -1,6 +1,6 @@
 // The kernel's own routes: index, health (asks every contributor), plugins, reload.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
 import { Errors, TIMED_OUT, within } from '@agentd/sdk'
 

@@ -4,9 +4,9 @@
 // Hot path: a value that already passes and a schema without defaults skip the (slower)
 // Convert/Default passes, so validation costs one compiled check per request.
 import type { FastifySchemaCompiler } from 'fastify'
-import type { TSchema } from 'typebox'
-import { Compile } from 'typebox/compile'
-import { Value } from 'typebox/value'
+import type { TSchema } from '@agentd/sdk/typebox'
+import { Compile } from '@agentd/sdk/typebox/compile'
+import { Value } from '@agentd/sdk/typebox/value'
 import { registerFormats } from '@agentd/sdk'
 
 registerFormats()

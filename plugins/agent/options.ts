@@ -1,7 +1,7 @@
 // The agent plugin's options: SPEC.md's AgentConfig plus the planner, the `auto` rule and
 // per-strategy options. `default_model` and `default_reasoning_strategy` fall back to
 // data/config.json `preferences.*`, then DEFAULT_MODEL, then SPEC's defaults.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const AutoRule = Type.Object({
   /** The strategy this rule picks (must be registered for the rule to apply). */

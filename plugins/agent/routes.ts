@@ -2,7 +2,7 @@
 // agent, and cancels it when the client disconnects.
 import type { FastifyInstance } from 'fastify'
 import { envInt, ignoreUnknownFields } from '@agentd/sdk'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
 import { runAgent } from './run.ts'

@@ -1,5 +1,5 @@
 // Request and response schemas of the chat endpoints (they become the OpenAPI at /docs).
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '@agentd/sdk/kits/memory'
 
 const ToolNames = Type.Array(Type.String({ minLength: 1 }), { maxItems: 500 })

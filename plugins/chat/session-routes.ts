@@ -4,7 +4,7 @@
 // store (memory-kv, memory-redis) merged with the in-process fallback, or the in-process
 // store alone.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { byNewest, ListingUnsupportedError, summarize } from './sessions.ts'
 import { ChatErrors } from './errors.ts'

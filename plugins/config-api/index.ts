@@ -5,7 +5,7 @@
 // request already uses the new key while a stream that is running finishes on the old one.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { Errors } from '@agentd/sdk'
 import { leafKeys } from './dotted.ts'
 import { patchFromDotted } from './dotted.ts'

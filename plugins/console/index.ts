@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import compress from '@fastify/compress'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { Errors } from '@agentd/sdk'
 import { vendorFiles } from './vendor.ts'
 

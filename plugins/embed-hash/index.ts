@@ -2,7 +2,7 @@
 // what the tests use.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { HashEmbedder } from './hash-embedder.ts'
 

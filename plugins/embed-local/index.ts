@@ -4,7 +4,7 @@
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { LocalEmbedder } from './local-embedder.ts'
 

@@ -3,7 +3,7 @@
 // from data/config.json providers.<provider> or OPENAI_API_KEY / OPENAI_BASE_URL.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { OpenAIEmbedder } from './openai-embedder.ts'
 

@@ -6,7 +6,7 @@
 // so a restart, a reload or another process of the cluster sees the same jobs.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { SqlOptionsSchema, acquireSql, resolveTarget } from '@agentd/sdk/kits/sql'
 import type { Job } from '@agentd/sdk/contracts/job'

@@ -2,7 +2,7 @@
 // take no body and ignore one; an empty body with `Content-Type: application/json` is no
 // body (the kernel's parsers, DECISIONS.md).
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { Errors } from '@agentd/sdk'
 import type { Job } from '@agentd/sdk/contracts/job'
 import type { JobEngine } from './engine.ts'

@@ -1,7 +1,7 @@
 // GET and POST /api/tools/language-detect-20 (DECISIONS.md: the two shown shapes merged).
 import type { FastifyInstance } from 'fastify'
 import { envInt } from '@agentd/sdk'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES } from '@agentd/sdk/kits/language'
 import type { Detector } from '@agentd/sdk/contracts/language'
 import { DetectErrors } from './errors.ts'

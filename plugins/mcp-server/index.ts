@@ -9,7 +9,7 @@
 // plugin's code: with memory or agent disabled, their tools answer that they are not there.
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { apiCaller } from './api.ts'
 

@@ -1,7 +1,7 @@
 // The MCP server side of the plugin (index.ts): the SDK's Server with agentd's tools and
 // resources. In a module of its own because it pulls in the MCP SDK and zod (~7 MB of
 // heap together with the client side): index.ts imports it on the first POST to /mcp.
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'

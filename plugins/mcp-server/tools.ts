@@ -3,7 +3,7 @@
 // structuredContent, declared by its outputSchema, which MCP clients check it against). An
 // API error is a tool result with isError, so the calling model reads why, as MCP intends
 // for errors of the tool itself.
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { errorText, type CallApi } from './api.ts'

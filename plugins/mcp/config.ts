@@ -3,7 +3,7 @@
 // resolved from the environment, and an unset variable is that server's error.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import { resourceKey } from '@agentd/sdk'
 

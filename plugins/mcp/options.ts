@@ -1,6 +1,6 @@
 // Options of the MCP client plugin (plugins.json). The servers themselves live in
 // mcp_servers.json (settings.mcpServersFile), which reloads live on its own.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const options = Type.Object({
   /** Default per-call time limit for a tool call when neither the caller nor the server entry sets one. */

@@ -1,7 +1,7 @@
 // HTTP endpoints of the MCP client (SPEC.md "Tool servers", DECISIONS.md shapes).
 // No endpoint takes a command line or returns an env/header value.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { McpManager } from './manager.ts'
 import type { McpConnection } from './connection.ts'
 import { McpErrors } from './errors.ts'

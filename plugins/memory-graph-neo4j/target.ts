@@ -1,7 +1,7 @@
 // Where the Neo4j graph store connects: plugin options first, then NEO4J_URI, NEO4J_USER,
 // NEO4J_PASSWORD and NEO4J_DATABASE (from the environment or .env, re-read by every
 // generation, so editing .env switches the graph store live). No URI: not configured.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const Neo4jOptionsSchema = Type.Object({
   uri: Type.Optional(Type.String({ minLength: 1, description: 'overrides NEO4J_URI (bolt://, neo4j://, neo4j+s://...)' })),

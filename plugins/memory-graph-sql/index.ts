@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { SqlOptionsSchema, acquireSql, resolveTarget } from '@agentd/sdk/kits/sql'
 import { SqlGraphStore } from './graph-store.ts'

@@ -5,7 +5,7 @@
 // as memory-sql's) or POSTGRES_URI name a PostgreSQL. Reads stay in process.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { SqlOptionsSchema, acquireSql, resolveTarget } from '@agentd/sdk/kits/sql'
 import { LocalKvStore } from './local-store.ts'

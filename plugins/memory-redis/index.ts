@@ -4,7 +4,7 @@
 // service and the chat pick (registry.kvStores.first()).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { RedisKvStore } from './redis-store.ts'
 

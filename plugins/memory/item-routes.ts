@@ -3,7 +3,7 @@
 // old fact and its history stay), an entity or a goal (status transitions); delete one.
 // Every write is recorded in the audit log with actor `user`.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { envInt } from '@agentd/sdk'
 import { MemoryErrors } from './errors.ts'
 import { GOAL_TRANSITIONS } from './procedural.ts'

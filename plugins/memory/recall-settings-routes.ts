@@ -2,7 +2,7 @@
 // default; a partial update, 400 for an unknown key or a wrong type (nothing is changed
 // then), in force for the next recall and persisted to data/memory_settings.json.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { RECALL_DEFAULTS, RecallSettingsSchema } from '@agentd/sdk/kits/recall'
 import type { RecallSettings } from '@agentd/sdk/contracts/recall'
 import type { RecallSettingsStore } from './recall-settings.ts'

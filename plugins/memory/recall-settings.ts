@@ -5,7 +5,7 @@
 // serialized, so two updates never interleave.
 import { readFile } from 'node:fs/promises'
 import { updateSettingsFile } from './settings-file.ts'
-import { Value } from 'typebox/value'
+import { Value } from '@agentd/sdk/typebox/value'
 import { RECALL_DEFAULTS, RECALL_SETTING_KEYS, RecallSettingsSchema } from '@agentd/sdk/kits/recall'
 import type { RecallSettings } from '@agentd/sdk/contracts/recall'
 

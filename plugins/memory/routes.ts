@@ -2,7 +2,7 @@
 // consolidation/routes.ts; recall-settings in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'

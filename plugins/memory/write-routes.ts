@@ -2,7 +2,7 @@
 // takes messages (a list with roles, for a conversation and a channel); a store that is
 // down takes them through the outbox (202, `queued`), so nothing sent is lost.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { randomUUID } from 'node:crypto'
 import { envInt } from '@agentd/sdk'
 import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN, CHANNEL_ALL } from './channels.ts'

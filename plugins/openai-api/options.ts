@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { toolLoopOptions } from '@agentd/sdk/kits/tools'
 
 // The same knobs and defaults as the chat plugin's: /v1 runs the same flow.

@@ -1,6 +1,6 @@
 // The /v1 routes (OpenAI's API): GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { Errors, ignoreUnknownFields } from '@agentd/sdk'
 import { CompletionRequestSchema, type CompletionRequestBody } from './schema.ts'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'

@@ -3,7 +3,7 @@
 // know (logprobs, seed, metadata, a newer client's additions) are dropped and logged at
 // debug. agentd's own per-request settings ride along as extra fields (or headers, see
 // request-options.ts).
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '@agentd/sdk/kits/memory'
 
 const TextPart = Type.Object({ type: Type.String({ minLength: 1 }), text: Type.Optional(Type.String()) })

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const options = Type.Object({
   /** The prompts file, relative to the data dir (AGENT_DATA_DIR) unless absolute. */

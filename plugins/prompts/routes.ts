@@ -1,7 +1,7 @@
 // /api/prompts/*. The tools prompt (/api/prompts/mcp-tools) is served here too, from every
 // registered tool source, so it exists whichever tool plugins are loaded.
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PromptStore, ProfilePatch } from './store.ts'
 import type { PromptsApi } from './api.ts'
 import { SECTION_TYPES, type PromptSection } from './schema.ts'

@@ -1,6 +1,6 @@
 // The shape of data/system_prompts.yaml (SPEC.md PromptSection, PromptProfile, GlobalPrompt),
 // checked whole before it is used: a bad edit is refused with the path of the bad field.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const SECTION_TYPES = ['persona', 'task', 'format', 'constraints', 'examples', 'context', 'custom'] as const
 

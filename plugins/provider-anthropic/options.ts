@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const options = Type.Object({
   base_url: Type.Optional(Type.String({ format: 'uri', description: 'Default address; providers.<name>.base_url and ANTHROPIC_BASE_URL win over it.' })),

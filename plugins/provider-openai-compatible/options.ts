@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 // Every field is optional: the instance name picks a preset (`openai`, `openrouter`,
 // `local`), and anything else is a custom OpenAI-compatible server that needs only

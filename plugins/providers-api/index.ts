@@ -7,7 +7,7 @@
 // provider hooks, time limit, abort, usage), so that work is done once for every caller.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import type { ModelInfo, ProviderHealth } from '@agentd/sdk/contracts/provider'
 import { options, type ProvidersApiOptions } from './options.ts'

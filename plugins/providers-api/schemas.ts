@@ -1,6 +1,6 @@
 // Response shapes of the providers endpoints (SPEC.md "Providers"), in TypeBox: they are
 // validated on the way out and become the OpenAPI at /docs.
-import { Type, type TSchema } from 'typebox'
+import { Type, type TSchema } from '@agentd/sdk/typebox'
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 

@@ -2,7 +2,7 @@
 // store. On when recall_enable_entity_centric is (the default).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { entityTechnique } from './entity.ts'
 

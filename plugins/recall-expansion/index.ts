@@ -2,7 +2,7 @@
 // recall_enable_query_expansion is (the default); recall_expansion_max_variants (3) caps it.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { expansionTechnique } from './expansion.ts'
 

@@ -2,7 +2,7 @@
 // relational store is registered (keyword search on the graph store's copies of the turns when it keeps them: Neo4j). On when recall_enable_hybrid is (the default).
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { hybridTechnique } from './hybrid.ts'
 

@@ -2,7 +2,7 @@
 // recall_hyde_model (provider/model) turn it on.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { hydeTechnique } from './hyde.ts'
 

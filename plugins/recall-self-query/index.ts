@@ -2,7 +2,7 @@
 // recall_self_query_model (provider/model) turn it on.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { selfQueryTechnique } from './self-query.ts'
 

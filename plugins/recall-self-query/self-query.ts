@@ -2,8 +2,8 @@
 // an entity, what kind of memory is wanted) and a shorter search text; turns are searched
 // with that text and kept only inside the range. Off by default; without a model, or with
 // an answer that is not the JSON asked for, it gives nothing and says why (`note`).
-import { Type, type Static } from 'typebox'
-import { Value } from 'typebox/value'
+import { Type, type Static } from '@agentd/sdk/typebox'
+import { Value } from '@agentd/sdk/typebox/value'
 import { askModel, rrf, RecallModelError } from '@agentd/sdk/kits/recall'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'

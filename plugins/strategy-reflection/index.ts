@@ -1,7 +1,7 @@
 // Plugin: reflection. Draft, critique, revise until the critique passes or a round cap.
 // `strategy_options.reflection.max_rounds` in the agent's options overrides the cap per run.
 import fp from 'fastify-plugin'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import type { Strategy } from '@agentd/sdk/contracts/strategy'

@@ -2,7 +2,7 @@
 // best-first expansion to a bounded depth and breadth, final answer from the best path.
 // Per-run overrides come from the agent's `strategy_options.tot` ({ k, depth, breadth }).
 import fp from 'fastify-plugin'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import type { Strategy } from '@agentd/sdk/contracts/strategy'

@@ -4,7 +4,7 @@
 // errors from core/errors.ts.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { Errors } from '@agentd/sdk'
 import { collectTools } from './collect.ts'
 

@@ -13,7 +13,7 @@ import path from 'node:path'
 import { startKernel, type Started } from '../../test/helpers/kernel.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 import { refusedHub, silentHub } from '../../test/fakes/hf-hubs.ts'
-import { Value } from 'typebox/value'
+import { Value } from '@agentd/sdk/typebox/value'
 import { options } from './options.ts'
 
 /** Default options: what the 10-second promise is about. */

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const options = Type.Object({
   /**

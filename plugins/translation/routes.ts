@@ -1,6 +1,6 @@
 // POST /api/tools/translate and GET /api/tools/languages (DECISIONS.md shapes).
 import type { FastifyInstance } from 'fastify'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { confidencePercent, DETECTION_CODES, DETECTION_LANGUAGES } from '@agentd/sdk/kits/language'
 import type { Detector, Translator } from '@agentd/sdk/contracts/language'
 import { ModelUnavailableError } from '@agentd/sdk/kits/models'

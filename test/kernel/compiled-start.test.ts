@@ -39,4 +39,30 @@ t.test('the compiled server starts, loads plugins from dist and answers ready', 
   const languages = await fetch(`http://127.0.0.1:${port}/api/tools/languages`)
   t.equal(languages.status, 200, 'the NLLB language table (an asset beside the code) is found')
   t.ok((((await languages.json()) as { count?: number }).count ?? 0) > 200, 'with its 200+ languages')
+  const bad = await fetch(`http://127.0.0.1:${port}/api/chat/sessions/not-a-uuid`)
+  t.equal(bad.status, 400, 'a malformed uuid is a 400: format checks run compiled')
+  const unknown = await fetch(`http://127.0.0.1:${port}/api/chat/sessions/0b0c7f4e-8c3a-4c1e-9d7e-2f1a3b4c5d6e`)
+  t.equal(unknown.status, 404, 'a well-formed uuid passes the check')
+})
+
+t.test('compiled, the SDK serves one bundled TypeBox and registers the string formats into it', async t => {
+  const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
+  t.equal(build.status, 0, `build: ${build.stderr}${build.stdout}`)
+  // "byte" (base64) is one of ajv-formats' that TypeBox lacks; a format TypeBox does not know
+  // passes every value, so a check that fails proves the registration reached the instance
+  // that compiles the schemas.
+  const probe = `
+    import { registerFormats } from '@agentd/sdk'
+    import { Compile } from '@agentd/sdk/typebox/compile'
+    import { Type } from '@agentd/sdk/typebox'
+    registerFormats()
+    const c = Compile(Type.String({ format: 'byte' }))
+    const url = import.meta.resolve('@agentd/sdk/typebox')
+    console.log(JSON.stringify({ bad: c.Check('not base64!'), good: c.Check('aGVsbG8='), url }))`
+  const r = spawnSync(process.execPath, ['--conditions=agentd-compiled', '--input-type=module', '-e', probe], { cwd: REPO, encoding: 'utf8', env: { PATH: process.env.PATH } })
+  t.equal(r.status, 0, r.stderr)
+  const out = JSON.parse(r.stdout) as { bad: boolean, good: boolean, url: string }
+  t.match(out.url, /packages\/sdk\/dist\/vendor\/typebox\/index\.js$/, 'the bundle, not node_modules/typebox')
+  t.equal(out.bad, false, 'a value that is not base64 fails')
+  t.equal(out.good, true, 'base64 passes')
 })

@@ -2,7 +2,7 @@
 // target wherever they are read, and acquiring that target from the resource pool gives
 // the same handle (the same PGlite instance), kept until its last holder lets go.
 import t from 'tap'
-import { Value } from 'typebox/value'
+import { Value } from '@agentd/sdk/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { SqlOptionsSchema, resolveTarget, sqlResource, type SqlOptions } from '@agentd/sdk/kits/sql'

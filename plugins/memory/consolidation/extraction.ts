@@ -3,7 +3,7 @@
 // The schema is what the LLM's answer is validated against; the offline extractor builds
 // the same shape. Facts carry their predicate so supersession can compare "same subject,
 // same attribute" without parsing the claim.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 export const ENTITY_TYPES = ['Person', 'Organization', 'Location', 'Concept', 'Event', 'Animal'] as const
 export type EntityType = typeof ENTITY_TYPES[number]

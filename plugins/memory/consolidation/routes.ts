@@ -1,6 +1,6 @@
 // GET/POST /api/memory/settings and POST /api/memory/consolidate (DECISIONS.md shapes).
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import type { Job } from '@agentd/sdk/contracts/job'
 import { check, formatErrors, withDetails } from '@agentd/sdk'
 import { MemoryErrors } from '../errors.ts'

@@ -5,7 +5,7 @@
 // persists to data/memory_settings.json (shared with the recall settings; settings-file.ts). Jobs read the current values at each run, so a
 // change is live without a reload.
 import path from 'node:path'
-import { Type, type Static, type TNumber } from 'typebox'
+import { Type, type Static, type TNumber } from '@agentd/sdk/typebox'
 import { check, describeErrors, withDetails } from '@agentd/sdk'
 import { MemoryErrors } from '../errors.ts'
 import { DEFAULT_EXTRACTION_PROMPT } from './llm-extractor.ts'

@@ -1,5 +1,5 @@
 // String formats TypeBox checks (uuid, uri, date-time...), registered once per process.
-import { registerAjvFormats } from '@fastify/type-provider-typebox'
+import { registerAjvFormats } from '@agentd/sdk/typebox/formats'
 
 let done = false
 export function registerFormats (): void {

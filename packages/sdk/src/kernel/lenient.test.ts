@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { dropUnknownFields } from './lenient.ts'
 
 const Schema = Type.Object({

@@ -1,7 +1,7 @@
 // One way to check a value against a TypeBox schema and say what is wrong, by path.
-import type { TSchema, Static } from 'typebox'
-import { Value } from 'typebox/value'
-import { Compile } from 'typebox/compile'
+import type { TSchema, Static } from '@agentd/sdk/typebox'
+import { Value } from '@agentd/sdk/typebox/value'
+import { Compile } from '@agentd/sdk/typebox/compile'
 import type { ErrorDetail } from './errors.ts'
 import { registerFormats } from './formats.ts'
 

@@ -6,7 +6,7 @@
 // for routing. A model nobody describes gets honest defaults (SPEC.md's ModelCapabilities
 // defaults) and `known: false`.
 import { readFileSync } from 'node:fs'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '../../kernel/validate.ts'
 import { DEFAULT_CAPABILITIES } from './capabilities.ts'
 import { CapabilityOverride } from './config.ts'

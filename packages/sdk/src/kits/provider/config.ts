@@ -3,7 +3,7 @@
 // `preferences`. Every provider plugin, the providers API, chat and agent export these
 // same schema objects (`export const config = providerConfig`), so the kernel accepts the
 // sections whenever any of them is loaded.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 
 const ProviderSettings = Type.Object({
   api_key: Type.Optional(Type.String()),

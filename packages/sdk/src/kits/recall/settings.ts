@@ -1,6 +1,6 @@
 // The recall settings of DECISIONS.md: one schema with the defaults, for the memory
 // plugin (GET/POST /api/memory/recall-settings) and every technique plugin.
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { RecallSettings } from '../../contracts/recall.ts'
 
 const Weight = (def: number, description: string): ReturnType<typeof Type.Number> => Type.Number({ minimum: 0, maximum: 1, default: def, description })

@@ -4,7 +4,7 @@
 // these options (memory-sql, memory-graph-sql, a job queue): left at their defaults, all
 // resolve to the same target and so to the same pooled handle.
 import path from 'node:path'
-import { Type, type Static } from 'typebox'
+import { Type, type Static } from '@agentd/sdk/typebox'
 import type { FastifyInstance } from 'fastify'
 
 export const SqlOptionsSchema = Type.Object({

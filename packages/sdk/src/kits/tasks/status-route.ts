@@ -4,7 +4,7 @@
 //
 //   const tasks = await useTaskTracker(app)   // in the plugin body, instead of acquireTaskTracker
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 import { acquireTaskTracker, type TaskTracker } from './tracker.ts'
 
 export const StatusResponseSchema = Type.Object({

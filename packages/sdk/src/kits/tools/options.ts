@@ -1,7 +1,7 @@
 // The tool loop's knobs, as plugin options: every plugin that runs a chat flow (chat, the
 // OpenAI-compatible API) spreads these into its options schema, so they mean the same and
 // default the same everywhere.
-import { Type } from 'typebox'
+import { Type } from '@agentd/sdk/typebox'
 
 const Names = Type.Union([Type.Array(Type.String({ minLength: 1 })), Type.Null()], { default: null })
 

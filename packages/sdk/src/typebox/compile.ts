@@ -1,0 +1,2 @@
+// TypeBox's compiler through the SDK (see index.ts for why).
+export * from 'typebox/compile'
