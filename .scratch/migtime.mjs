@@ -1,0 +1,10 @@
+const T = () => performance.now()
+let t = T(); const lap = (m) => { const n = T(); console.log(m.padEnd(24), (n - t).toFixed(0)); t = n }
+const { openSql } = await import('@agentd/sdk/kits/sql'); lap('import kit')
+const { SqlRelationalStore } = await import('../dist/plugins/memory-sql/relational-store.js'); lap('import store')
+const { SqlGraphStore } = await import('../dist/plugins/memory-graph-sql/graph-store.js'); lap('import graph')
+const h = await openSql({ backend: 'pglite', dir: '/tmp/mig-' + Date.now(), schema: 'public' }, { warn: () => {} }); lap('openSql (copy+create)')
+const rel = new SqlRelationalStore(h); await rel.init(); lap('relational init')
+const g = new SqlGraphStore(h); await g.init(); lap('graph init')
+const { PgBoss } = await import('pg-boss'); lap('import pg-boss')
+await h.close()
