@@ -75,11 +75,9 @@ export function createLanguageDetectPlugin (loaders: DetectLoaders = REAL_LOADER
       // classifier download could hold close up for minutes.
       dispose: async (m) => { await m.dispose(); if (opts.backend === 'cld3') await m.settled() },
     })
-    // cld3 ships in the package and loads fast (milliseconds in this thread, 50-250 ms
-    // for worker threads, each loading cld3's WebAssembly): ready, and healthy, before the
-    // server listens. Only on the first activation: a live reload finds it in the pool.
-    // The classifier downloads, so it waits for the first detection.
-    if (opts.backend === 'cld3') await holder.get()
+    // Loaded on the first detection, for cld3 as for the classifier: cld3's worker threads
+    // (a V8 isolate and cld3's WebAssembly each) were ~16 MB of an idle server's RSS that
+    // nobody had asked for, against 50-250 ms once, on the first detection.
     const detector = createDetector(opts.instance, holder)
     app.registry.detectors.add(opts.instance, detector)
     await detectRoutes(app, detector)

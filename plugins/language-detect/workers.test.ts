@@ -22,8 +22,9 @@ async function detect (s: Started, text: string): Promise<{ status: number, body
 
 t.test('default options: detection runs in worker threads ("auto": 1 to 4 of them)', async t => {
   const s = await startKernel(t, { plugins: [plugin()] })
-  t.same(detector(s).status(), { status: 'healthy', model: 'cld3' }, 'the workers are up before the server listens')
+  t.same(detector(s).status(), { status: 'not_loaded', model: 'cld3' }, 'no worker before the first detection')
   const { status, body } = await detect(s, FR)
+  t.same(detector(s).status(), { status: 'healthy', model: 'cld3' }, 'loaded by it')
   t.equal(status, 200)
   t.equal(body.detected_language, 'fr')
   const threads = detector(s).threads()

@@ -68,7 +68,7 @@ t.test('health reports the chat backend healthy when its provider is configured'
   const fake = await startFakeOpenAI(t)
   const s = await start(t, fake)
   const { body } = await s.json('/api/health')
-  t.match(body.translation, { status: 'healthy', backend: 'chat', model: 'upstream/translator-1', models: { language_detection: 'healthy', translation: 'healthy' } })
+  t.match(body.translation, { status: 'healthy', backend: 'chat', model: 'upstream/translator-1', models: { language_detection: 'not_loaded', translation: 'healthy' } })
 })
 
 t.test('no provider loaded: 503 that says how to enable the chat backend', async t => {

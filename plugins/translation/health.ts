@@ -5,11 +5,14 @@
 import type { Detector, ModelStatus, Translator } from '@agentd/sdk/contracts/language'
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
 
-function overall (a: ModelStatus['status'], b: ModelStatus['status']): ModelStatus['status'] {
-  if (a === 'error' || b === 'error') return 'error'
-  if (a === 'loading' || b === 'loading') return 'loading'
-  if (a === 'healthy' && b === 'healthy') return 'healthy'
-  return 'not_loaded'
+/**
+ * The section's status: the translation model's, unless detection is loading or failed. A
+ * detector not loaded yet does not hold it back: it loads on its first detection.
+ */
+function overall (detection: ModelStatus['status'], translation: ModelStatus['status']): ModelStatus['status'] {
+  if (detection === 'error' || translation === 'error') return 'error'
+  if (detection === 'loading' || translation === 'loading') return 'loading'
+  return translation
 }
 
 export function translationHealth (translator: Translator, detector: () => Detector | undefined, backend: string): HealthContributor {
