@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, GraphStore, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
-  SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
+  SQL_CHANNEL_TX, SqlReady, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlChannelPart, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
 import { EntityConflictError } from '@agentd/sdk/kits/memory'
@@ -60,7 +60,7 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
   }
 
   async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
-    return await guarded('graph', this.backend, async () => { await this.#r.ready(); return await fn(this.#r.h.db) }, this.#r.h.breaker)
+    return await this.#r.run(fn)
   }
 
   /** Tables converted from real[] to vector at set-up (for the plugin's log). */
@@ -78,14 +78,7 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
     return await this.#run(async db => await fn(db, this.#r.mode))
   }
 
-  async health (): Promise<StoreHealth> {
-    try {
-      await this.#run(async db => { await sql`SELECT 1`.execute(db) })
-      return { status: 'healthy', backend: this.backend, ...(this.#r.warning === undefined ? {} : { warning: this.#r.warning }) }
-    } catch (err) {
-      return { status: 'unhealthy', backend: this.backend, error: (err as Error).message }
-    }
-  }
+  async health (): Promise<StoreHealth> { return await this.#r.health() }
 
   async upsertEntity (e: NewEntity): Promise<{ entity: Entity, created: boolean }> {
     return await this.#run(async db => {
@@ -395,13 +388,8 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
   }
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
-    return await this.#run(async db => {
-      const r = await sql<Row>`SELECT channel, 'entities' AS kind, count(*)::int AS n FROM entities GROUP BY channel
-        UNION ALL SELECT channel, 'facts', count(*)::int FROM facts GROUP BY channel`.execute(db)
-      const out: Record<string, Record<string, number>> = {}
-      for (const row of r.rows) (out[String(row.channel)] ??= {})[String(row.kind)] = num(row.n)
-      return out
-    })
+    return await this.#r.countByChannel(sql<Row>`SELECT channel, 'entities' AS kind, count(*)::int AS n FROM entities GROUP BY channel
+        UNION ALL SELECT channel, 'facts', count(*)::int FROM facts GROUP BY channel`)
   }
 
   async deleteAll (): Promise<number> {

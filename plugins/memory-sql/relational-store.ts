@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { AuditEntry, GoalPatch, Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
-  SQL_CHANNEL_TX, SqlReady, guarded, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
+  SQL_CHANNEL_TX, SqlReady, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
@@ -73,23 +73,14 @@ export class SqlRelationalStore implements RelationalStore {
   /** Tables converted from real[] to vector at set-up (for the plugin's log). */
   get upgraded (): string[] { return this.#r.upgraded }
 
-  get #db (): Kysely<unknown> { return this.#r.h.db }
-
   async #run<T> (fn: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
-    return await guarded('relational', this.backend, async () => { await this.#r.ready(); return await fn(this.#db) }, this.#r.h.breaker)
+    return await this.#r.run(fn)
   }
 
   /** Sets up the schema now; throws StoreUnavailableError when the database is down. */
   async init (): Promise<void> { await this.#run(async () => {}) }
 
-  async health (): Promise<StoreHealth> {
-    try {
-      await this.#run(async db => { await sql`SELECT 1`.execute(db) })
-      return { status: 'healthy', backend: this.backend, ...(this.#r.warning === undefined ? {} : { warning: this.#r.warning }) }
-    } catch (err) {
-      return { status: 'unhealthy', backend: this.backend, error: (err as Error).message }
-    }
-  }
+  async health (): Promise<StoreHealth> { return await this.#r.health() }
 
   async addTurn (t: NewTurn): Promise<Turn> {
     return await this.#run(async db => {
@@ -361,15 +352,10 @@ export class SqlRelationalStore implements RelationalStore {
   }
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
-    return await this.#run(async db => {
-      const r = await sql<Row>`SELECT channel, 'turns' AS kind, count(*)::int AS n FROM turns GROUP BY channel
+    return await this.#r.countByChannel(sql<Row>`SELECT channel, 'turns' AS kind, count(*)::int AS n FROM turns GROUP BY channel
         UNION ALL SELECT channel, 'strategies', count(*)::int FROM strategies GROUP BY channel
         UNION ALL SELECT channel, 'goals', count(*)::int FROM goals GROUP BY channel
-        UNION ALL SELECT channel, 'conversations', count(*)::int FROM conversations GROUP BY channel`.execute(db)
-      const out: Record<string, Record<string, number>> = {}
-      for (const row of r.rows) (out[String(row.channel)] ??= {})[String(row.kind)] = num(row.n)
-      return out
-    })
+        UNION ALL SELECT channel, 'conversations', count(*)::int FROM conversations GROUP BY channel`)
   }
 
   async deleteMemories (): Promise<number> {
