@@ -6,9 +6,9 @@
 // loads it.
 import type Anthropic from '@anthropic-ai/sdk'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamPart } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
-  attempt, relayStream, retryingFetch, safeUrl, upstream, usageOrEstimate,
+  attempt, relayStream, retryingFetch, upstream, usageOrEstimate,
   type Catalogue, type ResolvedSettings, type UpstreamContext,
 } from '@agentd/sdk/kits/provider'
 import { finishReason, toParams, usageOf } from './convert.ts'
@@ -32,7 +32,8 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const notConfigured = settings.apiKey === undefined
     ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
     : undefined
-  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = upstream(id, settings, baseUrl, notConfigured)
+  const u = upstream(id, settings, baseUrl, notConfigured)
+  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = u
   const client = (SDK: typeof Anthropic, maxRetries: number): Anthropic => new SDK({
     // Passing the key (even a placeholder) keeps the SDK from looking for credentials in the environment or on disk.
     apiKey: settings.apiKey ?? 'not-configured',
@@ -76,7 +77,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
 
   return {
     id,
-    status: (): ProviderStatus => notConfigured === undefined ? { status: 'configured' } : { status: 'not_configured', error: notConfigured },
+    status: u.status,
     capabilities: model => catalogue.capabilities(model),
     knowsModel: model => catalogue.knows(model),
     listModels: async (): Promise<ModelInfo[]> => catalogue.names().map(n => catalogue.info(n)),
@@ -116,24 +117,13 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
 
     stream,
 
-    health: async (signal?: AbortSignal): Promise<ProviderHealth> => {
-      if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
-      const started = performance.now()
-      try {
-        // GET /v1/models?limit=1: authenticated, free, fast.
-        const { quick } = await sdk()
-        const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.models.list({ limit: 1 }, { signal: d.signal }))
-        deadline.dispose()
-        return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
-      } catch (err) {
-        return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
-      }
-    },
-
-    settings: () => ({
-      api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
-      base_url: safeUrl(baseUrl),
-      timeout: settings.timeoutMs / 1000,
+    // GET /v1/models?limit=1: authenticated, free, fast.
+    health: async (signal?: AbortSignal): Promise<ProviderHealth> => await u.health(async () => {
+      const { quick } = await sdk()
+      const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.models.list({ limit: 1 }, { signal: d.signal }))
+      deadline.dispose()
     }),
+
+    settings: u.settings,
   }
 }

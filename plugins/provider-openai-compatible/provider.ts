@@ -4,9 +4,9 @@
 // provider.
 import OpenAI from 'openai'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, ProviderStatus, StreamPart } from '@agentd/sdk/contracts/provider'
+import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
-  attempt, ProviderErrors, relayStream, retryingFetch, safeUrl, tag, upstream, usageOrEstimate,
+  attempt, ProviderErrors, relayStream, retryingFetch, tag, upstream, usageOrEstimate,
   type Catalogue, type ResolvedSettings, type UpstreamContext,
 } from '@agentd/sdk/kits/provider'
 import { DEFAULT_QUIRKS, finishReason, reasoningOf, toParams, toToolCalls, type WireQuirks } from './convert.ts'
@@ -37,7 +37,8 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       : undefined
   const notConfigured = missing === undefined ? undefined : `Provider "${id}" is not configured: ${missing} (POST /api/config/update takes it without a restart).`
 
-  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = upstream(id, settings, baseUrl, notConfigured)
+  const u = upstream(id, settings, baseUrl, notConfigured)
+  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = u
   const client = (maxRetries: number): OpenAI => new OpenAI({
     // Local servers ignore the key, but the SDK insists on one.
     apiKey: settings.apiKey ?? 'not-needed',
@@ -75,7 +76,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
 
   return {
     id,
-    status: (): ProviderStatus => notConfigured === undefined ? { status: 'configured' } : { status: 'not_configured', error: notConfigured },
+    status: u.status,
     capabilities: model => catalogue.capabilities(model),
     knowsModel: model => catalogue.knows(model),
 
@@ -109,25 +110,12 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
 
     stream,
 
-    health: async (signal?: AbortSignal): Promise<ProviderHealth> => {
-      if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
-      const started = performance.now()
-      try {
-        if (cfg.healthPath === undefined) await serverModels(signal)
-        else {
-          const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.get(cfg.healthPath!, { signal: d.signal }))
-          deadline.dispose()
-        }
-        return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
-      } catch (err) {
-        return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
-      }
-    },
-
-    settings: () => ({
-      api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
-      base_url: safeUrl(settings.baseUrl),
-      timeout: settings.timeoutMs / 1000,
+    health: async (signal?: AbortSignal): Promise<ProviderHealth> => await u.health(async () => {
+      if (cfg.healthPath === undefined) { await serverModels(signal); return }
+      const { deadline } = await attempt(ctx, quickTimeoutMs, signal, async d => await quick.get(cfg.healthPath!, { signal: d.signal }))
+      deadline.dispose()
     }),
+
+    settings: u.settings,
   }
 }

@@ -221,6 +221,22 @@ t.test('upstream: the context names the provider, hides URL credentials and know
   t.throws(() => { off.ensureConfigured() }, { code: 'AGENT_ERR_PROVIDER_NOT_CONFIGURED', message: 'set P_KEY', provider: 'p' })
 })
 
+t.test('upstream: status, a health probe and the settings view, as every provider answers them', async t => {
+  const u = upstream('p', settings, settings.baseUrl, undefined)
+  t.same(u.status(), { status: 'configured' })
+  const healthy = await u.health(async () => {})
+  t.equal(healthy.status, 'healthy')
+  t.type(healthy.latency_ms, 'number')
+  t.match(await u.health(async () => { throw new Error('upstream said no') }), { status: 'unhealthy', error: 'upstream said no', latency_ms: Number })
+  t.same(u.settings(), { api_key: { set: true, source: 'env' }, base_url: 'http://127.0.0.1:9/v1', timeout: 120 })
+  const off = upstream('p', { ...settings, apiKey: undefined, keySource: undefined }, '', 'set P_KEY')
+  t.same(off.status(), { status: 'not_configured', error: 'set P_KEY' })
+  let probed = false
+  t.same(await off.health(async () => { probed = true }), { status: 'not_configured', error: 'set P_KEY' })
+  t.notOk(probed, 'not configured: no call')
+  t.same(off.settings(), { api_key: { set: false }, base_url: undefined, timeout: 120 }, 'no base URL shown when none is set')
+})
+
 t.test('attempt: the value and a live deadline', async t => {
   const { value, deadline } = await attempt(ctx, 60_000, undefined, async d => { t.equal(d.timeoutMs, 60_000); return 42 })
   t.teardown(() => { deadline.dispose() })

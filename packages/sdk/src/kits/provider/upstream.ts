@@ -16,6 +16,7 @@
 // stream is retried only until its response starts: the SDKs retry the request, never a
 // body that already began, so text is never sent twice.
 import { raceAbort } from '../../kernel/settle.ts'
+import type { ProviderHealth, ProviderSettingsView, ProviderStatus } from '../../contracts/provider.ts'
 import type { ResolvedSettings } from './settings.ts'
 import { classify, isProviderError, retryAfterMs, type UpstreamContext } from './upstream-error.ts'
 import { Deadline } from './deadline.ts'
@@ -38,6 +39,15 @@ export interface Upstream {
   quickTimeoutMs: number
   /** Throws AGENT_ERR_PROVIDER_NOT_CONFIGURED with `notConfigured` as its message, if set. */
   ensureConfigured: () => void
+  /** The provider's `status()`: configured, or not with what to set. */
+  status: () => ProviderStatus
+  /**
+   * The provider's `health()` around a probe (a quick call, not retried): `not_configured`
+   * without calling, else healthy or unhealthy (the error's message) with the latency.
+   */
+  health: (probe: () => Promise<void>) => Promise<ProviderHealth>
+  /** The provider's `settings()`: the key as set or not, the base URL without credentials, the timeout in seconds. */
+  settings: () => ProviderSettingsView
 }
 
 export function upstream (id: string, settings: ResolvedSettings, baseUrl: string, notConfigured: string | undefined): Upstream {
@@ -56,6 +66,22 @@ export function upstream (id: string, settings: ResolvedSettings, baseUrl: strin
     ensureConfigured: () => {
       if (notConfigured !== undefined) throw tag(new ProviderErrors.NOT_CONFIGURED(notConfigured), { provider: id })
     },
+    status: () => notConfigured === undefined ? { status: 'configured' } : { status: 'not_configured', error: notConfigured },
+    health: async (probe) => {
+      if (notConfigured !== undefined) return { status: 'not_configured', error: notConfigured }
+      const started = performance.now()
+      try {
+        await probe()
+        return { status: 'healthy', latency_ms: Math.round(performance.now() - started) }
+      } catch (err) {
+        return { status: 'unhealthy', error: (err as Error).message, latency_ms: Math.round(performance.now() - started) }
+      }
+    },
+    settings: () => ({
+      api_key: settings.keySource === undefined ? { set: false } : { set: true, source: settings.keySource },
+      base_url: baseUrl === '' ? undefined : safeUrl(baseUrl),
+      timeout: settings.timeoutMs / 1000,
+    }),
   }
 }
 
