@@ -4,11 +4,9 @@
 // bodies ({type:"error", error:{type, message}}). Each incoming message request takes the
 // next scripted reply; when the script is empty, `fallback` answers. Drive it through the
 // real `@anthropic-ai/sdk` (it authenticates with `Authorization: Bearer` or `x-api-key`).
-import { setTimeout as delay } from 'node:timers/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { Socket } from 'node:net'
+import type http from 'node:http'
 import { maskKey } from './openai-upstream.ts'
+import { FakeUpstream, sleep, splitEvery, type UpstreamRequest } from './upstream-server.ts'
 
 export interface ScriptedToolUse { id?: string, name: string, input: Record<string, unknown> }
 
@@ -35,16 +33,7 @@ export interface AnthropicHangReply { hang: true }
 export type AnthropicReply = AnthropicTextReply | AnthropicErrorReply | AnthropicHangReply
 export type AnthropicReplyFn = (req: AnthropicRecordedRequest) => AnthropicReply
 
-export interface AnthropicRecordedRequest {
-  method: string
-  path: string
-  headers: http.IncomingHttpHeaders
-  body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the client sent
-  aborted: boolean
-  stream: boolean
-  /** performance.now() when the request arrived: the gap between two attempts is the wait the client slept. */
-  at: number
-}
+export type AnthropicRecordedRequest = UpstreamRequest
 
 export interface FakeAnthropicOptions {
   models?: string[]
@@ -67,102 +56,65 @@ const NO_ADAPTIVE = /^claude-([a-z]+-4(-[0-5])?(-\d{8})?$|[a-z]+-4-[0-5]-|[a-z]+
 
 const isError = (r: AnthropicReply): r is AnthropicErrorReply => 'status' in r
 const isHang = (r: AnthropicReply): r is AnthropicHangReply => 'hang' in r
-const sleep = async (ms: number): Promise<void> => { if (ms > 0) await delay(ms) }
-
-function splitEvery (s: string, n: number): string[] {
-  const out: string[] = []
-  for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n))
-  return out
-}
-
-export class FakeAnthropic {
-  readonly server: http.Server
-  readonly requests: AnthropicRecordedRequest[] = []
-  readonly script: Array<AnthropicReply | AnthropicReplyFn> = []
+export class FakeAnthropic extends FakeUpstream<AnthropicReply> {
   models: string[]
-  fallback: AnthropicReplyFn
   apiKey: string | undefined
   echoKeyIn401: boolean
-  url = ''
-  #sockets = new Set<Socket>()
 
   constructor (opts: FakeAnthropicOptions = {}) {
-    this.models = opts.models ?? ['claude-sonnet-4-5', 'claude-haiku-4-5']
-    this.fallback = opts.fallback ?? ((req) => {
+    super(opts.fallback ?? ((req) => {
       const last = req.body?.messages?.at(-1)?.content
       return { text: `echo: ${typeof last === 'string' ? last : JSON.stringify(last)}` }
-    })
+    }))
+    this.models = opts.models ?? ['claude-sonnet-4-5', 'claude-haiku-4-5']
     this.apiKey = opts.apiKey
     this.echoKeyIn401 = opts.echoKeyIn401 ?? false
-    this.server = http.createServer((req, res) => { void this.#handle(req, res) })
-    this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
   }
 
-  /** Starts listening; `url` is the base URL (the SDK appends /v1/...). */
-  async start (): Promise<this> {
-    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve))
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`
-    return this
-  }
-
-  enqueue (...replies: Array<AnthropicReply | AnthropicReplyFn>): this { this.script.push(...replies); return this }
+  /** The base URL is the origin (the SDK appends /v1/...). */
+  protected baseUrl (origin: string): string { return origin }
 
   get messages (): AnthropicRecordedRequest[] { return this.requests.filter(r => r.path.endsWith('/messages')) }
-
-  async close (): Promise<void> {
-    for (const s of this.#sockets) s.destroy()
-    await new Promise<void>(resolve => this.server.close(() => { resolve() }))
-  }
 
   #authorized (h: http.IncomingHttpHeaders): boolean {
     if (this.apiKey === undefined) return true
     return h['x-api-key'] === this.apiKey || h.authorization === `Bearer ${this.apiKey}`
   }
 
-  async #handle (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let raw = ''
-    for await (const chunk of req) raw += String(chunk)
-    let body: unknown = {}
-    try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
-    const path = (req.url ?? '/').split('?')[0]
-    const record: AnthropicRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true, at: performance.now() }
-    this.requests.push(record)
-    let finished = false
-    res.once('close', () => { if (!finished) record.aborted = true })
-
-    if (!this.#authorized(req.headers)) {
-      const sent = String(req.headers['x-api-key'] ?? (req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''))
+  protected async answer (record: AnthropicRecordedRequest, res: http.ServerResponse, done: () => void): Promise<void> {
+    const { method, path, headers, body } = record
+    if (!this.#authorized(headers)) {
+      const sent = String(headers['x-api-key'] ?? (headers.authorization ?? '').replace(/^Bearer\s+/i, ''))
       const message = this.echoKeyIn401 && sent !== '' ? `invalid x-api-key: ${maskKey(sent)}` : 'invalid x-api-key'
-      this.#error(res, { status: 401, message }); finished = true; return
+      this.#error(res, { status: 401, message }); done(); return
     }
-    if (req.method === 'GET' && path.endsWith('/v1/models')) {
+    if (method === 'GET' && path.endsWith('/v1/models')) {
       const data = this.models.map(id => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }))
       this.#json(res, 200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null })
-      finished = true; return
+      done(); return
     }
-    if (req.method !== 'POST' || !path.endsWith('/v1/messages')) { this.#error(res, { status: 404, message: `no route ${req.method} ${path}` }); finished = true; return }
+    if (method !== 'POST' || !path.endsWith('/v1/messages')) { this.#error(res, { status: 404, message: `no route ${method} ${path}` }); done(); return }
     const b = body as { model?: unknown, max_tokens?: unknown, messages?: unknown }
     if (typeof b.model !== 'string' || typeof b.max_tokens !== 'number' || !Array.isArray(b.messages)) {
-      this.#error(res, { status: 400, message: 'model, max_tokens and messages are required' }); finished = true; return
+      this.#error(res, { status: 400, message: 'model, max_tokens and messages are required' }); done(); return
     }
 
     // The API refuses the thinking form a model does not take (see provider-anthropic/thinking.ts).
     const thinking = (b as { thinking?: { type?: string } }).thinking?.type
     if (thinking === 'enabled' && ONLY_ADAPTIVE.test(b.model)) {
-      this.#error(res, { status: 400, message: '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.' }); finished = true; return
+      this.#error(res, { status: 400, message: '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.' }); done(); return
     }
     if (thinking === 'adaptive' && NO_ADAPTIVE.test(b.model)) {
-      this.#error(res, { status: 400, message: '"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".' }); finished = true; return
+      this.#error(res, { status: 400, message: '"thinking.type.adaptive" is not supported for this model. Use "thinking.type.enabled" with "budget_tokens".' }); done(); return
     }
 
-    const next = this.script.shift() ?? this.fallback
-    const reply = typeof next === 'function' ? next(record) : next
+    const reply = this.nextReply(record)
     if (isHang(reply)) return
-    if (isError(reply)) { this.#error(res, reply); finished = true; return }
+    if (isError(reply)) { this.#error(res, reply); done(); return }
     await sleep(reply.firstDelayMs ?? 0)
     if (record.stream) await this.#stream(res, record, reply)
     else this.#complete(res, record, reply)
-    finished = true
+    done()
   }
 
   #json (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -3,9 +3,8 @@
 // takes the next scripted reply; when the script is empty, `fallback` answers.
 // Used by provider, chat and agent tests and by the benches: drive it through the real
 // `openai` SDK or through agentd.
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { setTimeout as delay } from 'node:timers/promises'
+import type http from 'node:http'
+import { FakeUpstream, sleep, splitEvery, type UpstreamRequest } from './upstream-server.ts'
 
 export interface ScriptedToolCall { id?: string, name: string, arguments: Record<string, unknown> | string }
 
@@ -45,17 +44,7 @@ export interface HangReply { hang: true }
 export type Reply = TextReply | ErrorReply | HangReply
 export type ReplyFn = (req: RecordedRequest) => Reply
 
-export interface RecordedRequest {
-  method: string
-  path: string
-  headers: http.IncomingHttpHeaders
-  body: any // eslint-disable-line @typescript-eslint/no-explicit-any -- whatever the client sent
-  /** True when the client closed the connection before the reply ended. */
-  aborted: boolean
-  stream: boolean
-  /** performance.now() when the request arrived: the gap between two attempts is the wait the client slept. */
-  at: number
-}
+export type RecordedRequest = UpstreamRequest
 
 /** A route the server has beside the OpenAI-compatible ones (Ollama's /api/show, LM Studio's /api/v0/models). */
 export type NativeRoute = (req: RecordedRequest) => { status: number, body: unknown } | undefined
@@ -83,72 +72,34 @@ export function maskKey (key: string): string {
 const isError = (r: Reply): r is ErrorReply => 'status' in r
 const isHang = (r: Reply): r is HangReply => 'hang' in r
 
-function splitEvery (s: string, n: number): string[] {
-  if (s === '') return []
-  const out: string[] = []
-  for (let i = 0; i < s.length; i += n) out.push(s.slice(i, i + n))
-  return out
-}
-
-const sleep = async (ms: number): Promise<void> => { if (ms > 0) await delay(ms) }
-
-export class FakeOpenAI {
-  readonly server: http.Server
-  readonly requests: RecordedRequest[] = []
-  readonly script: Array<Reply | ReplyFn> = []
+export class FakeOpenAI extends FakeUpstream<Reply> {
   models: string[]
-  fallback: ReplyFn
   apiKey: string | undefined
   echoKeyIn401: boolean
   native: NativeRoute | undefined
   /** Length of /v1/embeddings vectors when the request does not say `dimensions`. */
   embeddingDimensions = 1536
-  #sockets = new Set<import('node:net').Socket>()
-  url = ''
 
   constructor (opts: FakeOpenAIOptions = {}) {
+    super(opts.fallback ?? ((req) => ({ text: `echo: ${String(req.body?.messages?.at(-1)?.content ?? '')}` })))
     this.models = opts.models ?? ['gpt-4o-mini', 'gpt-4o']
-    this.fallback = opts.fallback ?? ((req) => ({ text: `echo: ${String(req.body?.messages?.at(-1)?.content ?? '')}` }))
     this.apiKey = opts.apiKey
     this.echoKeyIn401 = opts.echoKeyIn401 ?? true
     this.native = opts.native
-    this.server = http.createServer((req, res) => { void this.#handle(req, res) })
-    this.server.on('connection', (s) => { this.#sockets.add(s); s.once('close', () => this.#sockets.delete(s)) })
   }
 
   /** The server's origin (no /v1): where native APIs live. */
   get origin (): string { return this.url.replace(/\/v1$/, '') }
 
-  /** Starts listening; `url` is the base URL including /v1. */
-  async start (): Promise<this> {
-    await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve))
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`
-    return this
-  }
-
-  enqueue (...replies: Array<Reply | ReplyFn>): this { this.script.push(...replies); return this }
+  /** The base URL includes /v1. */
+  protected baseUrl (origin: string): string { return `${origin}/v1` }
 
   get completions (): RecordedRequest[] { return this.requests.filter(r => r.path.endsWith('/chat/completions')) }
 
-  async close (): Promise<void> {
-    for (const s of this.#sockets) s.destroy()
-    await new Promise<void>(resolve => this.server.close(() => { resolve() }))
-  }
-
-  async #handle (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let raw = ''
-    for await (const chunk of req) raw += String(chunk)
-    let body: unknown = {}
-    try { body = raw === '' ? {} : JSON.parse(raw) } catch { body = raw }
-    const path = (req.url ?? '/').split('?')[0]
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false, stream: (body as { stream?: boolean })?.stream === true, at: performance.now() }
-    this.requests.push(record)
-    let finished = false
-    res.once('close', () => { if (!finished) record.aborted = true })
-    const done = (): void => { finished = true }
-
-    if (this.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.apiKey}`) {
-      const sent = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
+  protected async answer (record: RecordedRequest, res: http.ServerResponse, done: () => void): Promise<void> {
+    const { method, path } = record
+    if (this.apiKey !== undefined && record.headers.authorization !== `Bearer ${this.apiKey}`) {
+      const sent = (record.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
       const message = this.echoKeyIn401 && sent !== ''
         ? `Incorrect API key provided: ${maskKey(sent)}. You can find your API key at https://platform.openai.com/account/api-keys.`
         : 'Incorrect API key provided.'
@@ -156,14 +107,13 @@ export class FakeOpenAI {
     }
     const native = this.native?.(record)
     if (native !== undefined) { this.#json(res, native.status, native.body); done(); return }
-    if (req.method === 'GET' && path.endsWith('/models')) {
+    if (method === 'GET' && path.endsWith('/models')) {
       this.#json(res, 200, { object: 'list', data: this.models.map(id => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' })) }); done(); return
     }
-    if (req.method === 'POST' && path.endsWith('/embeddings')) { this.#embeddings(res, record); done(); return }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) { this.#error(res, { status: 404, message: `no route ${req.method} ${path}` }); done(); return }
+    if (method === 'POST' && path.endsWith('/embeddings')) { this.#embeddings(res, record); done(); return }
+    if (method !== 'POST' || !path.endsWith('/chat/completions')) { this.#error(res, { status: 404, message: `no route ${method} ${path}` }); done(); return }
 
-    const next = this.script.shift() ?? this.fallback
-    const reply = typeof next === 'function' ? next(record) : next
+    const reply = this.nextReply(record)
     if (isHang(reply)) return // never answers; the client must time out or abort
     if (isError(reply)) { this.#error(res, reply); done(); return }
     await sleep(reply.firstDelayMs ?? 0)
