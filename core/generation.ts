@@ -3,9 +3,7 @@
 // succeeds whole or closes what it built and throws.
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { createRegistry } from '@agentd/sdk'
-import { Hooks } from '@agentd/sdk'
-import { ScopedResources, installBodyParsers, type ResourcePool } from '@agentd/sdk'
+import { createRegistry, Hooks, ScopedResources, installBodyParsers, TIMED_OUT, within, type KernelApi, type PluginStatus, type ResourcePool } from '@agentd/sdk'
 import { ConfigView, type Env, type Settings } from './config.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 import { Lifecycle } from './lifecycle.ts'
@@ -19,8 +17,6 @@ import { coreRoutes } from './routes.ts'
 import { validatorCompiler } from './validator-compiler.ts'
 import { requestLoggerFactory } from './request-logger.ts'
 import { PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
-import type { KernelApi, PluginStatus } from '@agentd/sdk'
-import { TIMED_OUT, within } from '@agentd/sdk'
 
 export interface GenerationInput {
   number: number
@@ -39,6 +35,8 @@ export interface GenerationInput {
    * route may well exist in a moment).
    */
   starting?: boolean
+  /** The plugins this build has yet to register (the same set for every build; the early generation's 503 names them). */
+  loading?: Set<string>
 }
 
 export class Generation {
@@ -86,7 +84,7 @@ export class Generation {
     app.setValidatorCompiler(validatorCompiler)
     installBodyParsers(app)
     installErrorHandler(app)
-    installNotFound(app, input.starting === true)
+    installNotFound(app, input.starting === true ? () => [...(input.loading ?? [])] : undefined)
     // Whatever fails below leaves nothing behind: resources acquired so far are released.
     app.addHook('onClose', async () => { await resources.releaseAll() })
 
@@ -99,6 +97,8 @@ export class Generation {
       if (input.starting !== true) await installOpenApi(app, input.kernel.version)
       if (input.starting !== true) await app.register((await import('@fastify/sse')).fastifySSE, { heartbeatInterval: 15_000 })
       await app.register(coreRoutes, { healthTimeoutMs: settings.healthTimeoutMs })
+      input.loading?.clear()
+      for (const p of input.plugins) if (p.enabled && p.plugin !== undefined) input.loading?.add(p.name)
       for (const p of input.plugins) {
         const base = { name: p.name, module: p.module, version: p.version, enabled: p.enabled }
         if (!p.enabled || p.plugin === undefined) { statuses.push({ ...base, status: 'disabled' }); continue }
@@ -106,6 +106,7 @@ export class Generation {
         try {
           await app.register(p.plugin, { ...p.options, instance: p.name })
           log.debug({ plugin: p.name, ms: Math.round(performance.now() - started) }, 'plugin registered')
+          input.loading?.delete(p.name)
         } catch (err) {
           throw new PluginLoadError(`Plugin "${p.name}" failed to start: ${(err as Error).message}`, p.name, err, p.module)
         }

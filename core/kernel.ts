@@ -11,14 +11,11 @@ import type { Logger } from 'pino'
 import { loadEnv, readSettings, readRuntimeConfig, updateRuntimeConfig, runtimeConfigPath, ensureDir, type Env, type Settings } from './config.ts'
 import { planPlugins, configSections, PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
 import { Generation } from './generation.ts'
-import { ResourcePool } from '@agentd/sdk'
+import { FileWatcher, ResourcePool, TIMED_OUT, within, type KernelApi, type PluginStatus, type ReloadOutcome } from '@agentd/sdk'
 import { createLogger } from './logger.ts'
-import { FileWatcher } from '@agentd/sdk'
 import { RateLimitBackend } from './rate-limit-store.ts'
-import type { KernelApi, PluginStatus, ReloadOutcome } from '@agentd/sdk'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from '@agentd/sdk/typebox'
-import { TIMED_OUT, within } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -45,6 +42,7 @@ export class Kernel {
   readonly server: http.Server
   #current: Generation | undefined
   #generationCounter = 0
+  readonly #loading = new Set<string>() // see GenerationInput.loading
   #lastReload: ReloadOutcome | null = null
   #failedPlugin: PluginStatus | undefined
   #reloadChain: Promise<unknown> = Promise.resolve()
@@ -160,6 +158,7 @@ export class Kernel {
       rateLimitStore: this.rateLimits,
       logger: this.log,
       kernel: this.api,
+      loading: this.#loading,
     })
   }
 

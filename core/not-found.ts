@@ -1,14 +1,14 @@
 // 404 for an unknown path, 405 with `Allow` for a known path and a wrong method.
 // Fastify only knows "no route"; a shadow router of every (method, path) tells the two apart.
-import FindMyWay from 'find-my-way'
+// While the plugins load (the early generation), a 503 `starting` naming those still loading.
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import type { FastifyInstance } from 'fastify'
-import type { HTTPMethod } from 'find-my-way'
 import { Errors } from '@agentd/sdk'
 import { sendError } from './errors.ts'
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']
 
-export function installNotFound (app: FastifyInstance, starting = false): void {
+export function installNotFound (app: FastifyInstance, loading?: () => string[]): void {
   const shadow = FindMyWay({ ignoreTrailingSlash: true })
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -19,9 +19,10 @@ export function installNotFound (app: FastifyInstance, starting = false): void {
   })
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]
-    if (starting) {
+    if (loading !== undefined) {
+      const names = loading()
       void reply.header('retry-after', '1')
-      return sendError(reply, new Errors.STARTING())
+      return sendError(reply, new Errors.STARTING(names.length === 0 ? 'loading plugins' : `loading plugins: ${names.join(', ')}`))
     }
     const allowed = METHODS.filter(m => shadow.find(m, url) !== null)
     if (allowed.length > 0) {

@@ -23,7 +23,7 @@ t.test('503 "starting" while the first generation builds, then served', async t 
   t.equal((await fetch(`${url}/api/probe/tag`)).status, 200)
 })
 
-t.test('serve early: /api/index answers while the plugins load; their routes say starting, then answer', async t => {
+t.test('serve early: /api/index answers while the plugins load; their routes say which are starting, then answer', async t => {
   const ws = new Workspace()
   ws.writePlugins([{ name: 'probe', module: fixturePlugin('probe'), options: { init_delay_ms: 600 } }])
   const kernel = new Kernel({ cwd: ws.dir, env: testEnv(ws), watch: false })
@@ -39,7 +39,7 @@ t.test('serve early: /api/index answers while the plugins load; their routes say
   const url = `http://127.0.0.1:${(kernel.server.address() as AddressInfo).port}`
   const early = await fetch(`${url}/api/probe/tag`)
   t.equal(early.status, 503, 'a plugin route is "starting", not a 404')
-  t.match(await early.json(), { code: 'AGENT_ERR_STARTING' })
+  t.same(await early.json(), { error: 'The server is starting (loading plugins: probe); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }, 'naming the plugin still loading')
   await started
   t.equal(kernel.api.generation(), 1)
   t.equal((await fetch(`${url}/api/probe/tag`)).status, 200)
