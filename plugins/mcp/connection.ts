@@ -37,9 +37,10 @@ const MAX_PAGES = 50
 
 class TimeoutError extends Error { override name = 'TimeoutError' }
 
-async function answerWithin<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
+/** `p`, or a TimeoutError after `ms`; the message names `limitMs`, the configured limit `ms` is what is left of. */
+async function answerWithin<T> (p: Promise<T>, ms: number, what: string, limitMs = ms): Promise<T> {
   const outcome = await within(p, ms)
-  if (outcome === TIMED_OUT) throw new TimeoutError(`${what} did not answer within ${ms / 1000} s (the server's "timeout")`)
+  if (outcome === TIMED_OUT) throw new TimeoutError(`${what} did not answer within ${limitMs / 1000} s (the server's "timeout")`)
   return outcome
 }
 
@@ -181,7 +182,7 @@ export class McpConnection {
         await this.#refresh(client, 'tools', budgetMs, current)
         await this.#refresh(client, 'resources', budgetMs, current)
         await this.#refresh(client, 'prompts', budgetMs, current)
-      })(), budgetMs, `"${this.name}"`)
+      })(), budgetMs, `"${this.name}"`, cfg.timeoutMs)
     } catch (err) {
       // Closing a hung child can take seconds; do it in the background.
       void client.close().catch(() => undefined)

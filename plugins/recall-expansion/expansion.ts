@@ -7,11 +7,11 @@
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
 import type { RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { expandQuery } from './rules.ts'
+import { expandQuery, tableSynonyms, type SynonymSource } from './rules.ts'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
-export function expansionTechnique (relational: () => RelationalStore | undefined): RecallTechnique {
+export function expansionTechnique (relational: () => RelationalStore | undefined, synonymsOf: SynonymSource = tableSynonyms): RecallTechnique {
   return {
     name: 'query_expansion',
     run: async (input: RecallInput): Promise<RecallCandidates> => {
@@ -19,7 +19,7 @@ export function expansionTechnique (relational: () => RelationalStore | undefine
       const s = input.settings
       if (rel === undefined) return {}
       let t0 = performance.now()
-      const variants = expandQuery(input.query, s.recall_expansion_max_variants)
+      const variants = expandQuery(input.query, s.recall_expansion_max_variants, synonymsOf)
       const timings: Record<string, number> = { variants: ms(t0) }
       if (variants.length === 0) return { relevant_turns: [], timings_ms: timings }
       const n = Math.max(input.top_k * 2, 20)
