@@ -7,7 +7,14 @@
 // Figures: time to first token (median, p90) on short replies, and tokens/s (one delta is
 // one token here) on long replies. Targets: < 2 ms added to first token, >= 0.95 of raw
 // tokens/s. Each target prints "met" or "NOT met"; any miss makes the exit code 1.
-// Smoke run: BENCH_TTFT_RUNS=20 BENCH_TPS_RUNS=4 BENCH_LONG_TOKENS=200 BENCH_WARMUP=2.
+// Each figure is the median over BENCH_SETS (5) fresh processes, each printing its own: one
+// Node process's speed is bimodal for its lifetime, and which mode a process lands in moved
+// the anthropic ratio between 0.87 and 0.99 from one process to the next (21 quiet runs:
+// a third low; the raw SDK's own speed moved with it, so the harness's in-process fake
+// upstream and the SDKs' shared stream code are part of it, not only our layer).
+// Smoke run: BENCH_SETS=1 BENCH_TTFT_RUNS=20 BENCH_TPS_RUNS=4 BENCH_LONG_TOKENS=200 BENCH_WARMUP=2.
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
 import pino from 'pino'
@@ -25,6 +32,8 @@ const LONG_TOKENS = Number(process.env.BENCH_LONG_TOKENS ?? 2000)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20)
 const TTFT_TARGET_MS = 2
 const TPS_TARGET = 0.95
+const SETS = Number(process.env.BENCH_SETS ?? 5)
+const CHILD = process.env.BENCH_PROVIDERS_CHILD === '1'
 
 const silent = pino({ level: 'silent' }) as unknown as FastifyBaseLogger
 const KEY = 'sk-bench-0000000000000000'
@@ -60,7 +69,8 @@ interface Series {
 
 const pct = (xs: number[], p: number): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
 const verdict = (met: boolean): string => met ? 'met' : 'NOT met'
-const misses: string[] = []
+/** What one process measured, per series: added ms to first token, tokens/s ratio ours/raw. */
+const figures: Record<string, { added: number, ratio: number }> = {}
 
 async function rounds (s: Series, text: string, runs: number): Promise<{ raw: Run[], ours: Run[] }> {
   s.reply(text)
@@ -82,9 +92,7 @@ async function measure (s: Series): Promise<void> {
   console.log(`  raw SDK        median ${pct(rawTtft, 0.5).toFixed(3)} ms   p90 ${pct(rawTtft, 0.9).toFixed(3)} ms`)
   console.log(`  our provider   median ${pct(oursTtft, 0.5).toFixed(3)} ms   p90 ${pct(oursTtft, 0.9).toFixed(3)} ms`)
   const added = pct(oursTtft, 0.5) - pct(rawTtft, 0.5)
-  const ttftMet = added < TTFT_TARGET_MS
-  console.log(`  ${s.name}: added to first token ${added.toFixed(3)} ms, target < ${TTFT_TARGET_MS} ms: ${verdict(ttftMet)}`)
-  if (!ttftMet) misses.push(`${s.name} first token`)
+  console.log(`  ${s.name}: added to first token ${added.toFixed(3)} ms`)
 
   const long = await rounds(s, 'abcd'.repeat(LONG_TOKENS), TPS_RUNS)
   if (long.ours.some(r => r.tokens !== LONG_TOKENS) || long.raw.some(r => r.tokens !== LONG_TOKENS)) throw new Error(`${s.name}: a long stream lost tokens`)
@@ -97,47 +105,81 @@ async function measure (s: Series): Promise<void> {
   console.log(`tokens/s, ${TPS_RUNS} streams of ${LONG_TOKENS} deltas each`)
   console.log(`  raw SDK        ${rawTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.raw.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
   console.log(`  our provider   ${oursTps.toFixed(0)} tokens/s (all runs)   median run ${(LONG_TOKENS / (pct(long.ours.map(r => r.total), 0.5) / 1000)).toFixed(0)}`)
-  const tpsMet = ratio >= TPS_TARGET
-  console.log(`  ${s.name}: tokens/s ours/raw ${ratio.toFixed(3)} (median of paired runs; ${(oursTps / rawTps).toFixed(3)} over all runs), target >= ${TPS_TARGET}: ${verdict(tpsMet)}`)
-  if (!tpsMet) misses.push(`${s.name} tokens/s`)
+  console.log(`  ${s.name}: tokens/s ours/raw ${ratio.toFixed(3)} (median of paired runs; ${(oursTps / rawTps).toFixed(3)} over all runs)`)
+  figures[s.name] = { added, ratio }
 }
 
 const started = performance.now()
+if (!CHILD) await main()
+else await measureAll()
 
-const fakeOpenAI = await new FakeOpenAI({ models: ['m1'] }).start()
-const openaiProvider = buildOpenAICompatible(config, { instance: 'bench', base_url: fakeOpenAI.url, max_retries: 0, stream_usage: true }, silent)
-const openaiRaw = new OpenAI({ baseURL: fakeOpenAI.url, apiKey: 'not-needed', maxRetries: 0 })
-await measure({
-  name: 'openai-compatible',
-  reply: text => { fakeOpenAI.fallback = () => ({ text, chunkSize: 4 }) },
-  raw: async () => await timed(async () => (async function * () {
-    const stream = await openaiRaw.chat.completions.create({ model: 'm1', messages, stream: true, stream_options: { include_usage: true } })
-    for await (const c of stream) { const d = c.choices[0]?.delta?.content; yield d !== undefined && d !== null && d !== '' }
-  })()),
-  ours: async () => await timed(async () => ours(openaiProvider, 'm1')),
-})
-await fakeOpenAI.close()
+/** The parent: BENCH_SETS fresh processes one after another, their figures, the medians against the targets. */
+async function main (): Promise<void> {
+  const sets: Array<typeof figures> = []
+  for (let i = 0; i < SETS; i++) {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import=tsx', fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_PROVIDERS_CHILD: '1' }, stdio: ['ignore', 'pipe', 'inherit'] })
+      let text = ''
+      child.stdout.on('data', (c: Buffer) => { text += c.toString() })
+      child.on('close', code => { code === 0 ? resolve(text) : reject(new Error(`bench process ${i + 1} exited ${code}:\n${text}`)) })
+    })
+    if (i === 0) process.stdout.write(out.replace(/^FIGURES .*\n/m, ''))
+    const line = /^FIGURES (.*)$/m.exec(out)
+    if (line === null) throw new Error(`bench process ${i + 1} printed no figures:\n${out}`)
+    sets.push(JSON.parse(line[1]) as typeof figures)
+  }
+  const misses: string[] = []
+  console.log(`\n--- over ${SETS} fresh processes (the first one's details above)`)
+  for (const name of Object.keys(sets[0])) {
+    const added = sets.map(f => f[name].added)
+    const ratios = sets.map(f => f[name].ratio)
+    const a = pct(added, 0.5)
+    const r = pct(ratios, 0.5)
+    console.log(`  ${name}: added to first token, median ${a.toFixed(3)} ms (${added.map(x => x.toFixed(3)).join(' ')}), target < ${TTFT_TARGET_MS} ms: ${verdict(a < TTFT_TARGET_MS)}`)
+    console.log(`  ${name}: tokens/s ours/raw, median ${r.toFixed(3)} (${ratios.map(x => x.toFixed(3)).join(' ')}), target >= ${TPS_TARGET}: ${verdict(r >= TPS_TARGET)}`)
+    if (a >= TTFT_TARGET_MS) misses.push(`${name} first token`)
+    if (r < TPS_TARGET) misses.push(`${name} tokens/s`)
+  }
+  console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  if (misses.length > 0) {
+    console.log(`targets NOT met: ${misses.join(', ')}`)
+    process.exitCode = 1
+  } else {
+    console.log('all targets met')
+  }
+}
 
-const fakeAnthropic = await new FakeAnthropic({ apiKey: KEY }).start()
-const anthropicProvider = buildAnthropic(config, {
-  instance: 'anthropic', base_url: fakeAnthropic.url, api_key_env: 'ANTHROPIC_API_KEY', timeout: 120, max_retries: 0, default_max_tokens: 4096, thinking_budget_tokens: 0,
-}, silent)
-const anthropicRaw = new Anthropic({ baseURL: fakeAnthropic.url, apiKey: KEY, maxRetries: 0 })
-await measure({
-  name: 'anthropic',
-  reply: text => { fakeAnthropic.fallback = () => ({ text, chunkSize: 4 }) },
-  raw: async () => await timed(async () => (async function * () {
-    const stream = await anthropicRaw.messages.create({ model: 'claude-haiku-4-5', max_tokens: 4096, messages, stream: true })
-    for await (const e of stream) yield e.type === 'content_block_delta' && e.delta.type === 'text_delta' && e.delta.text !== ''
-  })()),
-  ours: async () => await timed(async () => ours(anthropicProvider, 'claude-haiku-4-5')),
-})
-await fakeAnthropic.close()
+/** One process: both series, then its figures on a line for the parent. */
+async function measureAll (): Promise<void> {
+  const fakeOpenAI = await new FakeOpenAI({ models: ['m1'] }).start()
+  const openaiProvider = buildOpenAICompatible(config, { instance: 'bench', base_url: fakeOpenAI.url, max_retries: 0, stream_usage: true }, silent)
+  const openaiRaw = new OpenAI({ baseURL: fakeOpenAI.url, apiKey: 'not-needed', maxRetries: 0 })
+  await measure({
+    name: 'openai-compatible',
+    reply: text => { fakeOpenAI.fallback = () => ({ text, chunkSize: 4 }) },
+    raw: async () => await timed(async () => (async function * () {
+      const stream = await openaiRaw.chat.completions.create({ model: 'm1', messages, stream: true, stream_options: { include_usage: true } })
+      for await (const c of stream) { const d = c.choices[0]?.delta?.content; yield d !== undefined && d !== null && d !== '' }
+    })()),
+    ours: async () => await timed(async () => ours(openaiProvider, 'm1')),
+  })
+  await fakeOpenAI.close()
 
-console.log(`\nbench took ${((performance.now() - started) / 1000).toFixed(1)} s`)
-if (misses.length > 0) {
-  console.log(`targets NOT met: ${misses.join(', ')}`)
-  process.exitCode = 1
-} else {
-  console.log('all targets met')
+  const fakeAnthropic = await new FakeAnthropic({ apiKey: KEY }).start()
+  const anthropicProvider = buildAnthropic(config, {
+    instance: 'anthropic', base_url: fakeAnthropic.url, api_key_env: 'ANTHROPIC_API_KEY', timeout: 120, max_retries: 0, default_max_tokens: 4096, thinking_budget_tokens: 0,
+  }, silent)
+  const anthropicRaw = new Anthropic({ baseURL: fakeAnthropic.url, apiKey: KEY, maxRetries: 0 })
+  await measure({
+    name: 'anthropic',
+    reply: text => { fakeAnthropic.fallback = () => ({ text, chunkSize: 4 }) },
+    raw: async () => await timed(async () => (async function * () {
+      const stream = await anthropicRaw.messages.create({ model: 'claude-haiku-4-5', max_tokens: 4096, messages, stream: true })
+      for await (const e of stream) yield e.type === 'content_block_delta' && e.delta.type === 'text_delta' && e.delta.text !== ''
+    })()),
+    ours: async () => await timed(async () => ours(anthropicProvider, 'claude-haiku-4-5')),
+  })
+  await fakeAnthropic.close()
+
+  console.log(`FIGURES ${JSON.stringify(figures)}`)
 }
