@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:loaded`: the whole suite run several times in a row while busy loops hold
 // every core, the check that no test depends on a quiet machine (timing, fixed sleeps,
-// races). Each run is `npm test` as CI runs it; a table of the runs follows, and the exit
-// code is 1 when any run failed.
+// races). Each run is `npm test` as CI runs it, its report passed on; a line per run
+// follows it, and the exit code is 1 when any run failed.
 // Options: --runs N (5), --burners N (one per core). Slow: about 10 minutes a run on 2 cores.
 import { spawn } from 'node:child_process'
 import { availableParallelism } from 'node:os'
@@ -27,7 +27,8 @@ function suite () {
     const started = Date.now()
     const child = spawn('npm', ['test'], { stdio: ['ignore', 'pipe', 'inherit'] })
     let tail = ''
-    child.stdout.on('data', (chunk) => { tail = (tail + chunk.toString()).slice(-2000) })
+    // Passed on as it comes, so a failing run's report is there to read; the tail gives the summary line.
+    child.stdout.on('data', (chunk) => { process.stdout.write(chunk); tail = (tail + chunk.toString()).slice(-2000) })
     child.on('close', (code) => {
       const line = tail.trim().split('\n').filter(l => /^\d+ passed, \d+ failed/.test(l)).pop() ?? `no summary (exit ${code})`
       resolve({ line, code, seconds: Math.round((Date.now() - started) / 1000) })
