@@ -1,27 +1,31 @@
-// Keyword search over turns: BM25-style scoring on PostgreSQL full text, the same SQL on
-// PGlite and PostgreSQL. Each query word counts by its rarity in the channels searched
-// (IDF from a GIN-index count, capped), divided by BM25's length norm; ts_rank_cd adds a
-// little for words standing close together. A word counts once per turn (chat turns are
-// short: repeats are rare), so this is BM25 with binary term frequency.
+// Keyword search over turns: BM25 on PostgreSQL full text, the same SQL on PGlite and
+// PostgreSQL, in one statement. Each query word counts by its rarity in the channels
+// searched (IDF), divided by BM25's length norm (bm25.ts); a word counts once per turn
+// (chat turns are short: repeats are rare), so this is BM25 with binary term frequency.
 // Words: function words are dropped, and a word of 5+ letters matches by its stem as a
 // prefix ("adopted" finds "adopt", "adopts", "adopting"), since the index uses the
 // language-neutral `simple` configuration.
-// Cost: the rarest words pick the candidate rows (at most 2 x COMMON), so a word that is in
-// every other turn never makes the database rank half the table; and a word the planner
-// statistics already call common is not counted (lexeme-frequencies.ts).
+// How: the GIN index finds the turns holding the query's rarer words (the candidates);
+// they come back with their stored tsvector and are scored here, their document counts
+// taken among the candidates, which hold every turn with a selecting word. A word the
+// planner statistics call common (lexeme-frequencies.ts) never selects (a word in every
+// other turn would make the database fetch half the table) but still scores, its count
+// estimated from its share. Scoring in SQL (a match per word per row, window sums,
+// ts_rank_cd) and a first statement counting each word's turns took 2-4 ms a search on
+// PGlite; this takes under a millisecond (bench/chat-recall.bench.ts).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import { num, type Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
+import { bm25, parseTermQuery, parseTsvector } from './bm25.ts'
 
 /**
- * A word in more turns than this (of the channels searched) is common: it still scores,
- * but never picks candidates, and its count stops here. Rows ranked per search are at
- * most twice this. A query of common words only finds nothing by keywords (vectors still
- * answer): on a toy vocabulary every word is common.
+ * A word estimated in more turns than this (of the channels searched) is common: it still
+ * scores, but never picks candidates. Candidates fetched per search are at most twice
+ * this. A query of common words only finds nothing by keywords (vectors still answer): on
+ * a toy vocabulary every word is common.
  */
 const COMMON = 500
-const B = 0.75
 
 /** A crude English stem used as a tsquery prefix; short words match whole. */
 export function stemPrefix (word: string): string {
@@ -46,39 +50,123 @@ export function wordQueries (text: string): Array<{ word: string, tsquery: strin
   return out
 }
 
-export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, q: { text: string, channels: string[], limit: number }): Promise<Row[]> {
+/**
+ * The channels' sizes seen by earlier searches, for choosing the next one's selecting words
+ * before it runs (a size a few turns old barely moves which words count as common).
+ * Before the first search of a set of channels, the whole table's size stands in.
+ */
+const sizes = new WeakMap<Kysely<unknown>, Map<string, number>>()
+const SIZES_KEPT = 1000
+
+const time = (v: unknown): number => v instanceof Date ? v.getTime() : Date.parse(String(v))
+const channelsKey = (channels: string[]): string => [...channels].sort().join('\u0000')
+
+interface KeywordQuery { text: string, channels: string[], limit: number }
+
+/** A search ready to run: its words, those that select candidates, and the statistics' shares. */
+interface Planned {
+  q: KeywordQuery
+  tsqs: string[]
+  pick: number[]
+  shares: number[]
+  done: (rows: Row[]) => void
+  fail: (err: unknown) => void
+}
+
+async function plan (db: Kysely<unknown>, q: KeywordQuery): Promise<Omit<Planned, 'done' | 'fail'> | undefined> {
   const terms = wordQueries(q.text)
-  if (terms.length === 0 || q.limit <= 0) return []
+  if (terms.length === 0 || q.limit <= 0) return undefined
   const tsqs = terms.map(t => t.tsquery)
-  // Each word's share of all turns by the planner statistics (lexeme-frequencies.ts); a
-  // word whose share of the channels' turns reaches COMMON is common without counting.
-  const freqs = await lexemeFrequencies(db)
-  const shares = tsqs.map(t => shareOf(freqs, t))
-  // Document counts per word (each capped at COMMON, read from the GIN index) and the channels' size, in one round trip.
-  const stats = await sql<{ i: number, df: number, n: number }>`WITH n AS (SELECT coalesce(sum(turn_count), 0)::int AS n FROM conversations WHERE channel = ANY(${q.channels}::text[]))
-    SELECT w.i::int AS i, n.n, CASE WHEN w.share * n.n >= ${COMMON} THEN ${COMMON}::int ELSE (SELECT count(*)::int FROM (SELECT 1 FROM turns x
-      WHERE x.channel = ANY(${q.channels}::text[]) AND x.content_tsv @@ to_tsquery('simple', w.q) LIMIT ${COMMON}) c) END AS df
-    FROM unnest(${tsqs}::text[], ${shares}::float8[]) WITH ORDINALITY AS w(q, share, i), n`.execute(db)
-  const df = new Map(stats.rows.map(r => [num(r.i) - 1, num(r.df)]))
-  const N = Math.max(num(stats.rows[0]?.n ?? 0), ...df.values(), 1)
-  const idf = terms.map((_, i) => Math.log(1 + (N - (df.get(i) ?? 0) + 0.5) / ((df.get(i) ?? 0) + 0.5)))
-  // Rarest words first pick the candidates, until they would bring more than 2 x COMMON rows.
-  const order = terms.map((_, i) => i).filter(i => (df.get(i) ?? 0) > 0 && (df.get(i) ?? 0) < COMMON).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0))
-  if (order.length === 0) return []
+  const stats = await lexemeFrequencies(db)
+  const size = sizes.get(db)?.get(channelsKey(q.channels)) ?? stats.turns
+  const shares = tsqs.map(t => shareOf(stats.shares, t))
+  const estimate = shares.map(s => s * size)
+  // The rarest words pick the candidates, until they would bring more than 2 x COMMON rows.
+  const order = tsqs.map((_, i) => i).filter(i => estimate[i] < COMMON).sort((a, b) => estimate[a] - estimate[b] || a - b)
   const pick: number[] = []
   let total = 0
   for (const i of order) {
-    const d = df.get(i) ?? 0
-    if (pick.length > 0 && total + d > 2 * COMMON) break
-    pick.push(i); total += d
+    if (pick.length > 0 && total + estimate[i] > 2 * COMMON) break
+    pick.push(i); total += estimate[i]
   }
-  const selector = pick.map(i => tsqs[i]).join(' | ')
-  const all = tsqs.join(' | ')
-  const weighted = sql.join(terms.map((_, i) => sql`(t.content_tsv @@ to_tsquery('simple', ${tsqs[i]}))::int * ${idf[i]}::float8`), sql` + `)
-  const r = await sql<Row>`SELECT ${cols}, ((${weighted}) / (${1 - B}::float8 + ${B}::float8 * length(t.content_tsv) / greatest(t.avgdl, 1))
-      + 0.1 * ts_rank_cd(t.content_tsv, to_tsquery('simple', ${all}))) AS score
-    FROM (SELECT c.*, avg(length(c.content_tsv)) OVER () AS avgdl FROM (SELECT * FROM turns x
-      WHERE x.channel = ANY(${q.channels}::text[]) AND x.content_tsv @@ to_tsquery('simple', ${selector}) LIMIT ${2 * COMMON}) c) t
-    ORDER BY score DESC, t.ts DESC, t.idx DESC LIMIT ${q.limit}`.execute(db)
-  return r.rows
+  return pick.length === 0 ? undefined : { q, tsqs, pick, shares }
+}
+
+/**
+ * Searches started together (a recall runs its techniques at once: hybrid and
+ * query_expansion each search) share statements: the searches waiting when the event loop
+ * comes round run as one per set of channels. On PGlite every statement of every
+ * technique queues on the one connection, so two searches in two statements each were
+ * the techniques' largest cost in a chat.
+ */
+const waiting = new WeakMap<Kysely<unknown>, { cols: ReturnType<typeof sql.raw>, searches: Planned[] }>()
+
+export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, q: KeywordQuery): Promise<Row[]> {
+  const planned = await plan(db, q)
+  if (planned === undefined) return []
+  return await new Promise<Row[]>((resolve, reject) => {
+    let batch = waiting.get(db)
+    if (batch === undefined) {
+      const created = { cols, searches: [] as Planned[] }
+      waiting.set(db, created)
+      setImmediate(() => {
+        waiting.delete(db)
+        const groups = new Map<string, Planned[]>()
+        for (const p of created.searches) groups.set(channelsKey(p.q.channels), [...(groups.get(channelsKey(p.q.channels)) ?? []), p])
+        for (const group of groups.values()) {
+          runTogether(db, created.cols, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
+        }
+      })
+      batch = created
+    }
+    batch.searches.push({ ...planned, done: resolve, fail: reject })
+  })
+}
+
+/**
+ * Searches over the same channels in two statements: the candidates of all of them (their
+ * selecting words' turns: id, time and stored tsvector, with the channels' size and each
+ * word as the database normalizes it), each search scored here (bm25.ts), then the whole
+ * rows of the turns that made some search's cut. A turn deleted in between is left out.
+ */
+async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, searches: Planned[]): Promise<void> {
+  const channels = searches[0].q.channels
+  const words = [...new Set(searches.flatMap(p => p.tsqs))]
+  const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
+  const r = await sql<{ id: string, ts: unknown, idx: number, tsv: string, n: number, tq: string[] }>`SELECT t.id, t.ts, t.idx, t.content_tsv::text AS tsv,
+      (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${channels}::text[])) AS n,
+      (SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, i)) AS tq
+    FROM turns t WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
+    LIMIT ${2 * COMMON * searches.length}`.execute(db)
+  const first = r.rows[0]
+  if (first === undefined) { for (const p of searches) p.done([]); return }
+  const n = num(first.n)
+  const known = sizes.get(db) ?? new Map<string, number>()
+  if (known.size >= SIZES_KEPT) known.clear()
+  known.set(channelsKey(channels), n)
+  sizes.set(db, known)
+  const normalized = new Map(words.map((w, i) => [w, parseTermQuery(first.tq[i] ?? '')]))
+  const docs = r.rows.map(row => ({ row, doc: parseTsvector(row.tsv) }))
+  const cuts = searches.map(p => {
+    const picked = new Set(p.pick)
+    const scored = bm25({
+      rows: docs,
+      terms: p.tsqs.map(w => normalized.get(w) ?? { parts: [] }),
+      n,
+      selecting: p.pick,
+      // A selecting word's turns are all among the candidates; a common word's count is estimated.
+      dfFloor: p.shares.map((s, i) => picked.has(i) ? 0 : s * n),
+    })
+    scored.sort((a, b) => b.score - a.score || time(b.row.ts) - time(a.row.ts) || num(b.row.idx) - num(a.row.idx))
+    return scored.slice(0, p.q.limit)
+  })
+  const ids = [...new Set(cuts.flatMap(cut => cut.map(c => c.row.id)))]
+  const full = ids.length === 0 ? [] : (await sql<Row>`SELECT ${cols} FROM turns t WHERE t.id = ANY(${ids}::uuid[])`.execute(db)).rows
+  const byId = new Map(full.map(row => [String(row.id), row]))
+  searches.forEach((p, k) => {
+    p.done(cuts[k].flatMap(({ row, score }) => {
+      const whole = byId.get(String(row.id))
+      return whole === undefined ? [] : [{ ...whole, score }]
+    }))
+  })
 }

@@ -33,13 +33,14 @@ t.test('shareOf: a whole word by its lexeme, a prefix by the most frequent lexem
 
 t.test('a table never analyzed has no statistics: every word is counted', async t => {
   const { h } = await store(t)
-  t.equal((await lexemeFrequencies(h.db)).size, 0)
+  t.equal((await lexemeFrequencies(h.db)).shares.size, 0)
 })
 
 t.test('after ANALYZE the common word is listed with its share of the turns', async t => {
   const { h } = await store(t)
   await sql`ANALYZE turns`.execute(h.db)
-  const freqs = await lexemeFrequencies(h.db)
+  const { shares: freqs, turns } = await lexemeFrequencies(h.db)
+  t.equal(turns, 1200, 'and the turns they were taken over')
   t.ok(Math.abs((freqs.get('weather') ?? 0) - 0.5) < 0.05, `weather in half the turns (${freqs.get('weather')})`)
   t.ok((freqs.get('zebra') ?? 0) < 0.01, 'a word of one turn: listed, if at all, as rare')
 })
@@ -47,14 +48,14 @@ t.test('after ANALYZE the common word is listed with its share of the turns', as
 t.test('the statistics are read once a minute, the stale answer served while they are read again', async t => {
   const { h } = await store(t)
   const first = await lexemeFrequencies(h.db)
-  t.equal(first.size, 0)
+  t.equal(first.shares.size, 0)
   await sql`ANALYZE turns`.execute(h.db)
-  t.equal((await lexemeFrequencies(h.db)).size, 0, 'within the minute: the cached answer')
+  t.equal((await lexemeFrequencies(h.db)).shares.size, 0, 'within the minute: the cached answer')
   const later = Date.now() + 61_000
-  t.equal((await lexemeFrequencies(h.db, later)).size, 0, 'stale: served at once while it is read again')
+  t.equal((await lexemeFrequencies(h.db, later)).shares.size, 0, 'stale: served at once while it is read again')
   // The refresh runs on the same connection: a query after it sees it done.
   await sql`SELECT 1`.execute(h.db)
-  t.ok((await lexemeFrequencies(h.db, later)).has('weather'), 'then the new statistics')
+  t.ok((await lexemeFrequencies(h.db, later)).shares.has('weather'), 'then the new statistics')
 })
 
 t.test('a search ranks the same with statistics as without, the common word scoring but not counted', async t => {
@@ -65,6 +66,6 @@ t.test('a search ranks the same with statistics as without, the common word scor
   await sql`ANALYZE turns`.execute(h.db)
   await lexemeFrequencies(h.db, Date.now() + 61_000)
   await sql`SELECT 1`.execute(h.db)
-  t.ok((await lexemeFrequencies(h.db)).has('weather'), 'the statistics are in use')
+  t.ok((await lexemeFrequencies(h.db)).shares.has('weather'), 'the statistics are in use')
   t.same(await search(), before)
 })

@@ -12,41 +12,48 @@ import { sql, type Kysely } from 'kysely'
 /** Statistics change only when ANALYZE runs (at most once a minute on PGlite): read them that often. */
 const TTL_MS = 60_000
 
-interface Cached { at: number, pending?: Promise<Map<string, number>>, freqs: Map<string, number> }
+/** Each listed lexeme's share of the turns, and the turns the statistics were taken over (0: never analyzed). */
+export interface LexemeStats { shares: Map<string, number>, turns: number }
+
+const NONE = (): LexemeStats => ({ shares: new Map(), turns: 0 })
+
+interface Cached { at: number, pending?: Promise<LexemeStats>, stats: LexemeStats }
 const cache = new WeakMap<Kysely<unknown>, Cached>()
 
-async function read (db: Kysely<unknown>): Promise<Map<string, number>> {
-  const r = await sql<{ e: string[] | null, f: number[] | null }>`SELECT s.most_common_elems::text::text[] AS e, s.most_common_elem_freqs AS f
-    FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = 'turns' AND s.attname = 'content_tsv'`.execute(db)
+async function read (db: Kysely<unknown>): Promise<LexemeStats> {
+  const r = await sql<{ e: string[] | null, f: number[] | null, n: number | null }>`SELECT s.most_common_elems::text::text[] AS e, s.most_common_elem_freqs AS f,
+      (SELECT greatest(c.reltuples, 0)::float8 FROM pg_class c WHERE c.oid = to_regclass('turns')) AS n
+    FROM (SELECT 1) one LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = 'turns' AND s.attname = 'content_tsv'`.execute(db)
   const row = r.rows[0]
-  const freqs = new Map<string, number>()
-  if (row?.e == null || row.f == null) return freqs
-  row.e.forEach((lexeme, i) => { freqs.set(lexeme, Number(row.f?.[i] ?? 0)) })
-  return freqs
+  const stats: LexemeStats = { shares: new Map(), turns: Number(row?.n ?? 0) }
+  if (row?.e == null || row.f == null) return stats
+  row.e.forEach((lexeme, i) => { stats.shares.set(lexeme, Number(row.f?.[i] ?? 0)) })
+  return stats
 }
 
 /**
- * The share of turns (0..1) holding each lexeme the statistics list; a lexeme not listed
- * is rarer than every listed one (or the table was never analyzed). Cached per database
+ * The share of turns (0..1) holding each lexeme the statistics list (a lexeme not listed
+ * is rarer than every listed one, or the table was never analyzed), and the table's size
+ * when they were taken. Cached per database
  * handle: the first search waits for the read, later ones take the cached answer while a
  * stale one (a minute old) is read again behind them. A failed read counts as "no
  * statistics" (every word is counted).
  */
-export async function lexemeFrequencies (db: Kysely<unknown>, now = Date.now()): Promise<Map<string, number>> {
+export async function lexemeFrequencies (db: Kysely<unknown>, now = Date.now()): Promise<LexemeStats> {
   const c = cache.get(db)
   if (c !== undefined) {
     if (now - c.at >= TTL_MS && c.pending === undefined) void refresh(db, c)
-    return c.pending !== undefined && c.at === 0 ? await c.pending : c.freqs
+    return c.pending !== undefined && c.at === 0 ? await c.pending : c.stats
   }
-  const entry: Cached = { at: 0, freqs: new Map() }
+  const entry: Cached = { at: 0, stats: NONE() }
   cache.set(db, entry)
   return await refresh(db, entry)
 }
 
-async function refresh (db: Kysely<unknown>, entry: Cached): Promise<Map<string, number>> {
-  entry.pending = read(db).catch(() => new Map<string, number>()).then(freqs => {
-    entry.freqs = freqs; entry.at = Date.now(); entry.pending = undefined
-    return freqs
+async function refresh (db: Kysely<unknown>, entry: Cached): Promise<LexemeStats> {
+  entry.pending = read(db).catch(NONE).then(stats => {
+    entry.stats = stats; entry.at = Date.now(); entry.pending = undefined
+    return stats
   })
   return await entry.pending
 }
