@@ -11,12 +11,37 @@ export interface TermQuery { parts: Array<{ lexeme: string, prefix: boolean }> }
 const QUOTED = /'((?:[^'\\]|''|\\.)*)'(:\*|:[0-9A-D,]+)?/g
 const unquote = (s: string): string => s.replace(/''/g, "'").replace(/\\(.)/g, '$1')
 
-/** A tsvector's text form: each lexeme with how often it occurs (its positions; 1 if stripped). */
+/**
+ * A tsvector's text form: each lexeme with how often it occurs (its positions; 1 if
+ * stripped). Scanned by hand rather than by a regular expression: this runs on every
+ * candidate of every search.
+ */
 export function parseTsvector (text: string): Map<string, number> {
   const out = new Map<string, number>()
-  for (const m of text.matchAll(QUOTED)) {
-    const positions = m[2] === undefined ? 1 : m[2].slice(1).split(',').length
-    out.set(unquote(m[1]), positions)
+  let i = 0
+  const end = text.length
+  while (i < end) {
+    if (text.charCodeAt(i) !== 39 /* ' */) { i++; continue }
+    let lexeme = ''
+    let from = ++i
+    for (;;) {
+      if (i >= end) return out
+      const c = text.charCodeAt(i)
+      if (c === 92 /* \ */) { lexeme += text.slice(from, i); from = ++i; i++; continue }
+      if (c === 39) {
+        if (text.charCodeAt(i + 1) === 39) { lexeme += text.slice(from, i + 1); i += 2; from = i; continue }
+        lexeme += text.slice(from, i)
+        i++
+        break
+      }
+      i++
+    }
+    let positions = 1
+    if (text.charCodeAt(i) === 58 /* : */) {
+      i++
+      while (i < end && text.charCodeAt(i) !== 32 /* space */) { if (text.charCodeAt(i) === 44 /* , */) positions++; i++ }
+    }
+    out.set(lexeme, positions)
   }
   return out
 }
@@ -42,8 +67,18 @@ export function termMatches (doc: Map<string, number>, term: TermQuery): string[
   return out
 }
 
+/** A candidate: its row and its lexemes; `seen` keeps its matches when several searches score it. */
+export interface Bm25Row<T> { row: T, doc: Map<string, number>, seen?: Map<TermQuery, string[]> }
+
+function matchesOf<T> (r: Bm25Row<T>, term: TermQuery): string[] {
+  r.seen ??= new Map()
+  let m = r.seen.get(term)
+  if (m === undefined) { m = termMatches(r.doc, term); r.seen.set(term, m) }
+  return m
+}
+
 export interface Bm25Input<T> {
-  rows: Array<{ row: T, doc: Map<string, number> }>
+  rows: Array<Bm25Row<T>>
   terms: TermQuery[]
   /** Turns in the channels searched. */
   n: number
@@ -70,7 +105,7 @@ export function bm25<T> (input: Bm25Input<T>): Array<{ row: T, score: number }> 
   const rows: Bm25Input<T>['rows'] = []
   const hits: string[][][] = []
   for (const r of input.rows) {
-    const h = terms.map(term => termMatches(r.doc, term))
+    const h = terms.map(term => matchesOf(r, term))
     if (!input.selecting.some(i => h[i].length > 0)) continue
     rows.push(r); hits.push(h)
   }

@@ -1,0 +1,66 @@
+// BM25 over keyword-search candidates (bm25.ts): Postgres's text forms parsed, and the
+// ranking rules (rare words weigh more, long turns less, the selecting words decide which
+// rows are scored). The texts below are what Postgres prints (checked on PGlite).
+import t from 'tap'
+import { bm25, parseTermQuery, parseTsvector, termMatches } from './bm25.ts'
+
+t.test('parseTsvector: each lexeme with its number of positions', async t => {
+  t.same([...parseTsvector("'a':3 'adopted':2 'dog':4 'we':1")], [['a', 1], ['adopted', 1], ['dog', 1], ['we', 1]])
+  t.same([...parseTsvector("'and':6 'blue':2,10 'door':3,8")], [['and', 1], ['blue', 2], ['door', 2]])
+  t.same([...parseTsvector("'x':1A,2B,3")], [['x', 3]], 'weights are not positions')
+  t.same([...parseTsvector("'dog' 'cat'")], [['dog', 1], ['cat', 1]], 'stripped: one each')
+  t.same([...parseTsvector('')], [])
+})
+
+t.test('parseTsvector: doubled quotes and backslashes are the characters themselves', async t => {
+  t.same([...parseTsvector("'it''s':1 'a\\\\b':2 'c':3")], [["it's", 1], ['a\\b', 1], ['c', 1]])
+})
+
+t.test('parseTermQuery: a whole word, a prefix, a word the parser split', async t => {
+  t.same(parseTermQuery("'dog'"), { parts: [{ lexeme: 'dog', prefix: false }] })
+  t.same(parseTermQuery("'adopt':*"), { parts: [{ lexeme: 'adopt', prefix: true }] })
+  t.same(parseTermQuery("'o' <-> 'brien'"), { parts: [{ lexeme: 'o', prefix: false }, { lexeme: 'brien', prefix: false }] })
+  t.same(parseTermQuery(''), { parts: [] }, 'a word with no lexeme')
+})
+
+t.test('termMatches: a prefix matches every lexeme it starts; a split word needs all its parts', async t => {
+  const doc = parseTsvector("'adopted':2 'adopting':5 'dog':4 'o':6")
+  t.same(termMatches(doc, parseTermQuery("'adopt':*")), ['adopted', 'adopting'])
+  t.same(termMatches(doc, parseTermQuery("'dog'")), ['dog'])
+  t.same(termMatches(doc, parseTermQuery("'do'")), [], 'a whole word is not a prefix')
+  t.same(termMatches(doc, parseTermQuery("'o' <-> 'brien'")), [], 'one part missing')
+  t.same(termMatches(doc, parseTermQuery('')), [])
+})
+
+const rows = (...texts: string[]): Array<{ row: string, doc: Map<string, number> }> =>
+  texts.map(text => ({ row: text, doc: new Map(text.split(' ').map(w => [w, 1])) }))
+const terms = (...ws: string[]): ReturnType<typeof parseTermQuery>[] => ws.map(w => parseTermQuery(`'${w}'`))
+
+t.test('bm25: a turn with the rare word ranks above one with the common word', async t => {
+  const scored = bm25({ rows: rows('we saw a zebra', 'we saw rain', 'rain again', 'rain today'), terms: terms('zebra', 'rain'), n: 4, selecting: [0, 1], dfFloor: [] })
+  t.equal(scored.sort((a, b) => b.score - a.score)[0].row, 'we saw a zebra')
+  t.equal(scored.length, 4, 'every turn holding a word is scored')
+})
+
+t.test('bm25: of two turns with the same words, the shorter ranks first', async t => {
+  const scored = bm25({ rows: rows('dog park', 'dog park on a long sunny afternoon walk'), terms: terms('dog'), n: 10, selecting: [0], dfFloor: [] })
+  t.equal(scored.sort((a, b) => b.score - a.score)[0].row, 'dog park')
+})
+
+t.test('bm25: only rows holding a selecting word are scored (the others were another search\'s candidates)', async t => {
+  const scored = bm25({ rows: rows('zebra here', 'only rain'), terms: terms('zebra', 'rain'), n: 10, selecting: [0], dfFloor: [] })
+  t.same(scored.map(s => s.row), ['zebra here'])
+})
+
+t.test('bm25: a common word\'s count is at least its floor, so it weighs less', async t => {
+  const input = { rows: rows('rain zebra', 'rain'), terms: terms('zebra', 'rain'), n: 1000, selecting: [0, 1] }
+  const alone = bm25({ ...input, dfFloor: [] }).find(s => s.row === 'rain')?.score ?? 0
+  const floored = bm25({ ...input, dfFloor: [0, 600] }).find(s => s.row === 'rain')?.score ?? 0
+  t.ok(floored < alone, `${floored} < ${alone}`)
+})
+
+t.test('bm25: repeats add only the tie-breaker (0.01 an occurrence)', async t => {
+  const docs = [{ row: 'twice', doc: new Map([['blue', 2], ['sky', 1]]) }, { row: 'once', doc: new Map([['blue', 1], ['sea', 1]]) }]
+  const [a, b] = bm25({ rows: docs, terms: terms('blue'), n: 10, selecting: [0], dfFloor: [] })
+  t.equal(Math.round((a.score - b.score) * 1000) / 1000, 0.01)
+})
