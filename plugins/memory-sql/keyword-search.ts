@@ -133,20 +133,24 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   const channels = searches[0].q.channels
   const words = [...new Set(searches.flatMap(p => p.tsqs))]
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
-  const r = await sql<{ id: string, ts: unknown, idx: number, tsv: string, n: number, tq: string[] }>`SELECT t.id, t.ts, t.idx, t.content_tsv::text AS tsv,
+  // A first row (id null) carries the channels' size and each word as the database
+  // normalizes it, so the candidates do not repeat them (PGlite parses every value sent).
+  const r = await sql<{ id: string | null, ts: unknown, idx: number, tsv: string, n: number | null, tq: string[] | null }>`SELECT NULL::uuid AS id, NULL::timestamptz AS ts, NULL::int AS idx, NULL::text AS tsv,
       (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${channels}::text[])) AS n,
       (SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, i)) AS tq
-    FROM turns t WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
-    LIMIT ${2 * COMMON * searches.length}`.execute(db)
-  const first = r.rows[0]
-  if (first === undefined) { for (const p of searches) p.done([]); return }
-  const n = num(first.n)
+    UNION ALL (SELECT t.id, t.ts, t.idx, t.content_tsv::text, NULL, NULL FROM turns t
+      WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
+      LIMIT ${2 * COMMON * searches.length})`.execute(db)
+  const head = r.rows.find(row => row.id === null)
+  const candidates = r.rows.filter((row): row is typeof row & { id: string } => row.id !== null)
+  const n = num(head?.n ?? 0)
   const known = sizes.get(db) ?? new Map<string, number>()
   if (known.size >= SIZES_KEPT) known.clear()
   known.set(channelsKey(channels), n)
   sizes.set(db, known)
-  const normalized = new Map(words.map((w, i) => [w, parseTermQuery(first.tq[i] ?? '')]))
-  const docs = r.rows.map(row => ({ row, doc: parseTsvector(row.tsv) }))
+  if (head === undefined || candidates.length === 0) { for (const p of searches) p.done([]); return }
+  const normalized = new Map(words.map((w, i) => [w, parseTermQuery(head.tq?.[i] ?? '')]))
+  const docs = candidates.map(row => ({ row, doc: parseTsvector(row.tsv) }))
   const cuts = searches.map(p => {
     const picked = new Set(p.pick)
     const scored = bm25({
