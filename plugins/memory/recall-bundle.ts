@@ -5,7 +5,7 @@
 // hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { RecallResult } from '@agentd/sdk/contracts/memory-service'
-import type { EmbeddingRef, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { EmbeddingRef, Entity, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { RECALL_DEFAULTS, enableKey } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within } from '@agentd/sdk'
@@ -87,7 +87,7 @@ export class Recall {
       const [v] = await e.embed([text], opts.signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
-    // The query's vector neighbours, read once for every technique that needs them (the deepest read asked for wins).
+    // The query's vector neighbours (turns, entities), each read once for every technique that needs them (the deepest read asked for wins).
     let nearest: { limit: number, turns: Promise<Array<Turn & { score: number }>> } | undefined
     const nearestTurns = async (limit: number): Promise<Array<Turn & { score: number }>> => {
       const rel = ctx.relational
@@ -95,7 +95,14 @@ export class Recall {
       if (nearest === undefined || nearest.limit < limit) nearest = { limit, turns: rel.similarTurns({ embedding, channels, limit }) }
       return (await nearest.turns).slice(0, limit)
     }
-    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, nearestTurns, settings, signal: opts.signal, strict: opts.strict }
+    let nearestE: { limit: number, entities: Promise<Array<Entity & { score: number }>> } | undefined
+    const nearestEntities = async (limit: number): Promise<Array<Entity & { score: number }>> => {
+      const graph = ctx.graph
+      if (embedding === undefined || graph === undefined) return []
+      if (nearestE === undefined || nearestE.limit < limit) nearestE = { limit, entities: graph.similarEntities({ embedding, channels, limit }) }
+      return (await nearestE.entities).slice(0, limit)
+    }
+    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, nearestTurns, nearestEntities, settings, signal: opts.signal, strict: opts.strict }
     const ran: string[] = []
     const techniques = this.#techniques(settings)
     const limit = ctx.opts.techniqueTimeoutMs ?? 2000

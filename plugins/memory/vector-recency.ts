@@ -39,7 +39,7 @@ export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
       const [turns, facts, entities, strategies, goals] = await Promise.all([
         part('turns', 'relational', async () => rel === undefined ? [] : await rankTurns(svc, rel, input, embedding)),
         part('facts', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarFacts({ embedding, channels, limit: topK, include_superseded: asksAboutPast(input.query) })).filter(f => f.score > 0.05)),
-        part('entities', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await graph.similarEntities({ embedding, channels, limit: Math.min(topK, 5) })).filter(e => e.score > 0.2)),
+        part('entities', 'graph', async () => graph === undefined || embedding === undefined ? [] : (await (input.nearestEntities?.(Math.min(topK, 5)) ?? graph.similarEntities({ embedding, channels, limit: Math.min(topK, 5) }))).filter(e => e.score > 0.2)),
         part('strategies', 'relational', async () => rel === undefined || embedding === undefined ? [] : (await rel.similarStrategies({ embedding, channels, limit: 3 })).filter(s => s.score > 0.2)),
         part('goals', 'relational', async () => rel === undefined ? [] : await rel.goals({ channels, status: 'active', limit: 5 })),
       ])

@@ -46,7 +46,8 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
               (await graph.entities({ channel, search: w, offset: 0, limit: 5 })).items.filter(e => mentions(e, w)))))).flat()
       for (const e of byName) if (!found.has(e.id)) found.set(e.id, { ...e, score: 1 })
       if (input.embedding !== undefined) {
-        const near = await graph.similarEntities({ embedding: input.embedding, channels: input.channels, limit: max })
+        // The service's shared read of the query's nearest entities (vector_recency reads the same), else our own.
+        const near = await (input.nearestEntities?.(max) ?? graph.similarEntities({ embedding: input.embedding, channels: input.channels, limit: max }))
         for (const e of near) if (e.score >= s.recall_entity_similarity_threshold && !found.has(e.id)) found.set(e.id, e)
       }
       timings.match = ms(t0)

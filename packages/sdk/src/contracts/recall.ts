@@ -1,6 +1,6 @@
 // Recall technique contract: one way of finding memories for a query. The memory service
 // runs every registered technique in parallel and fuses their candidates.
-import type { EmbeddingRef, Turn } from './memory-stores.ts'
+import type { EmbeddingRef, Entity, Turn } from './memory-stores.ts'
 
 /** What a recall technique is asked. */
 export interface RecallInput {
@@ -23,6 +23,12 @@ export interface RecallInput {
    * without an embedding. Rejects as the store's similarTurns would.
    */
   nearestTurns?: (limit: number) => Promise<Array<Turn & { score: number }>>
+  /**
+   * The entities nearest the query's `embedding` in `channels`, as nearestTurns: read once
+   * per recall and shared (vector_recency lists them, entity_centric starts from them).
+   * Empty without an embedding or a graph store. Rejects as the store's similarEntities would.
+   */
+  nearestEntities?: (limit: number) => Promise<Array<Entity & { score: number }>>
   /** Embeds another text with the embedder that made `embedding` (query variants, HyDE); undefined when none works. */
   embed?: (text: string) => Promise<EmbeddingRef | undefined>
   /**
