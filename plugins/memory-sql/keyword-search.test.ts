@@ -1,0 +1,58 @@
+// Keyword searches started together (a recall's hybrid and query_expansion) share their
+// statements (keyword-search.ts); each must still rank as it would alone, on every backend.
+import t from 'tap'
+import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
+import { SqlRelationalStore } from './relational-store.ts'
+
+const TEXTS = [
+  '[3 June 2024] Alex: We finally adopted a dog last weekend.',
+  '[4 June 2024] Sam: The puppy chewed my running shoes.',
+  '[5 June 2024] Alex: I signed up for the Lisbon marathon in October.',
+  '[6 June 2024] Sam: My sister moved to Porto for work.',
+  '[7 June 2024] Alex: The dog sleeps on the sofa now.',
+  '[8 June 2024] Sam: Training runs are getting longer.',
+]
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`searches started together rank as each does alone, on ${backend.name}`, async t => {
+    const store = new SqlRelationalStore(await backend.open(t))
+    await store.init()
+    for (const [i, content] of TEXTS.entries()) await store.addTurn({ conversation_id: `c${i % 2}`, role: 'user', content, channel: 'ks' })
+    await store.addTurn({ conversation_id: 'other', role: 'user', content: 'a dog elsewhere', channel: 'ks-other' })
+    const queries = [
+      { text: 'When did Alex adopt the dog?', channels: ['ks'], limit: 3 },
+      { text: 'dog puppy pet adopted', channels: ['ks'], limit: 5 },
+      { text: 'marathon race running', channels: ['ks', 'ks-other'], limit: 4 },
+    ]
+    const alone = []
+    for (const q of queries) alone.push(await store.searchTurns(q))
+    const together = await Promise.all(queries.map(async q => await store.searchTurns(q)))
+    t.same(together.map(r => r.map(x => [x.content, x.score])), alone.map(r => r.map(x => [x.content, x.score])))
+    t.equal(alone[0][0].content, TEXTS[0], 'the turn with the rarest words first')
+    t.ok(alone[1].length <= 5 && alone[0].length <= 3, 'each search cut to its own limit')
+  })
+}
+
+t.test('searches started together on the same channels share two statements (PGlite)', async t => {
+  const h = await SQL_BACKENDS[0].open(t)
+  const store = new SqlRelationalStore(h)
+  await store.init()
+  for (const [i, content] of TEXTS.entries()) await store.addTurn({ conversation_id: `c${i}`, role: 'user', content, channel: 'ks' })
+  await store.searchTurns({ text: 'warm up', channels: ['ks'], limit: 1 }) // the statistics read, once per handle
+  if (h.backend !== 'pglite') throw new Error('expected PGlite')
+  const pglite = h.pglite
+  const seen: string[] = []
+  const query = pglite.query.bind(pglite)
+  pglite.query = (async (text: string, params?: unknown[], opts?: Parameters<typeof query>[2]) => {
+    seen.push(text)
+    return await query(text, params, opts)
+  }) as typeof pglite.query
+  t.teardown(() => { pglite.query = query })
+  const [a, b] = await Promise.all([
+    store.searchTurns({ text: 'adopted dog', channels: ['ks'], limit: 3 }),
+    store.searchTurns({ text: 'marathon running shoes', channels: ['ks'], limit: 3 }),
+  ])
+  t.equal(seen.length, 2, `candidates, then whole rows: ${seen.map(s => s.slice(0, 40)).join(' | ')}`)
+  t.equal(a[0].content, TEXTS[0])
+  t.match(b[0].content, /marathon|running/)
+})
