@@ -58,7 +58,6 @@ export function wordQueries (text: string): Array<{ word: string, tsquery: strin
 const sizes = new WeakMap<Kysely<unknown>, Map<string, number>>()
 const SIZES_KEPT = 1000
 
-const time = (v: unknown): number => v instanceof Date ? v.getTime() : Date.parse(String(v))
 const channelsKey = (channels: string[]): string => [...channels].sort().join('\u0000')
 
 interface KeywordQuery { text: string, channels: string[], limit: number }
@@ -133,24 +132,29 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   const channels = searches[0].q.channels
   const words = [...new Set(searches.flatMap(p => p.tsqs))]
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
-  // A first row (id null) carries the channels' size and each word as the database
-  // normalizes it, so the candidates do not repeat them (PGlite parses every value sent).
-  const r = await sql<{ id: string | null, ts: unknown, idx: number, tsv: string, n: number | null, tq: string[] | null }>`SELECT NULL::uuid AS id, NULL::timestamptz AS ts, NULL::int AS idx, NULL::text AS tsv,
+  // One row of three values: the channels' size, each word as the database normalizes it,
+  // and the candidates packed into one text, a line each (id, time in ms, index, tsvector;
+  // a lexeme never holds a line break). PGlite copies and decodes every value it sends back
+  // (about 1 us each): a row per candidate, four values each, cost more than the search.
+  const r = await sql<{ n: number, tq: string[] | null, rows: string | null }>`SELECT
       (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${channels}::text[])) AS n,
-      (SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, i)) AS tq
-    UNION ALL (SELECT t.id, t.ts, t.idx, t.content_tsv::text, NULL, NULL FROM turns t
-      WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
-      LIMIT ${2 * COMMON * searches.length})`.execute(db)
-  const head = r.rows.find(row => row.id === null)
-  const candidates = r.rows.filter((row): row is typeof row & { id: string } => row.id !== null)
+      (SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, i)) AS tq,
+      (SELECT string_agg(c.id::text || ' ' || (extract(epoch FROM c.ts) * 1000)::bigint || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
+        FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
+          WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
+          LIMIT ${2 * COMMON * searches.length}) c) AS rows`.execute(db)
+  const head = r.rows[0]
   const n = num(head?.n ?? 0)
   const known = sizes.get(db) ?? new Map<string, number>()
   if (known.size >= SIZES_KEPT) known.clear()
   known.set(channelsKey(channels), n)
   sizes.set(db, known)
-  if (head === undefined || candidates.length === 0) { for (const p of searches) p.done([]); return }
+  if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
   const normalized = new Map(words.map((w, i) => [w, parseTermQuery(head.tq?.[i] ?? '')]))
-  const docs = candidates.map(row => ({ row, doc: parseTsvector(row.tsv) }))
+  const docs = head.rows.split('\n').map(line => {
+    const [id, ms, idx] = line.split(' ', 3)
+    return { row: { id, ts: Number(ms), idx: Number(idx) }, doc: parseTsvector(line.slice(id.length + ms.length + idx.length + 3)) }
+  })
   const cuts = searches.map(p => {
     const picked = new Set(p.pick)
     const scored = bm25({
@@ -161,11 +165,15 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
       // A selecting word's turns are all among the candidates; a common word's count is estimated.
       dfFloor: p.shares.map((s, i) => picked.has(i) ? 0 : s * n),
     })
-    scored.sort((a, b) => b.score - a.score || time(b.row.ts) - time(a.row.ts) || num(b.row.idx) - num(a.row.idx))
+    scored.sort((a, b) => b.score - a.score || b.row.ts - a.row.ts || b.row.idx - a.row.idx)
     return scored.slice(0, p.q.limit)
   })
   const ids = [...new Set(cuts.flatMap(cut => cut.map(c => c.row.id)))]
-  const full = ids.length === 0 ? [] : (await sql<Row>`SELECT ${cols} FROM turns t WHERE t.id = ANY(${ids}::uuid[])`.execute(db)).rows
+  // The whole rows as one JSON value, for the same reason; its times are read back as Dates, as the driver's are.
+  const full = ids.length === 0
+    ? []
+    : (JSON.parse((await sql<{ j: string | null }>`SELECT json_agg(x)::text AS j FROM (SELECT ${cols} FROM turns t WHERE t.id = ANY(${ids}::uuid[])) x`.execute(db)).rows[0]?.j ?? '[]') as Row[])
+        .map((row): Row => ({ ...row, ts: new Date(String(row.ts)) }))
   const byId = new Map(full.map(row => [String(row.id), row]))
   searches.forEach((p, k) => {
     p.done(cuts[k].flatMap(({ row, score }) => {
