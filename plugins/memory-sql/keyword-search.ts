@@ -1,5 +1,5 @@
 // Keyword search over turns: BM25 on PostgreSQL full text, the same SQL on PGlite and
-// PostgreSQL, in one statement. Each query word counts by its rarity in the channels
+// PostgreSQL. Each query word counts by its rarity in the channels
 // searched (IDF), divided by BM25's length norm (bm25.ts); a word counts once per turn
 // (chat turns are short: repeats are rare), so this is BM25 with binary term frequency.
 // Words: function words are dropped, and a word of 5+ letters matches by its stem as a
@@ -10,9 +10,10 @@
 // taken among the candidates, which hold every turn with a selecting word. A word the
 // planner statistics call common (lexeme-frequencies.ts) never selects (a word in every
 // other turn would make the database fetch half the table) but still scores, its count
-// estimated from its share. Scoring in SQL (a match per word per row, window sums,
-// ts_rank_cd) and a first statement counting each word's turns took 2-4 ms a search on
-// PGlite; this takes under a millisecond (bench/chat-recall.bench.ts).
+// estimated from its share. Then the whole rows of the turns that made the cut are read.
+// Scoring in SQL (a match per word per row, window sums, ts_rank_cd) after a statement
+// counting each word's turns took 2-4 ms a search on PGlite; hybrid's and query_expansion's
+// searches together now take about 2.3 ms (bench/chat-recall.bench.ts, architecture.md).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import { num, type Row } from '@agentd/sdk/kits/sql'
