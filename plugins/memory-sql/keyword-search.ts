@@ -112,7 +112,12 @@ export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeo
       setImmediate(() => {
         waiting.delete(db)
         const groups = new Map<string, Planned[]>()
-        for (const p of created.searches) groups.set(channelsKey(p.q.channels), [...(groups.get(channelsKey(p.q.channels)) ?? []), p])
+        for (const p of created.searches) {
+          const key = channelsKey(p.q.channels)
+          const group = groups.get(key)
+          if (group === undefined) groups.set(key, [p])
+          else group.push(p)
+        }
         for (const group of groups.values()) {
           runTogether(db, created.cols, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
         }
@@ -147,8 +152,9 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   const head = r.rows[0]
   const n = num(head?.n ?? 0)
   const known = sizes.get(db) ?? new Map<string, number>()
-  if (known.size >= SIZES_KEPT) known.clear()
-  known.set(channelsKey(channels), n)
+  const key = channelsKey(channels)
+  if (known.size >= SIZES_KEPT && !known.has(key)) known.clear()
+  known.set(key, n)
   sizes.set(db, known)
   if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
   const normalized = new Map(words.map((w, i) => [w, parseTermQuery(head.tq?.[i] ?? '')]))

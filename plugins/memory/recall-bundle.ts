@@ -5,7 +5,7 @@
 // hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { RecallResult } from '@agentd/sdk/contracts/memory-service'
-import type { EmbeddingRef, Entity, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { RECALL_DEFAULTS, enableKey } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within } from '@agentd/sdk'
@@ -19,6 +19,18 @@ import { vectorRecency } from './vector-recency.ts'
 import { orderFacts } from './recall-time.ts'
 
 export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
+
+/**
+ * A read shared by the techniques of one recall: asked for `limit` items, it reads once and
+ * answers later asks from that read; only a deeper ask reads again (the deepest wins).
+ */
+export function sharedRead<T> (read: (limit: number) => Promise<T[]>): (limit: number) => Promise<T[]> {
+  let last: { limit: number, items: Promise<T[]> } | undefined
+  return async limit => {
+    if (last === undefined || last.limit < limit) last = { limit, items: read(limit) }
+    return (await last.items).slice(0, limit)
+  }
+}
 
 export const emptyBundle = (): RecallResult => ({ relevant_turns: [], entities: [], facts: [], strategies: [], active_goals: [], user_context: {}, context: '', techniques: [], timings_ms: {} })
 
@@ -87,21 +99,15 @@ export class Recall {
       const [v] = await e.embed([text], opts.signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
-    // The query's vector neighbours (turns, entities), each read once for every technique that needs them (the deepest read asked for wins).
-    let nearest: { limit: number, turns: Promise<Array<Turn & { score: number }>> } | undefined
-    const nearestTurns = async (limit: number): Promise<Array<Turn & { score: number }>> => {
+    // The query's vector neighbours (turns, entities), each read once for every technique that needs them.
+    const nearestTurns = sharedRead(async limit => {
       const rel = ctx.relational
-      if (embedding === undefined || rel === undefined) return []
-      if (nearest === undefined || nearest.limit < limit) nearest = { limit, turns: rel.similarTurns({ embedding, channels, limit }) }
-      return (await nearest.turns).slice(0, limit)
-    }
-    let nearestE: { limit: number, entities: Promise<Array<Entity & { score: number }>> } | undefined
-    const nearestEntities = async (limit: number): Promise<Array<Entity & { score: number }>> => {
+      return embedding === undefined || rel === undefined ? [] : await rel.similarTurns({ embedding, channels, limit })
+    })
+    const nearestEntities = sharedRead(async limit => {
       const graph = ctx.graph
-      if (embedding === undefined || graph === undefined) return []
-      if (nearestE === undefined || nearestE.limit < limit) nearestE = { limit, entities: graph.similarEntities({ embedding, channels, limit }) }
-      return (await nearestE.entities).slice(0, limit)
-    }
+      return embedding === undefined || graph === undefined ? [] : await graph.similarEntities({ embedding, channels, limit })
+    })
     const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, nearestTurns, nearestEntities, settings, signal: opts.signal, strict: opts.strict }
     const ran: string[] = []
     const techniques = this.#techniques(settings)
