@@ -207,7 +207,7 @@ for (const b of BACKENDS) {
     const need = size - loaded
     if (need > 0) await bulkLoad(targets[0].h.db, targets[0].h.backend === 'pglite' ? 'vector' : 'real[]', Math.floor(need / 2), need - Math.floor(need / 2), loaded)
     // PGlite has no autovacuum: a running server's SQL handle ANALYZEs grown tables within
-    // a minute (keepStatistics); the bench does now what that timer would have done.
+    // seconds (keepStatistics); the bench does now what that timer would have done.
     // PostgreSQL's autovacuum does the same there on its own schedule.
     if (need > 0) await analyzeStale(targets[0].h.db, targets[0].h.schema)
     loaded = size

@@ -2,7 +2,10 @@
 // statements (keyword-search.ts); each must still rank as it would alone, on every backend.
 import t from 'tap'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
+import { sql } from 'kysely'
 import { SqlRelationalStore } from './relational-store.ts'
+import { plainTerm } from './keyword-search.ts'
+import { parseTermQuery } from './bm25.ts'
 
 const TEXTS = [
   '[3 June 2024] Alex: We finally adopted a dog last weekend.',
@@ -56,3 +59,16 @@ t.test('searches started together on the same channels share two statements (PGl
   t.equal(a[0].content, TEXTS[0])
   t.match(b[0].content, /marathon|running/)
 })
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`a word normalized without asking is what the database makes of it, on ${backend.name}`, async t => {
+    const h = await backend.open(t)
+    const plain = ['dog', 'adopt:*', 'x', '2024', '007', 'marathon:*', '12345678901234567890']
+    for (const w of plain) {
+      const r = await sql<{ q: string }>`SELECT to_tsquery('simple', ${w})::text AS q`.execute(h.db)
+      t.same(plainTerm(w), parseTermQuery(r.rows[0].q), w)
+    }
+    // The parser splits "12e3x" into a number and a word; a letter outside ASCII depends on the locale.
+    for (const w of ['12e3x', '1e5e5', 'über', 'mp3', 'naïve:*']) t.equal(plainTerm(w), undefined, `${w} is asked`)
+  })
+}

@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import { num, type Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
-import { bm25, parseTermQuery, parseTsvector } from './bm25.ts'
+import { bm25, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
 
 /**
  * A word estimated in more turns than this (of the channels searched) is common: it still
@@ -49,6 +49,21 @@ export function wordQueries (text: string): Array<{ word: string, tsquery: strin
     if (out.length === 12) break
   }
   return out
+}
+
+/**
+ * A word the `simple` configuration leaves as it is: lower-case ASCII letters only, or
+ * digits only (keyword-search.test.ts checks this against the database). Other words go
+ * to the database to be normalized: its parser splits some ("12e3x" is a number and a
+ * word) and the locale decides what a letter is. Asking costs a to_tsquery per word.
+ */
+const PLAIN = /^(?:[a-z]+|[0-9]+)(?::\*)?$/
+
+/** The word's query as the database would normalize it, when that is known without asking. */
+export function plainTerm (tsquery: string): TermQuery | undefined {
+  if (!PLAIN.test(tsquery)) return undefined
+  const prefix = tsquery.endsWith(':*')
+  return { parts: [{ lexeme: prefix ? tsquery.slice(0, -2) : tsquery, prefix }] }
 }
 
 /**
@@ -137,15 +152,19 @@ export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeo
 async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, searches: Planned[]): Promise<void> {
   const channels = searches[0].q.channels
   const words = [...new Set(searches.flatMap(p => p.tsqs))]
+  const normalized = new Map<string, TermQuery>()
+  for (const w of words) { const term = plainTerm(w); if (term !== undefined) normalized.set(w, term) }
+  const asked = words.filter(w => !normalized.has(w))
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
-  // One row of three values: the channels' size, each word as the database normalizes it,
-  // and the candidates packed into one text, a line each (id, time in ms, index, tsvector;
-  // a lexeme never holds a line break). PGlite copies and decodes every value it sends back
-  // (about 1 us each): a row per candidate, four values each, cost more than the search.
+  // One row of three values: the channels' size, the words only the database can
+  // normalize (plainTerm), and the candidates packed into one text, a line each (id, time
+  // in epoch seconds, index, tsvector; a lexeme never holds a line break). PGlite copies and
+  // decodes every value it sends back (about 1 us each): a row per candidate, four values
+  // each, cost more than the search.
   const r = await sql<{ n: number, tq: string[] | null, rows: string | null }>`SELECT
       (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${channels}::text[])) AS n,
-      (SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, i)) AS tq,
-      (SELECT string_agg(c.id::text || ' ' || (extract(epoch FROM c.ts) * 1000)::bigint || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
+      ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
+      (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
         FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
           WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
           LIMIT ${2 * COMMON * searches.length}) c) AS rows`.execute(db)
@@ -157,10 +176,10 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   known.set(key, n)
   sizes.set(db, known)
   if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
-  const normalized = new Map(words.map((w, i) => [w, parseTermQuery(head.tq?.[i] ?? '')]))
+  asked.forEach((w, i) => { normalized.set(w, parseTermQuery(head.tq?.[i] ?? '')) })
   const docs = head.rows.split('\n').map(line => {
-    const [id, ms, idx] = line.split(' ', 3)
-    return { row: { id, ts: Number(ms), idx: Number(idx) }, doc: parseTsvector(line.slice(id.length + ms.length + idx.length + 3)) }
+    const [id, secs, idx] = line.split(' ', 3)
+    return { row: { id, ts: Number(secs), idx: Number(idx) }, doc: parseTsvector(line.slice(id.length + secs.length + idx.length + 3)) }
   })
   const cuts = searches.map(p => {
     const picked = new Set(p.pick)

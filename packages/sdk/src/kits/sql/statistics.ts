@@ -49,8 +49,16 @@ export async function analyzeStale (db: Kysely<unknown>, schema: string): Promis
   return stale
 }
 
-/** How often an embedded database's statistics are checked (one catalog query; an ANALYZE only when a table doubled). */
-export const STATISTICS_CHECK_MS = 60_000
+/**
+ * How often an embedded database's statistics are checked: one catalog query, and an
+ * ANALYZE only when a table doubled (so a handful in a table's life). Every minute was too
+ * seldom: an import of 1,300 messages takes half a minute, and the questions after it were
+ * planned on statistics taken at 200 turns (a channel created since estimated at one row):
+ * keyword search's candidates came from a sequential scan, or an index scan of the whole
+ * channel testing every turn's tsvector, instead of a BitmapAnd of two indexes (2.5 ms
+ * against 1.0 ms a statement, bench/chat-recall.bench.ts).
+ */
+export const STATISTICS_CHECK_MS = 10_000
 
 /**
  * Keeps PGlite's statistics fresh: checks `firstMs` after opening (not during start, when
