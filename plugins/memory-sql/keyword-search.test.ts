@@ -72,3 +72,26 @@ for (const backend of SQL_BACKENDS) {
     for (const w of ['12e3x', '1e5e5', 'über', 'mp3', 'naïve:*']) t.equal(plainTerm(w), undefined, `${w} is asked`)
   })
 }
+
+t.test("keyword search's channel sizes follow the store's own writes: scores equal a fresh database's", async t => {
+  const all = [...TEXTS, 'Sam: the weather was grey', 'Alex: lunch was fine', 'Sam: nothing new today']
+  const q = { text: 'When did Alex adopt the dog?', channels: ['ks'], limit: 4 }
+  const kept = new SqlRelationalStore(await SQL_BACKENDS[0].open(t))
+  await kept.init()
+  for (const [i, content] of TEXTS.entries()) await kept.addTurn({ conversation_id: `c${i}`, role: 'user', content, channel: 'ks' })
+  await kept.searchTurns(q) // reads the size
+  for (const [i, content] of all.slice(TEXTS.length).entries()) await kept.addTurn({ conversation_id: `d${i}`, role: 'user', content, channel: 'ks' })
+  await kept.addTurn({ conversation_id: 'gone', role: 'user', content: 'the dog again', channel: 'ks' })
+  const afterAdds = await kept.searchTurns(q)
+  await kept.deleteConversation('gone')
+  const afterDelete = await kept.searchTurns(q)
+
+  const score = async (texts: string[]): Promise<Array<[string, number]>> => {
+    const fresh = new SqlRelationalStore(await SQL_BACKENDS[0].open(t))
+    await fresh.init()
+    for (const [i, content] of texts.entries()) await fresh.addTurn({ conversation_id: `f${i}`, role: 'user', content, channel: 'ks' })
+    return (await fresh.searchTurns(q)).map(x => [x.content, x.score])
+  }
+  t.same(afterAdds.map(x => [x.content, x.score]), await score([...all, 'the dog again']), 'added turns counted')
+  t.same(afterDelete.map(x => [x.content, x.score]), await score(all), 'deleted turns no longer counted')
+})

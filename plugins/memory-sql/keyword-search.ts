@@ -16,9 +16,10 @@
 // searches together now take about 2.3 ms (bench/chat-recall.bench.ts, architecture.md).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
-import { num, type Row } from '@agentd/sdk/kits/sql'
+import type { Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
 import { bm25, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
+import { knownSize, setSizes, unknownSizes } from './channel-sizes.ts'
 
 /**
  * A word estimated in more turns than this (of the channels searched) is common: it still
@@ -66,14 +67,6 @@ export function plainTerm (tsquery: string): TermQuery | undefined {
   return { parts: [{ lexeme: prefix ? tsquery.slice(0, -2) : tsquery, prefix }] }
 }
 
-/**
- * The channels' sizes seen by earlier searches, for choosing the next one's selecting words
- * before it runs (a size a few turns old barely moves which words count as common).
- * Before the first search of a set of channels, the whole table's size stands in.
- */
-const sizes = new WeakMap<Kysely<unknown>, Map<string, number>>()
-const SIZES_KEPT = 1000
-
 const channelsKey = (channels: string[]): string => [...channels].sort().join('\u0000')
 
 interface KeywordQuery { text: string, channels: string[], limit: number }
@@ -93,7 +86,8 @@ async function plan (db: Kysely<unknown>, q: KeywordQuery): Promise<Omit<Planned
   if (terms.length === 0 || q.limit <= 0) return undefined
   const tsqs = terms.map(t => t.tsquery)
   const stats = await lexemeFrequencies(db)
-  const size = sizes.get(db)?.get(channelsKey(q.channels)) ?? stats.turns
+  // Before the channels' first search, the whole table's size stands in.
+  const size = knownSize(db, q.channels) ?? stats.turns
   const shares = tsqs.map(t => shareOf(stats.shares, t))
   const estimate = shares.map(s => s * size)
   // The rarest words pick the candidates, until they would bring more than 2 x COMMON rows.
@@ -156,25 +150,24 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   for (const w of words) { const term = plainTerm(w); if (term !== undefined) normalized.set(w, term) }
   const asked = words.filter(w => !normalized.has(w))
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
-  // One row of three values: the channels' size, the words only the database can
-  // normalize (plainTerm), and the candidates packed into one text, a line each (id, time
-  // in epoch seconds, index, tsvector; a lexeme never holds a line break). PGlite copies and
+  const unknown = unknownSizes(db, channels)
+  // One row of three values: the sizes of the channels whose size is not known
+  // (channel-sizes.ts), the words only the database can normalize (plainTerm), and the
+  // candidates packed into one text, a line each (id, time in epoch seconds, index,
+  // tsvector; a lexeme never holds a line break). PGlite copies and
   // decodes every value it sends back (about 1 us each): a row per candidate, four values
   // each, cost more than the search.
-  const r = await sql<{ n: number, tq: string[] | null, rows: string | null }>`SELECT
-      (SELECT coalesce(sum(turn_count), 0)::int FROM conversations WHERE channel = ANY(${channels}::text[])) AS n,
+  const r = await sql<{ n: string | null, tq: string[] | null, rows: string | null }>`SELECT
+      ${unknown.length === 0 ? sql`NULL::text` : sql`(SELECT json_object_agg(channel, n)::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${unknown}::text[]) GROUP BY channel) c)`} AS n,
       ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
       (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
         FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
           WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
           LIMIT ${2 * COMMON * searches.length}) c) AS rows`.execute(db)
   const head = r.rows[0]
-  const n = num(head?.n ?? 0)
-  const known = sizes.get(db) ?? new Map<string, number>()
-  const key = channelsKey(channels)
-  if (known.size >= SIZES_KEPT && !known.has(key)) known.clear()
-  known.set(key, n)
-  sizes.set(db, known)
+  const read = unknown.length === 0 ? {} : JSON.parse(head?.n ?? '{}') as Record<string, number>
+  const n = (knownSize(db, channels.filter(c => !unknown.includes(c))) ?? 0) + unknown.reduce((sum, c) => sum + (read[c] ?? 0), 0)
+  setSizes(db, unknown, read)
   if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
   asked.forEach((w, i) => { normalized.set(w, parseTermQuery(head.tq?.[i] ?? '')) })
   const docs = head.rows.split('\n').map(line => {

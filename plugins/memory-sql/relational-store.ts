@@ -10,6 +10,7 @@ import {
 } from '@agentd/sdk/kits/sql'
 import { relationalMigrations } from './migrations.ts'
 import { keywordSearch } from './keyword-search.ts'
+import { turnAdded, turnsRemoved } from './channel-sizes.ts'
 import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK } from '@agentd/sdk/kits/recall'
 import { recordStrategyRun } from './strategy-runs.ts'
 
@@ -61,6 +62,11 @@ const toTool = (r: Row): ToolInvocation => ({
 const TURN_COLS = sql.raw('t.id, t.conversation_id, t.idx, t.ts, t.role, t.content, t.token_count, t.metadata, t.channel, t.embedder')
 const STRATEGY_COLS = sql.raw('s.id, s.description, s.context_pattern, s.tool_sequence, s.success_count, s.failure_count, s.last_used, s.channel')
 
+/** Deletes turns, then has keyword search read the channels' sizes again (channel-sizes.ts), whether or not it committed. */
+async function removingTurns<T> (db: Kysely<unknown>, fn: () => Promise<T>): Promise<T> {
+  try { return await fn() } finally { turnsRemoved(db) }
+}
+
 export class SqlRelationalStore implements RelationalStore {
   readonly backend: string
   readonly #r: SqlReady
@@ -87,7 +93,7 @@ export class SqlRelationalStore implements RelationalStore {
       const e = t.embedding
       if (e !== undefined) await this.#r.index('turns', e.vector.length)
       try {
-        return await db.transaction().execute(async trx => {
+        const turn = await db.transaction().execute(async trx => {
         // The conversation row is the lock that serialises index assignment.
         const conv = await sql<{ idx: number }>`INSERT INTO conversations (id, channel, turn_count) VALUES (${t.conversation_id}, ${t.channel}, 1)
           ON CONFLICT (id) DO UPDATE SET turn_count = conversations.turn_count + 1, updated_at = now()
@@ -106,6 +112,8 @@ export class SqlRelationalStore implements RelationalStore {
           RETURNING ${TURN_COLS}`.execute(trx)
         return toTurn(r.rows[0])
         })
+        turnAdded(db, t.channel)
+        return turn
       } catch (err) {
         if (err instanceof AlreadyStored) return err.turn
         throw err
@@ -141,13 +149,13 @@ export class SqlRelationalStore implements RelationalStore {
   }
 
   async deleteConversation (conversationId: string): Promise<DeleteCounts | null> {
-    return await this.#run(async db => await db.transaction().execute(async trx => {
+    return await this.#run(async db => await removingTurns(db, async () => await db.transaction().execute(async trx => {
       const turns = await sql`DELETE FROM turns WHERE conversation_id = ${conversationId}`.execute(trx)
       const tools = await sql`DELETE FROM tool_invocations WHERE conversation_id = ${conversationId}`.execute(trx)
       const conv = await sql`DELETE FROM conversations WHERE id = ${conversationId}`.execute(trx)
       if (Number(conv.numAffectedRows ?? 0) === 0) return null
       return { turns: Number(turns.numAffectedRows ?? 0), conversations: 1, tool_invocations: Number(tools.numAffectedRows ?? 0) }
-    }))
+    })))
   }
 
   async resetConsolidation (): Promise<number> {
@@ -336,7 +344,7 @@ export class SqlRelationalStore implements RelationalStore {
   }
 
   async deleteChannel (name: string): Promise<DeleteCounts> {
-    return await this.#run(async db => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name)))
+    return await this.#run(async db => await removingTurns(db, async () => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name))))
   }
 
   /** One transaction when the graph store is the SQL one on this same database. */
@@ -345,10 +353,10 @@ export class SqlRelationalStore implements RelationalStore {
     if (part === undefined) return undefined
     // Set up outside the transaction: PGlite has one connection, which the transaction holds.
     await part.prepare()
-    return await this.#run(async db => await db.transaction().execute(async trx => ({
+    return await this.#run(async db => await removingTurns(db, async () => await db.transaction().execute(async trx => ({
       relational: await this.#deleteChannelIn(trx, name),
       graph: await part.deleteChannel(trx, name),
-    })))
+    }))))
   }
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
