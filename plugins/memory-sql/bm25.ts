@@ -77,6 +77,11 @@ function matchesOf<T> (r: Bm25Row<T>, term: TermQuery): string[] {
   return m
 }
 
+/** How many of `rows` each term matches. */
+export function documentCounts<T> (rows: Array<Bm25Row<T>>, terms: TermQuery[]): number[] {
+  return terms.map(term => rows.reduce((n, r) => n + (matchesOf(r, term).length > 0 ? 1 : 0), 0))
+}
+
 export interface Bm25Input<T> {
   rows: Array<Bm25Row<T>>
   terms: TermQuery[]

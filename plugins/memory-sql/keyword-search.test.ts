@@ -95,3 +95,25 @@ t.test("keyword search's channel sizes follow the store's own writes: scores equ
   t.same(afterAdds.map(x => [x.content, x.score]), await score([...all, 'the dog again']), 'added turns counted')
   t.same(afterDelete.map(x => [x.content, x.score]), await score(all), 'deleted turns no longer counted')
 })
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`a word counted in many of the channel's turns stops selecting candidates but still scores, on ${backend.name}`, async t => {
+    const store = new SqlRelationalStore(await backend.open(t))
+    await store.init()
+    // 'alex' in 300 of 600 turns, 'zebra' in three of them and in one turn without 'alex'.
+    const texts = Array.from({ length: 600 }, (_, i) => i % 2 === 0 ? `Alex: note number w${i}` : `Sam: reply w${i}`)
+    texts[10] = 'Alex: I saw a zebra at the zoo'
+    texts[20] = 'Alex: the zebra had stripes'
+    texts[30] = 'Alex: a zebra again'
+    texts[31] = 'Sam: zebra crossing'
+    for (let i = 0; i < texts.length; i += 50) {
+      await Promise.all(texts.slice(i, i + 50).map(async (content, k) => await store.addTurn({ conversation_id: `c${i + k}`, role: 'user', content, channel: 'wc' })))
+    }
+    const q = { text: 'alex zebra', channels: ['wc'], limit: 10 }
+    const first = await store.searchTurns(q) // counts 'alex' (300 turns) and 'zebra' (4)
+    const next = await store.searchTurns(q)
+    t.equal(first.length, 10, 'first: every turn with either word was a candidate')
+    t.same(next.map(x => x.content).sort(), [texts[10], texts[20], texts[30], texts[31]].sort(), 'then only the turns with the rarer word')
+    t.same(next.map(x => x.content), first.slice(0, 4).map(x => x.content), 'ranked as before (scores move a little: turn length is weighed against the candidates\' mean)')
+  })
+}

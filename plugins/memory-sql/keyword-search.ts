@@ -8,17 +8,20 @@
 // How: the GIN index finds the turns holding the query's rarer words (the candidates);
 // they come back with their stored tsvector and are scored here, their document counts
 // taken among the candidates, which hold every turn with a selecting word. A word the
-// planner statistics call common (lexeme-frequencies.ts) never selects (a word in every
-// other turn would make the database fetch half the table) but still scores, its count
-// estimated from its share. Then the whole rows of the turns that made the cut are read.
+// planner statistics call common (lexeme-frequencies.ts), or that an earlier search
+// counted in over a tenth of the channels' turns (word-counts.ts), does not select (it
+// would fetch a good part of the channel) but still scores, its count estimated: a turn
+// sharing only such a word with the query is not returned. Then the whole rows of the
+// turns that made the cut are read.
 // Scoring in SQL (a match per word per row, window sums, ts_rank_cd) after a statement
 // counting each word's turns took 2-4 ms a search on PGlite; hybrid's and query_expansion's
-// searches together now take about 2.3 ms (bench/chat-recall.bench.ts, architecture.md).
+// searches together now take two statements (bench/chat-recall.bench.ts, architecture.md).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import type { Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
-import { bm25, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
+import { bm25, documentCounts, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
+import { countTurns, countedTurns } from './word-counts.ts'
 import { knownSize, setSizes, unknownSizes } from './channel-sizes.ts'
 
 /**
@@ -28,6 +31,17 @@ import { knownSize, setSizes, unknownSizes } from './channel-sizes.ts'
  * a toy vocabulary every word is common.
  */
 const COMMON = 500
+
+/**
+ * Past the query's rarest word, a word selects candidates only when it is in at most this
+ * share of the channels' turns (or SELECT_MIN of them, in a small channel). A word in a
+ * tenth of the turns weighs under half a rare one (IDF), so a turn holding only it ranks
+ * below the turns with a rarer word, and fetching them all was most of what a search read:
+ * a speaker's name in a third of the turns brought 190 candidates to the other words' 20.
+ * Such a word still scores every candidate holding it.
+ */
+const SELECT_SHARE = 0.1
+const SELECT_MIN = 50
 
 /** A crude English stem used as a tsquery prefix; short words match whole. */
 export function stemPrefix (word: string): string {
@@ -71,12 +85,13 @@ const channelsKey = (channels: string[]): string => [...channels].sort().join('\
 
 interface KeywordQuery { text: string, channels: string[], limit: number }
 
-/** A search ready to run: its words, those that select candidates, and the statistics' shares. */
+/** A search ready to run: its words, those that select candidates, and the statistics' shares and earlier counts of each. */
 interface Planned {
   q: KeywordQuery
   tsqs: string[]
   pick: number[]
   shares: number[]
+  counted: Array<number | undefined>
   done: (rows: Row[]) => void
   fail: (err: unknown) => void
 }
@@ -89,16 +104,19 @@ async function plan (db: Kysely<unknown>, q: KeywordQuery): Promise<Omit<Planned
   // Before the channels' first search, the whole table's size stands in.
   const size = knownSize(db, q.channels) ?? stats.turns
   const shares = tsqs.map(t => shareOf(stats.shares, t))
-  const estimate = shares.map(s => s * size)
-  // The rarest words pick the candidates, until they would bring more than 2 x COMMON rows.
+  const key = channelsKey(q.channels)
+  const counted = tsqs.map(t => countedTurns(db, key, t, size))
+  const estimate = shares.map((s, i) => Math.max(s * size, counted[i] ?? 0))
+  // The rarest words pick the candidates, until they would bring more than 2 x COMMON rows;
+  // past the rarest, only words in few of the channels' turns (SELECT_SHARE).
   const order = tsqs.map((_, i) => i).filter(i => estimate[i] < COMMON).sort((a, b) => estimate[a] - estimate[b] || a - b)
   const pick: number[] = []
   let total = 0
   for (const i of order) {
-    if (pick.length > 0 && total + estimate[i] > 2 * COMMON) break
+    if (pick.length > 0 && (total + estimate[i] > 2 * COMMON || estimate[i] > Math.max(SELECT_SHARE * size, SELECT_MIN))) break
     pick.push(i); total += estimate[i]
   }
-  return pick.length === 0 ? undefined : { q, tsqs, pick, shares }
+  return pick.length === 0 ? undefined : { q, tsqs, pick, shares, counted }
 }
 
 /**
@@ -151,6 +169,7 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   const asked = words.filter(w => !normalized.has(w))
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
   const unknown = unknownSizes(db, channels)
+  const limit = 2 * COMMON * searches.length
   // One row of three values: the sizes of the channels whose size is not known
   // (channel-sizes.ts), the words only the database can normalize (plainTerm), and the
   // candidates packed into one text, a line each (id, time in epoch seconds, index,
@@ -163,7 +182,7 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
       (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
         FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
           WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
-          LIMIT ${2 * COMMON * searches.length}) c) AS rows`.execute(db)
+          LIMIT ${limit}) c) AS rows`.execute(db)
   const head = r.rows[0]
   const read = unknown.length === 0 ? {} : JSON.parse(head?.n ?? '{}') as Record<string, number>
   const n = (knownSize(db, channels.filter(c => !unknown.includes(c))) ?? 0) + unknown.reduce((sum, c) => sum + (read[c] ?? 0), 0)
@@ -174,16 +193,21 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
     const [id, secs, idx] = line.split(' ', 3)
     return { row: { id, ts: Number(secs), idx: Number(idx) }, doc: parseTsvector(line.slice(id.length + secs.length + idx.length + 3)) }
   })
+  const key = channelsKey(channels)
   const cuts = searches.map(p => {
     const picked = new Set(p.pick)
+    const terms = p.tsqs.map(w => normalized.get(w) ?? { parts: [] })
     const scored = bm25({
       rows: docs,
-      terms: p.tsqs.map(w => normalized.get(w) ?? { parts: [] }),
+      terms,
       n,
       selecting: p.pick,
-      // A selecting word's turns are all among the candidates; a common word's count is estimated.
-      dfFloor: p.shares.map((s, i) => picked.has(i) ? 0 : s * n),
+      // A selecting word's turns are all among the candidates; another word's count is
+      // estimated (its share of the table, or what a search counted).
+      dfFloor: p.shares.map((s, i) => picked.has(i) ? 0 : Math.max(s * n, p.counted[i] ?? 0)),
     })
+    // Counted exactly unless the candidates were cut off.
+    if (docs.length < limit) countTurns(db, key, p.pick.map(i => p.tsqs[i]), documentCounts(docs, p.pick.map(i => terms[i])), n)
     scored.sort((a, b) => b.score - a.score || b.row.ts - a.row.ts || b.row.idx - a.row.idx)
     return scored.slice(0, p.q.limit)
   })

@@ -9,13 +9,16 @@ import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
 
 const quiet = { warn: () => {} }
 
-/** 1,200 turns: "weather" in every other one (600, more than keyword search's COMMON of 500), "zebra" in one. */
+/**
+ * 1,200 turns: "weather" in every other one (600, more than keyword search's COMMON of 500),
+ * "marker3" in 1 of 13 (few enough to select candidates), "zebra" in one.
+ */
 async function store (t: Test): Promise<{ h: SqlHandle, s: SqlRelationalStore }> {
   const h = await openSql({ backend: 'pglite', dir: null, schema: 'public' }, quiet)
   t.teardown(async () => { await h.close() })
   const s = new SqlRelationalStore(h)
   await s.init()
-  const contents = Array.from({ length: 1200 }, (_, i) => `${i % 2 === 0 ? 'the weather was' : 'we talked about'} ${i === 21 ? 'zebra' : 'plain'} with marker${i % 7}`)
+  const contents = Array.from({ length: 1200 }, (_, i) => `${i % 2 === 0 ? 'the weather was' : 'we talked about'} ${i === 21 ? 'zebra' : 'plain'} with marker${i % 13}`)
   for (let i = 0; i < contents.length; i += 100) {
     const batch = contents.slice(i, i + 100)
     await Promise.all(batch.map(async (content, j) => await s.addTurn({ conversation_id: `c${Math.floor((i + j) / 100)}`, role: 'user', content, channel: 'lx' })))
@@ -62,7 +65,7 @@ t.test('a search ranks the same with statistics as without, the common word scor
   const { h, s } = await store(t)
   const search = async (): Promise<string[]> => (await s.searchTurns({ text: 'weather marker3 zebra', channels: ['lx'], limit: 10 })).map(r => r.content)
   const before = await search()
-  t.equal(before[0], 'we talked about zebra with marker0', 'the rarest word first')
+  t.equal(before[0], 'we talked about zebra with marker8', 'the rarest word first')
   await sql`ANALYZE turns`.execute(h.db)
   await lexemeFrequencies(h.db, Date.now() + 61_000)
   await sql`SELECT 1`.execute(h.db)

@@ -186,7 +186,9 @@ export interface RelationalStore extends ReembedSupport {
   /**
    * Keyword search over turn text: full text with the language-neutral `simple`
    * configuration, matching any of the query's words, best first (`score` = text rank).
-   * Punctuation and operators in `text` are ignored, never interpreted.
+   * Punctuation and operators in `text` are ignored, never interpreted. A store may leave
+   * out turns that share only a common word with the query (one in a large part of the
+   * channels' turns), returning fewer than `limit`.
    */
   searchTurns: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
   /** Conversations never consolidated, or with turns added since; least recently changed first. `idle_seconds`: only those unchanged for that long. */
