@@ -1,19 +1,25 @@
 // How many turns each channel holds, as keyword search needs it: BM25's N, and the size
 // against which a word's share says whether it is common (keyword-search.ts). Read from the
-// database (the turn counts of the conversations started in it) the first time a channel is searched,
-// then kept by this process's own writes (the relational store reports each turn it adds
-// and every delete) and read again after a minute, for writers in other processes. Summing
-// the conversations each search cost 0.2-0.35 ms of its statement at 300 conversations
-// a channel on PGlite (bench/chat-recall.bench.ts), where every statement of a recall
-// queues on one connection. A count read while a turn is being written may be off by that
-// turn until it is read again: N a turn off moves no ranking.
+// database (the turn counts of the conversations started in it) the first time a channel
+// is searched, then kept by this process's own writes (the relational store reports each
+// turn it adds and every delete). Writers in other processes: the counts are read again
+// after a minute, and at once when the turns table has grown by a quarter since they were
+// (the search's statement compares its size on disk, a cheap stat): a bulk load behind the
+// store's back left N at a tenth of the table and the searches after it fetching thousands
+// of candidates (bench/memory.bench.ts). Summing the conversations each search cost
+// 0.2-0.35 ms of its statement at 300 conversations a channel on PGlite
+// (bench/chat-recall.bench.ts), where every statement of a recall queues on one
+// connection. A count read while a turn is being written may be off by that turn until it
+// is read again: N a turn off moves no ranking.
 import type { Kysely } from 'kysely'
 
 const FRESH_MS = 60_000
+/** Read again when the turns table is this many times the size it was when a count was read. */
+const GROWTH = 1.25
 /** Channels remembered per database; past this the memory starts over. */
 const KEPT = 10_000
 
-interface Count { n: number, at: number }
+interface Count { n: number, at: number, bytes: number }
 const counts = new WeakMap<Kysely<unknown>, Map<string, Count>>()
 
 function of (db: Kysely<unknown>): Map<string, Count> {
@@ -22,10 +28,20 @@ function of (db: Kysely<unknown>): Map<string, Count> {
   return m
 }
 
-/** The channels whose count must be read (never read, or read over a minute ago). */
-export function unknownSizes (db: Kysely<unknown>, channels: string[], now = Date.now()): string[] {
+/** How a search learns its channels' sizes: reads them (`always`), or only if the turns table has grown past `past` bytes. */
+export interface SizeCheck { channels: string[], always: boolean, past: number }
+
+export function sizeCheck (db: Kysely<unknown>, channels: string[], now = Date.now()): SizeCheck {
   const m = counts.get(db)
-  return [...new Set(channels)].filter(c => { const k = m?.get(c); return k === undefined || now - k.at >= FRESH_MS })
+  const unique = [...new Set(channels)]
+  if (unique.length === 0) return { channels: unique, always: true, past: 0 }
+  let past = Infinity
+  for (const c of unique) {
+    const k = m?.get(c)
+    if (k === undefined || now - k.at >= FRESH_MS) return { channels: unique, always: true, past: 0 }
+    past = Math.min(past, k.bytes * GROWTH)
+  }
+  return { channels: unique, always: false, past }
 }
 
 /** The turns in `channels` when every one's count is known, fresh or not. */
@@ -40,11 +56,11 @@ export function knownSize (db: Kysely<unknown>, channels: string[]): number | un
   return n
 }
 
-/** Counts just read for `channels` (a channel missing from `read` holds none). */
-export function setSizes (db: Kysely<unknown>, channels: string[], read: Record<string, number>, now = Date.now()): void {
+/** Counts just read for `channels` (a channel missing from `read` holds none), when the turns table took `bytes`. */
+export function setSizes (db: Kysely<unknown>, channels: string[], read: Record<string, number>, bytes: number, now = Date.now()): void {
   const m = of(db)
   if (m.size + channels.length > KEPT) m.clear()
-  for (const c of channels) m.set(c, { n: read[c] ?? 0, at: now })
+  for (const c of channels) m.set(c, { n: read[c] ?? 0, at: now, bytes })
 }
 
 /** A turn this process stored. */

@@ -6,6 +6,7 @@ import { sql } from 'kysely'
 import { SqlRelationalStore } from './relational-store.ts'
 import { plainTerm } from './keyword-search.ts'
 import { parseTermQuery } from './bm25.ts'
+import { turnsRemoved } from './channel-sizes.ts'
 
 const TEXTS = [
   '[3 June 2024] Alex: We finally adopted a dog last weekend.',
@@ -115,5 +116,24 @@ for (const backend of SQL_BACKENDS) {
     t.equal(first.length, 10, 'first: every turn with either word was a candidate')
     t.same(next.map(x => x.content).sort(), [texts[10], texts[20], texts[30], texts[31]].sort(), 'then only the turns with the rarer word')
     t.same(next.map(x => x.content), first.slice(0, 4).map(x => x.content), 'ranked as before (scores move a little: turn length is weighed against the candidates\' mean)')
+  })
+}
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`turns written behind the store's back are counted by the next search once the table has grown, on ${backend.name}`, async t => {
+    const h = await backend.open(t)
+    const store = new SqlRelationalStore(h)
+    await store.init()
+    for (const [i, content] of TEXTS.entries()) await store.addTurn({ conversation_id: `c${i}`, role: 'user', content, channel: 'ks' })
+    const q = { text: 'When did Alex adopt the dog?', channels: ['ks'], limit: 3 }
+    await store.searchTurns(q) // reads the channel's size
+    // Another process's import: 2,000 turns the store never saw.
+    await sql`INSERT INTO conversations (id, channel, turn_count) VALUES ('bulk', 'ks', 2000)`.execute(h.db)
+    await sql`INSERT INTO turns (id, conversation_id, idx, role, content, channel)
+      SELECT gen_random_uuid(), 'bulk', i, 'user', 'imported line ' || i, 'ks' FROM generate_series(0, 1999) AS i`.execute(h.db)
+    const next = await store.searchTurns(q)
+    turnsRemoved(h.db) // what a delete does: every size read again
+    const reread = await store.searchTurns(q)
+    t.same(next.map(x => [x.content, x.score]), reread.map(x => [x.content, x.score]))
   })
 }

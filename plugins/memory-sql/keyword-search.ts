@@ -22,7 +22,7 @@ import type { Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
 import { bm25, documentCounts, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
 import { countTurns, countedTurns } from './word-counts.ts'
-import { knownSize, setSizes, unknownSizes } from './channel-sizes.ts'
+import { knownSize, setSizes, sizeCheck } from './channel-sizes.ts'
 
 /**
  * A word estimated in more turns than this (of the channels searched) is common: it still
@@ -168,25 +168,30 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   for (const w of words) { const term = plainTerm(w); if (term !== undefined) normalized.set(w, term) }
   const asked = words.filter(w => !normalized.has(w))
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
-  const unknown = unknownSizes(db, channels)
+  const check = sizeCheck(db, channels)
   const limit = 2 * COMMON * searches.length
-  // One row of three values: the sizes of the channels whose size is not known
-  // (channel-sizes.ts), the words only the database can normalize (plainTerm), and the
-  // candidates packed into one text, a line each (id, time in epoch seconds, index,
-  // tsvector; a lexeme never holds a line break). PGlite copies and
-  // decodes every value it sends back (about 1 us each): a row per candidate, four values
-  // each, cost more than the search.
-  const r = await sql<{ n: string | null, tq: string[] | null, rows: string | null }>`SELECT
-      ${unknown.length === 0 ? sql`NULL::text` : sql`(SELECT json_object_agg(channel, n)::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${unknown}::text[]) GROUP BY channel) c)`} AS n,
+  // One row of four values: the channels' sizes (unless known, and the turns table has not
+  // grown much: channel-sizes.ts) and the table's size on disk, the words only the database
+  // can normalize (plainTerm), and the candidates packed into one text, a line each (id,
+  // time in epoch seconds, index, tsvector; a lexeme never holds a line break). PGlite
+  // copies and decodes every value it sends back (about 1 us each): a row per candidate,
+  // four values each, cost more than the search.
+  const sizes = sql`(SELECT coalesce(json_object_agg(channel, n), '{}')::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${check.channels}::text[]) GROUP BY channel) c)`
+  const r = await sql<{ n: string | null, bytes: number, tq: string[] | null, rows: string | null }>`SELECT
+      ${check.always ? sizes : sql`CASE WHEN pg_relation_size('turns') > ${check.past}::float8 THEN ${sizes} END`} AS n,
+      pg_relation_size('turns')::float8 AS bytes,
       ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
       (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
         FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
           WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
           LIMIT ${limit}) c) AS rows`.execute(db)
   const head = r.rows[0]
-  const read = unknown.length === 0 ? {} : JSON.parse(head?.n ?? '{}') as Record<string, number>
-  const n = (knownSize(db, channels.filter(c => !unknown.includes(c))) ?? 0) + unknown.reduce((sum, c) => sum + (read[c] ?? 0), 0)
-  setSizes(db, unknown, read)
+  let n = knownSize(db, channels) ?? 0
+  if (head?.n != null) {
+    const read = JSON.parse(head.n) as Record<string, number>
+    n = check.channels.reduce((sum, c) => sum + (read[c] ?? 0), 0)
+    setSizes(db, check.channels, read, Number(head.bytes))
+  }
   if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
   asked.forEach((w, i) => { normalized.set(w, parseTermQuery(head.tq?.[i] ?? '')) })
   const docs = head.rows.split('\n').map(line => {
