@@ -6,16 +6,15 @@
 // prefix ("adopted" finds "adopt", "adopts", "adopting"), since the index uses the
 // language-neutral `simple` configuration.
 // How: the GIN index finds the turns holding the query's rarer words (the candidates);
-// they come back with their stored tsvector and are scored here, their document counts
-// taken among the candidates, which hold every turn with a selecting word. A word the
-// planner statistics call common (lexeme-frequencies.ts), or that an earlier search
-// counted in over a tenth of the channels' turns (word-counts.ts), does not select (it
-// would fetch a good part of the channel) but still scores, its count estimated: a turn
-// sharing only such a word with the query is not returned. Then the whole rows of the
-// turns that made the cut are read.
+// they come back with their stored tsvector and whole row and are scored here, their
+// document counts taken among the candidates, which hold every turn with a selecting
+// word. A word the planner statistics call common (lexeme-frequencies.ts), or that an
+// earlier search counted in over a tenth of the channels' turns (word-counts.ts), does not
+// select (it would fetch a good part of the channel) but still scores, its count
+// estimated: a turn sharing only such a word with the query is not returned.
 // Scoring in SQL (a match per word per row, window sums, ts_rank_cd) after a statement
 // counting each word's turns took 2-4 ms a search on PGlite; hybrid's and query_expansion's
-// searches together now take two statements (bench/chat-recall.bench.ts, architecture.md).
+// searches together now take one statement (bench/chat-recall.bench.ts, architecture.md).
 import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import type { Row } from '@agentd/sdk/kits/sql'
@@ -126,15 +125,16 @@ async function plan (db: Kysely<unknown>, q: KeywordQuery): Promise<Omit<Planned
  * technique queues on the one connection, so two searches in two statements each were
  * the techniques' largest cost in a chat.
  */
-const waiting = new WeakMap<Kysely<unknown>, { cols: ReturnType<typeof sql.raw>, searches: Planned[] }>()
+const waiting = new WeakMap<Kysely<unknown>, { columns: readonly string[], searches: Planned[] }>()
 
-export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, q: KeywordQuery): Promise<Row[]> {
+/** The best `q.limit` turns for the query, each with the `columns` of its row and its `score`. */
+export async function keywordSearch (db: Kysely<unknown>, columns: readonly string[], q: KeywordQuery): Promise<Row[]> {
   const planned = await plan(db, q)
   if (planned === undefined) return []
   return await new Promise<Row[]>((resolve, reject) => {
     let batch = waiting.get(db)
     if (batch === undefined) {
-      const created = { cols, searches: [] as Planned[] }
+      const created = { columns, searches: [] as Planned[] }
       waiting.set(db, created)
       setImmediate(() => {
         waiting.delete(db)
@@ -146,7 +146,7 @@ export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeo
           else group.push(p)
         }
         for (const group of groups.values()) {
-          runTogether(db, created.cols, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
+          runTogether(db, created.columns, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
         }
       })
       batch = created
@@ -156,12 +156,11 @@ export async function keywordSearch (db: Kysely<unknown>, cols: ReturnType<typeo
 }
 
 /**
- * Searches over the same channels in two statements: the candidates of all of them (their
- * selecting words' turns: id, time and stored tsvector, with the channels' size and each
- * word as the database normalizes it), each search scored here (bm25.ts), then the whole
- * rows of the turns that made some search's cut. A turn deleted in between is left out.
+ * Searches over the same channels in one statement: the candidates of all of them (their
+ * selecting words' turns: id, time, stored tsvector and whole row, with the channels' size
+ * and each word as the database normalizes it), each search scored here (bm25.ts).
  */
-async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw>, searches: Planned[]): Promise<void> {
+async function runTogether (db: Kysely<unknown>, columns: readonly string[], searches: Planned[]): Promise<void> {
   const channels = searches[0].q.channels
   const words = [...new Set(searches.flatMap(p => p.tsqs))]
   const normalized = new Map<string, TermQuery>()
@@ -172,17 +171,21 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   const limit = 2 * COMMON * searches.length
   // One row of four values: the channels' sizes (unless known, and the turns table has not
   // grown much: channel-sizes.ts) and the table's size on disk, the words only the database
-  // can normalize (plainTerm), and the candidates packed into one text, a line each (id,
-  // time in epoch seconds, index, tsvector; a lexeme never holds a line break). PGlite
-  // copies and decodes every value it sends back (about 1 us each): a row per candidate,
-  // four values each, cost more than the search.
+  // can normalize (plainTerm), and the candidates packed into one text, a line each: id,
+  // time in epoch seconds, index, tsvector (a lexeme never holds a space or a line break),
+  // and after a tab the whole row as a JSON array (JSON escapes tabs and line breaks).
+  // PGlite copies and decodes every value it sends back (about 1 us each): a row per
+  // candidate cost more than the search. The whole rows come with every candidate rather
+  // than in a second statement for those that made the cut: a statement's fixed cost is
+  // more than ~50 candidates' JSON (words common in the channels do not select candidates).
   const sizes = sql`(SELECT coalesce(json_object_agg(channel, n), '{}')::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${check.channels}::text[]) GROUP BY channel) c)`
+  const whole = sql.join(columns.map(c => sql.ref(`t.${c}`)))
   const r = await sql<{ n: string | null, bytes: number, tq: string[] | null, rows: string | null }>`SELECT
       ${check.always ? sizes : sql`CASE WHEN pg_relation_size('turns') > ${check.past}::float8 THEN ${sizes} END`} AS n,
       pg_relation_size('turns')::float8 AS bytes,
       ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
-      (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text, E'\n')
-        FROM (SELECT t.id, t.ts, t.idx, t.content_tsv FROM turns t
+      (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text || E'\t' || c.whole, E'\n')
+        FROM (SELECT t.id, t.ts, t.idx, t.content_tsv, json_build_array(${whole})::text AS whole FROM turns t
           WHERE t.channel = ANY(${channels}::text[]) AND t.content_tsv @@ to_tsquery('simple', ${selector})
           LIMIT ${limit}) c) AS rows`.execute(db)
   const head = r.rows[0]
@@ -196,7 +199,8 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
   asked.forEach((w, i) => { normalized.set(w, parseTermQuery(head.tq?.[i] ?? '')) })
   const docs = head.rows.split('\n').map(line => {
     const [id, secs, idx] = line.split(' ', 3)
-    return { row: { id, ts: Number(secs), idx: Number(idx) }, doc: parseTsvector(line.slice(id.length + secs.length + idx.length + 3)) }
+    const tab = line.indexOf('\t')
+    return { row: { id, ts: Number(secs), idx: Number(idx), whole: line.slice(tab + 1) }, doc: parseTsvector(line.slice(id.length + secs.length + idx.length + 3, tab)) }
   })
   const key = channelsKey(channels)
   const cuts = searches.map(p => {
@@ -216,17 +220,16 @@ async function runTogether (db: Kysely<unknown>, cols: ReturnType<typeof sql.raw
     scored.sort((a, b) => b.score - a.score || b.row.ts - a.row.ts || b.row.idx - a.row.idx)
     return scored.slice(0, p.q.limit)
   })
-  const ids = [...new Set(cuts.flatMap(cut => cut.map(c => c.row.id)))]
-  // The whole rows as one JSON value, for the same reason; its times are read back as Dates, as the driver's are.
-  const full = ids.length === 0
-    ? []
-    : (JSON.parse((await sql<{ j: string | null }>`SELECT json_agg(x)::text AS j FROM (SELECT ${cols} FROM turns t WHERE t.id = ANY(${ids}::uuid[])) x`.execute(db)).rows[0]?.j ?? '[]') as Row[])
-        .map((row): Row => ({ ...row, ts: new Date(String(row.ts)) }))
-  const byId = new Map(full.map(row => [String(row.id), row]))
-  searches.forEach((p, k) => {
-    p.done(cuts[k].flatMap(({ row, score }) => {
-      const whole = byId.get(String(row.id))
-      return whole === undefined ? [] : [{ ...whole, score }]
-    }))
-  })
+  // Only the rows that made a cut are read out of their JSON; times come back as Dates, as the driver's do.
+  const rows = new Map<string, Row>()
+  const rowOf = (c: { id: string, whole: string }): Row => {
+    let row = rows.get(c.id)
+    if (row === undefined) {
+      const values = JSON.parse(c.whole) as unknown[]
+      row = Object.fromEntries(columns.map((name, i) => [name, name === 'ts' ? new Date(String(values[i])) : values[i]]))
+      rows.set(c.id, row)
+    }
+    return row
+  }
+  searches.forEach((p, k) => { p.done(cuts[k].map(({ row, score }) => ({ ...rowOf(row), score }))) })
 }

@@ -59,7 +59,8 @@ const toTool = (r: Row): ToolInvocation => ({
   result: String(r.result), is_error: Boolean(r.is_error), duration_ms: r.duration_ms === null ? null : num(r.duration_ms), channel: String(r.channel), created_at: iso(r.created_at),
 })
 
-const TURN_COLS = sql.raw('t.id, t.conversation_id, t.idx, t.ts, t.role, t.content, t.token_count, t.metadata, t.channel, t.embedder')
+const TURN_COLUMNS = ['id', 'conversation_id', 'idx', 'ts', 'role', 'content', 'token_count', 'metadata', 'channel', 'embedder']
+const TURN_COLS = sql.raw(TURN_COLUMNS.map(c => `t.${c}`).join(', '))
 const STRATEGY_COLS = sql.raw('s.id, s.description, s.context_pattern, s.tool_sequence, s.success_count, s.failure_count, s.last_used, s.channel')
 
 /** Deletes turns, then has keyword search read the channels' sizes again (channel-sizes.ts), whether or not it committed. */
@@ -163,7 +164,7 @@ export class SqlRelationalStore implements RelationalStore {
   }
 
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
-    return await this.#run(async db => (await keywordSearch(db, TURN_COLS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
+    return await this.#run(async db => (await keywordSearch(db, TURN_COLUMNS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
   }
 
   // Compared at millisecond precision: the contract's timestamps are ISO strings with
