@@ -12,32 +12,23 @@
 // connection. A count read while a turn is being written may be off by that turn until it
 // is read again: N a turn off moves no ranking.
 import type { Kysely } from 'kysely'
+import { PerDatabase } from '@agentd/sdk/kits/sql'
 
 const FRESH_MS = 60_000
 /** Read again when the turns table is this many times the size it was when a count was read. */
 const GROWTH = 1.25
-/** Channels remembered per database; past this the memory starts over. */
-const KEPT = 10_000
-
-interface Count { n: number, at: number, bytes: number }
-const counts = new WeakMap<Kysely<unknown>, Map<string, Count>>()
-
-function of (db: Kysely<unknown>): Map<string, Count> {
-  let m = counts.get(db)
-  if (m === undefined) { m = new Map(); counts.set(db, m) }
-  return m
-}
+/** Channels remembered per database. */
+const counts = new PerDatabase<{ n: number, at: number, bytes: number }>(10_000)
 
 /** How a search learns its channels' sizes: reads them (`always`), or only if the turns table has grown past `past` bytes. */
 export interface SizeCheck { channels: string[], always: boolean, past: number }
 
 export function sizeCheck (db: Kysely<unknown>, channels: string[], now = Date.now()): SizeCheck {
-  const m = counts.get(db)
   const unique = [...new Set(channels)]
   if (unique.length === 0) return { channels: unique, always: true, past: 0 }
   let past = Infinity
   for (const c of unique) {
-    const k = m?.get(c)
+    const k = counts.get(db, c)
     if (k === undefined || now - k.at >= FRESH_MS) return { channels: unique, always: true, past: 0 }
     past = Math.min(past, k.bytes * GROWTH)
   }
@@ -46,10 +37,9 @@ export function sizeCheck (db: Kysely<unknown>, channels: string[], now = Date.n
 
 /** The turns in `channels` when every one's count is known, fresh or not. */
 export function knownSize (db: Kysely<unknown>, channels: string[]): number | undefined {
-  const m = counts.get(db)
   let n = 0
   for (const c of new Set(channels)) {
-    const k = m?.get(c)
+    const k = counts.get(db, c)
     if (k === undefined) return undefined
     n += k.n
   }
@@ -58,18 +48,16 @@ export function knownSize (db: Kysely<unknown>, channels: string[]): number | un
 
 /** Counts just read for `channels` (a channel missing from `read` holds none), when the turns table took `bytes`. */
 export function setSizes (db: Kysely<unknown>, channels: string[], read: Record<string, number>, bytes: number, now = Date.now()): void {
-  const m = of(db)
-  if (m.size + channels.length > KEPT) m.clear()
-  for (const c of channels) m.set(c, { n: read[c] ?? 0, at: now, bytes })
+  counts.set(db, channels.map(c => [c, { n: read[c] ?? 0, at: now, bytes }]))
 }
 
 /** A turn this process stored. */
 export function turnAdded (db: Kysely<unknown>, channel: string): void {
-  const k = counts.get(db)?.get(channel)
+  const k = counts.get(db, channel)
   if (k !== undefined) k.n++
 }
 
 /** Turns this process deleted: every count is read again. */
 export function turnsRemoved (db: Kysely<unknown>): void {
-  counts.delete(db)
+  counts.forget(db)
 }

@@ -7,27 +7,22 @@
 // the same channels knows better. A count is scaled by the channels' growth since and
 // forgotten after ten minutes.
 import type { Kysely } from 'kysely'
+import { PerDatabase } from '@agentd/sdk/kits/sql'
 
 const FRESH_MS = 10 * 60_000
-/** Counts remembered per database; past this the memory starts over. */
-const KEPT = 20_000
-
-interface Counted { df: number, n: number, at: number }
-const counts = new WeakMap<Kysely<unknown>, Map<string, Counted>>()
+/** Counts remembered per database, by channels and word. */
+const counts = new PerDatabase<{ df: number, n: number, at: number }>(20_000)
 
 const key = (channels: string, word: string): string => `${channels}\u0001${word}`
 
 /** The turns of `channels` (a channels key) holding `word` (its tsquery) when `n` turns are there, if a search counted it lately. */
 export function countedTurns (db: Kysely<unknown>, channels: string, word: string, n: number, now = Date.now()): number | undefined {
-  const c = counts.get(db)?.get(key(channels, word))
+  const c = counts.get(db, key(channels, word))
   if (c === undefined || now - c.at >= FRESH_MS) return undefined
   return c.n > 0 && n > c.n ? c.df * n / c.n : c.df
 }
 
 /** What a search counted: each word's turns when the channels held `n`. */
 export function countTurns (db: Kysely<unknown>, channels: string, words: string[], dfs: number[], n: number, now = Date.now()): void {
-  let m = counts.get(db)
-  if (m === undefined) { m = new Map(); counts.set(db, m) }
-  if (m.size + words.length > KEPT) m.clear()
-  words.forEach((w, i) => { m.set(key(channels, w), { df: dfs[i], n, at: now }) })
+  counts.set(db, words.map((w, i) => [key(channels, w), { df: dfs[i], n, at: now }]))
 }

@@ -6,6 +6,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { VectorQuery } from '../../contracts/memory-stores.ts'
 import type { Row } from './rows.ts'
+import { PerDatabase } from './per-database.ts'
 
 export type VectorMode = 'vector' | 'real[]'
 
@@ -111,7 +112,8 @@ export const EXACT_SCAN_MAX_ROWS = 2000
  * speed, never results.
  */
 const KEPT_MS = { many: 60_000, few: 10_000 }
-const verdicts = new WeakMap<Kysely<unknown>, Map<string, { few: boolean, until: number }>>()
+// Bounded: one entry per channel set searched.
+const verdicts = new PerDatabase<{ few: boolean, until: number }>(1000)
 
 /**
  * Filtered-search planning: true when the asked channels of `table` hold at most `max`
@@ -120,17 +122,13 @@ const verdicts = new WeakMap<Kysely<unknown>, Map<string, { few: boolean, until:
  */
 export async function fewRows (db: Kysely<unknown>, table: string, channels: string[], max = EXACT_SCAN_MAX_ROWS): Promise<boolean> {
   const key = `${table}\0${max}\0${channels.length === 1 ? channels[0] : [...channels].sort().join('\0')}`
-  let kept = verdicts.get(db)
-  if (kept === undefined) { kept = new Map(); verdicts.set(db, kept) }
   const now = Date.now()
-  const known = kept.get(key)
+  const known = verdicts.get(db, key)
   if (known !== undefined && known.until > now) return known.few
   const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${sql.table(table)}
     WHERE channel = ANY(${channels}::text[]) LIMIT ${max + 1}) s`.execute(db)
   const few = Number(r.rows[0]?.n ?? 0) <= max
-  // Bounded: one entry per channel set searched; clearing only means counting again.
-  if (kept.size >= 1000) kept.clear()
-  kept.set(key, { few, until: now + (few ? KEPT_MS.few : KEPT_MS.many) })
+  verdicts.set(db, [[key, { few, until: now + (few ? KEPT_MS.few : KEPT_MS.many) }]])
   return few
 }
 
