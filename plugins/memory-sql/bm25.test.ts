@@ -37,30 +37,35 @@ const rows = (...texts: string[]): Array<{ row: string, doc: Map<string, number>
 const terms = (...ws: string[]): ReturnType<typeof parseTermQuery>[] => ws.map(w => parseTermQuery(`'${w}'`))
 
 t.test('bm25: a turn with the rare word ranks above one with the common word', async t => {
-  const scored = bm25({ rows: rows('we saw a zebra', 'we saw rain', 'rain again', 'rain today'), terms: terms('zebra', 'rain'), n: 4, selecting: [0, 1], dfFloor: [] })
+  const scored = bm25({ rows: rows('we saw a zebra', 'we saw rain', 'rain again', 'rain today'), terms: terms('zebra', 'rain'), n: 4, selecting: [0, 1], dfFloor: [] }).scored
   t.equal(scored.sort((a, b) => b.score - a.score)[0].row, 'we saw a zebra')
   t.equal(scored.length, 4, 'every turn holding a word is scored')
 })
 
 t.test('bm25: of two turns with the same words, the shorter ranks first', async t => {
-  const scored = bm25({ rows: rows('dog park', 'dog park on a long sunny afternoon walk'), terms: terms('dog'), n: 10, selecting: [0], dfFloor: [] })
+  const scored = bm25({ rows: rows('dog park', 'dog park on a long sunny afternoon walk'), terms: terms('dog'), n: 10, selecting: [0], dfFloor: [] }).scored
   t.equal(scored.sort((a, b) => b.score - a.score)[0].row, 'dog park')
 })
 
 t.test('bm25: only rows holding a selecting word are scored (the others were another search\'s candidates)', async t => {
-  const scored = bm25({ rows: rows('zebra here', 'only rain'), terms: terms('zebra', 'rain'), n: 10, selecting: [0], dfFloor: [] })
+  const scored = bm25({ rows: rows('zebra here', 'only rain'), terms: terms('zebra', 'rain'), n: 10, selecting: [0], dfFloor: [] }).scored
   t.same(scored.map(s => s.row), ['zebra here'])
 })
 
 t.test('bm25: a common word\'s count is at least its floor, so it weighs less', async t => {
   const input = { rows: rows('rain zebra', 'rain'), terms: terms('zebra', 'rain'), n: 1000, selecting: [0, 1] }
-  const alone = bm25({ ...input, dfFloor: [] }).find(s => s.row === 'rain')?.score ?? 0
-  const floored = bm25({ ...input, dfFloor: [0, 600] }).find(s => s.row === 'rain')?.score ?? 0
+  const alone = bm25({ ...input, dfFloor: [] }).scored.find(s => s.row === 'rain')?.score ?? 0
+  const floored = bm25({ ...input, dfFloor: [0, 600] }).scored.find(s => s.row === 'rain')?.score ?? 0
   t.ok(floored < alone, `${floored} < ${alone}`)
 })
 
 t.test('bm25: repeats add only the tie-breaker (0.01 an occurrence)', async t => {
   const docs = [{ row: 'twice', doc: new Map([['blue', 2], ['sky', 1]]) }, { row: 'once', doc: new Map([['blue', 1], ['sea', 1]]) }]
-  const [a, b] = bm25({ rows: docs, terms: terms('blue'), n: 10, selecting: [0], dfFloor: [] })
+  const [a, b] = bm25({ rows: docs, terms: terms('blue'), n: 10, selecting: [0], dfFloor: [] }).scored
   t.equal(Math.round((a.score - b.score) * 1000) / 1000, 0.01)
+})
+
+t.test('bm25: each term\'s document count, exact for a selecting term, at least its floor for another', async t => {
+  const { df } = bm25({ rows: rows('rain zebra', 'rain', 'zebra'), terms: terms('zebra', 'rain'), n: 100, selecting: [0], dfFloor: [0, 40] })
+  t.same(df, [2, 40])
 })

@@ -77,11 +77,6 @@ function matchesOf<T> (r: Bm25Row<T>, term: TermQuery): string[] {
   return m
 }
 
-/** How many of `rows` each term matches. */
-export function documentCounts<T> (rows: Array<Bm25Row<T>>, terms: TermQuery[]): number[] {
-  return terms.map(term => rows.reduce((n, r) => n + (matchesOf(r, term).length > 0 ? 1 : 0), 0))
-}
-
 export interface Bm25Input<T> {
   rows: Array<Bm25Row<T>>
   terms: TermQuery[]
@@ -103,9 +98,15 @@ const B = 0.75
  * BM25 with binary term frequency (a chat turn rarely repeats a word), length normalised
  * by lexemes against the candidates' mean, plus 0.01 per occurrence of a query word as
  * the tie-breaker (what ts_rank_cd gives an OR query, 0.1 per position holding a query
- * word, weighed by 0.1 as the SQL version did; a position counts once). Only turns matching some term are returned.
+ * word, weighed by 0.1 as the SQL version did; a position counts once). Only turns matching some term are scored.
  */
-export function bm25<T> (input: Bm25Input<T>): Array<{ row: T, score: number }> {
+export interface Bm25Result<T> {
+  scored: Array<{ row: T, score: number }>
+  /** Each term's document count as weighed: exact for a selecting term (every turn holding it is a candidate). */
+  df: number[]
+}
+
+export function bm25<T> (input: Bm25Input<T>): Bm25Result<T> {
   const { terms } = input
   const rows: Bm25Input<T>['rows'] = []
   const hits: string[][][] = []
@@ -132,5 +133,5 @@ export function bm25<T> (input: Bm25Input<T>): Array<{ row: T, score: number }> 
     for (const l of matched) occurrences += r.doc.get(l) ?? 0
     out.push({ row: r.row, score: weight / ((1 - B) + B * r.doc.size / avgdl) + 0.01 * occurrences })
   })
-  return out
+  return { scored: out, df }
 }

@@ -19,7 +19,7 @@ import { sql, type Kysely } from 'kysely'
 import { contentWords } from '@agentd/sdk/kits/recall'
 import type { Row } from '@agentd/sdk/kits/sql'
 import { lexemeFrequencies, shareOf } from './lexeme-frequencies.ts'
-import { bm25, documentCounts, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
+import { bm25, parseTermQuery, parseTsvector, type TermQuery } from './bm25.ts'
 import { countTurns, countedTurns } from './word-counts.ts'
 import { knownSize, setSizes, sizeCheck } from './channel-sizes.ts'
 
@@ -206,7 +206,7 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
   const cuts = searches.map(p => {
     const picked = new Set(p.pick)
     const terms = p.tsqs.map(w => normalized.get(w) ?? { parts: [] })
-    const scored = bm25({
+    const { scored, df } = bm25({
       rows: docs,
       terms,
       n,
@@ -216,7 +216,7 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
       dfFloor: p.shares.map((s, i) => picked.has(i) ? 0 : Math.max(s * n, p.counted[i] ?? 0)),
     })
     // Counted exactly unless the candidates were cut off.
-    if (docs.length < limit) countTurns(db, key, p.pick.map(i => p.tsqs[i]), documentCounts(docs, p.pick.map(i => terms[i])), n)
+    if (docs.length < limit) countTurns(db, key, p.pick.map(i => p.tsqs[i]), p.pick.map(i => df[i]), n)
     scored.sort((a, b) => b.score - a.score || b.row.ts - a.row.ts || b.row.idx - a.row.idx)
     return scored.slice(0, p.q.limit)
   })
