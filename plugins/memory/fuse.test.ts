@@ -1,6 +1,6 @@
 // Pins recall fusion (issue 22: removing the ranking, the cuts or the exclusion must fail a test).
 import t from 'tap'
-import { fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
+import { countedOnce, fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
 
 const turn = (id: string, content = `text ${id}`, timestamp = '2024-01-01T00:00:00.000Z'): Record<string, unknown> => ({ id, content, timestamp })
 const tech = (name: string, turns: Array<Record<string, unknown>>, weight = 1): TechniqueCandidates => ({ name, weight, candidates: { relevant_turns: turns } })
@@ -96,4 +96,18 @@ t.test('"the same text": spacing runs and final punctuation runs are ignored; wo
   t.notOk(same('a b', 'ab'), 'a space between words counts')
   t.notOk(same('Yes. No', 'Yes No'), 'punctuation inside counts')
   t.notOk(same('Straße', 'STRASSE'), 'letters are compared lower-cased, not folded further')
+})
+
+t.test('each list counts once: a technique that fused the shared vector neighbours replaces the service\'s own list of them', async t => {
+  const own = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], facts: [{ id: 'f' }] } }
+  const hybrid = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], fuses_nearest_turns: true } }
+  const expansion = tech('query_expansion', [turn('p', 'paraphrase', '2024-06-01T00:00:00Z')])
+  // Counted twice, the neighbour outranks what only the expansion found; counted once, they tie and the newer comes first.
+  t.same(ids(fuseCandidates([own, hybrid, expansion], partLimits(10), 60).relevant_turns), ['v', 'p'], 'without: the neighbour counted twice')
+  const once = countedOnce([own, hybrid, expansion], 'vector_recency')
+  t.same(ids(fuseCandidates(once, partLimits(10), 60).relevant_turns), ['p', 'v'])
+  t.same(once[0].candidates.facts, [{ id: 'f' }], 'the service\'s other parts still count')
+  t.same(countedOnce([own, expansion], 'vector_recency'), [own, expansion], 'no technique fused them: unchanged')
+  const ownFlag = { ...own, candidates: { ...own.candidates, fuses_nearest_turns: true } }
+  t.same(countedOnce([ownFlag, expansion], 'vector_recency')[0].candidates.relevant_turns, own.candidates.relevant_turns, 'only another technique\'s flag counts')
 })

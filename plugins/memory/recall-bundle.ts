@@ -14,8 +14,8 @@ import type { Embedding } from './embedding.ts'
 import type { Episodic } from './episodic.ts'
 import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
 import { renderBundle } from './render.ts'
-import { fuseCandidates, partLimits } from './recall-merge.ts'
-import { vectorRecency } from './vector-recency.ts'
+import { countedOnce, fuseCandidates, partLimits } from './recall-merge.ts'
+import { rankNeighbours, vectorRecency } from './vector-recency.ts'
 import { orderFacts } from './recall-time.ts'
 
 export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
@@ -99,10 +99,11 @@ export class Recall {
       const [v] = await e.embed([text], opts.signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
-    // The query's vector neighbours (turns, entities), each read once for every technique that needs them.
+    // The query's vector neighbours (turns, entities), each read once for every technique that
+    // needs them; turns ranked as the service ranks them (recency when the query asks for it).
     const nearestTurns = sharedRead(async limit => {
       const rel = ctx.relational
-      return embedding === undefined || rel === undefined ? [] : await rel.similarTurns({ embedding, channels, limit })
+      return embedding === undefined || rel === undefined ? [] : rankNeighbours(await rel.similarTurns({ embedding, channels, limit }), query.text, ctx.opts)
     })
     const nearestEntities = sharedRead(async limit => {
       const graph = ctx.graph
@@ -154,7 +155,7 @@ export class Recall {
       } finally { timings[`technique:${tech.name}`] = ms(t1) }
     })])
     t0 = performance.now()
-    const parts = fuseCandidates(results, partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
+    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name),  partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
     timings.fuse = ms(t0)
     parts.facts = orderFacts(parts.facts, query.text)
 

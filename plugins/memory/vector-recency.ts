@@ -49,25 +49,37 @@ export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
   }
 }
 
+/** The ranking options vector neighbours are ranked by. */
+export type RankOptions = Pick<ServiceOptions, 'recencyWeight' | 'recencyHalfLifeHours'>
+
 /**
- * Turns by similarity; recency only breaks ties (rounded similarity), unless the query
- * asks for what is recent: then score = (1-w)·cosine + w·2^(-age/half-life).
- * Without a vector, the newest turns. The current conversation's latest turns are left
- * out by the service after fusion (they are already in the chat history).
+ * The query's vector neighbours as the service ranks them: by similarity, recency only
+ * breaking ties (rounded similarity), unless the query asks for what is recent: then
+ * score = (1-w)·cosine + w·2^(-age/half-life). Neighbours below 0.05 are noise and left out.
+ * `similarity` keeps the cosine. Used for the one shared read of a recall (RecallInput.nearestTurns),
+ * so hybrid's vector list is this ranking too.
+ */
+export function rankNeighbours<T extends { score: number, timestamp: string }> (turns: T[], query: string, opts: RankOptions, now = Date.now()): Array<T & { similarity: number }> {
+  const w = asksAboutRecency(query) ? opts.recencyWeight : 0
+  const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (opts.recencyHalfLifeHours * 3_600_000))
+  return turns.filter(t => t.score > 0.05)
+    .map(t => ({ ...t, similarity: t.score, score: Math.round(((1 - w) * t.score + w * recency(t.timestamp)) * 10_000) / 10_000 }))
+    .sort((a, b) => b.score - a.score || Date.parse(b.timestamp) - Date.parse(a.timestamp))
+}
+
+/**
+ * Turns: the query's neighbours ranked by rankNeighbours (the service's shared read already
+ * is), or, without a vector, the newest turns. The current conversation's latest turns are
+ * left out by the service after fusion (they are already in the chat history).
  */
 async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
-  const { recencyWeight, recencyHalfLifeHours } = svc.opts
-  const w = asksAboutRecency(input.query) ? recencyWeight : 0
-  const topK = input.top_k
   // Read deeper than top_k: the service may drop the current conversation's turns and repeats.
   // As deep as hybrid reads (max(3 x top_k, 30)), so the service's one shared read serves both.
-  const n = Math.max(topK * 3, 30)
-  const now = Date.now()
-  const recency = (ts: string): number => 2 ** (-(now - Date.parse(ts)) / (recencyHalfLifeHours * 3_600_000))
-  const candidates = embedding === undefined
-    ? (await rel.recentTurns(input.channels, n)).map(t => ({ ...t, similarity: null as number | null }))
-    : (await (input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels: input.channels, limit: n }))).filter(t => t.score > 0.05).map(({ score, ...t }) => ({ ...t, similarity: score as number | null }))
-  return candidates
-    .map(t => ({ ...t, score: Math.round(((1 - w) * (t.similarity ?? 0) + w * recency(t.timestamp)) * 10_000) / 10_000 }))
-    .sort((a, b) => b.score - a.score || Date.parse(b.timestamp) - Date.parse(a.timestamp))
+  const n = Math.max(input.top_k * 3, 30)
+  if (embedding === undefined) {
+    return (await rel.recentTurns(input.channels, n)).map(t => ({ ...t, similarity: null, score: 0 }))
+      .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
+  }
+  const ranked = input.nearestTurns !== undefined ? await input.nearestTurns(n) : rankNeighbours(await rel.similarTurns({ embedding, channels: input.channels, limit: n }), input.query, svc.opts)
+  return ranked.map(t => ({ ...t }))
 }

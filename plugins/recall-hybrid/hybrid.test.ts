@@ -47,3 +47,12 @@ t.test('another failure of the graph store is not hidden', async t => {
   await t.rejects(hybridTechnique(() => s.rel, () => s.graph).run(input), /a bad statement/)
   t.same(s.asked.rel, [])
 })
+
+t.test('fusing the service\'s shared vector neighbours, it says so (the service then counts them once); without a query vector it does not', async t => {
+  const s = stores()
+  const embedding = { vector: [1, 0], embedder: 'e' }
+  const withVector = await hybridTechnique(() => s.rel).run({ ...input, embedding, nearestTurns: async () => [turn('near', 'close')] })
+  t.same(withVector.relevant_turns?.map(x => x.id), ['near', 'from-sql'])
+  t.equal(withVector.fuses_nearest_turns, true)
+  t.equal((await hybridTechnique(() => s.rel).run(input)).fuses_nearest_turns, false)
+})

@@ -43,6 +43,8 @@ export function hybridTechnique (relational: () => RelationalStore | undefined, 
       return {
         relevant_turns: fused.map(({ item, score }) => ({ ...item, score })),
         timings_ms: timings,
+        // The vector half is the service's shared list: the service then does not count it again.
+        fuses_nearest_turns: embedding !== undefined && input.nearestTurns !== undefined,
       }
     },
   }

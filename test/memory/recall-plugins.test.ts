@@ -208,6 +208,8 @@ for (const backend of SQL_BACKENDS) {
       await sql`UPDATE turns SET ts = now() - interval '365 days' WHERE id = ${o.id}`.execute(h.db)
       t.same(contents(await recall('what turn', 'rec', OFF)), ['old turn', 'new turn'], 'similarity first')
       t.same(contents(await recall('what turn recently', 'rec', OFF)), ['new turn', 'old turn'], 'recency weighs in')
+      // Hybrid's vector list is the service's shared read, ranked the same way (its own list then counts once).
+      t.same(contents(await recall('what turn recently', 'rec', { ...OFF, recall_enable_hybrid: true })), ['new turn', 'old turn'], 'with hybrid too')
     })
   })
 

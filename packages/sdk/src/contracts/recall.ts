@@ -17,10 +17,13 @@ export interface RecallInput {
   /** The recall settings in force (GET /api/memory/recall-settings); read them per call, they change live. */
   settings: RecallSettings
   /**
-   * The turns nearest the query's `embedding` in `channels`, best first, at most `limit`:
-   * fetched once per recall by the service and shared, so techniques that all need the
+   * The turns nearest the query's `embedding` in `channels`, at most `limit`, ranked as the
+   * service ranks vector neighbours (`score`: the cosine, recency breaking ties, or blended in
+   * when the query asks for what is recent; `similarity`: the cosine; noise below 0.05 left
+   * out): fetched once per recall by the service and shared, so techniques that all need the
    * query's vector neighbours (vector_recency, hybrid) do not each ask the store. Empty
-   * without an embedding. Rejects as the store's similarTurns would.
+   * without an embedding. Rejects as the store's similarTurns would. A technique whose turns
+   * fuse this list says so (`RecallCandidates.fuses_nearest_turns`).
    */
   nearestTurns?: (limit: number) => Promise<Array<Turn & { score: number }>>
   /**
@@ -65,6 +68,12 @@ export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, u
   timings_ms?: Record<string, number>
   /** Why the technique gave nothing (no model set, the model failed): shown in the result's `notes`. */
   note?: string
+  /**
+   * true: `relevant_turns` already fuse `RecallInput.nearestTurns` (hybrid: keyword search
+   * fused with them). The service then leaves its own list of those neighbours out of the
+   * fusion, so each list counts once.
+   */
+  fuses_nearest_turns?: boolean
 }
 
 /**
