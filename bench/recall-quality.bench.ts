@@ -8,7 +8,7 @@
 // (PGlite, embed-hash), no language model.
 // recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
 // Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
-// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0 (no synonym table), BENCH_RECALL_VERBOSE=1 (misses).
+// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0|related|table (neither synonyms nor related words | related words alone | the synonym table alone), BENCH_RECALL_VERBOSE=1 (misses).
 // Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
@@ -23,6 +23,8 @@ import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
 import { MemoryServiceImpl } from '../plugins/memory/service.ts'
 import { hybridTechnique } from '../plugins/recall-hybrid/hybrid.ts'
 import { expansionTechnique } from '../plugins/recall-expansion/expansion.ts'
+import { tableSynonyms } from '../plugins/recall-expansion/rules.ts'
+import { relatedWords } from '../plugins/recall-expansion/related-words.ts'
 import { entityTechnique } from '../plugins/recall-entity/entity.ts'
 import { ASSISTANT_REPLIES, loadEvalSet, withDistractors } from './recall-eval/dataset.ts'
 
@@ -42,8 +44,9 @@ let weights: Record<string, number> = {}
 const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, run: t.run, get weight () { return weights[t.name] ?? t.weight } })
 reg.recallTechniques.add('recall-hybrid', weighed(hybridTechnique(() => rel)))
 reg.recallTechniques.add('recall-entity', weighed(entityTechnique({ graph: () => graph, relational: () => rel })))
-// BENCH_RECALL_SYNONYMS=0: expansion without the synonym table (which was written while reading this set's misses).
-reg.recallTechniques.add('recall-expansion', weighed(expansionTechnique(() => rel, process.env.BENCH_RECALL_SYNONYMS === '0' ? () => [] : undefined)))
+// BENCH_RECALL_SYNONYMS=0: no synonyms nor related words; =related: the related words alone (the table was written from this set's misses, the related words were not).
+const synonymSource = { '0': () => [], related: relatedWords, table: tableSynonyms }[process.env.BENCH_RECALL_SYNONYMS ?? '']
+reg.recallTechniques.add('recall-expansion', weighed(expansionTechnique(() => rel, synonymSource)))
 let settings: RecallSettings = { ...RECALL_DEFAULTS }
 const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 'silent' }), {
   tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,

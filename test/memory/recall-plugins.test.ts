@@ -133,6 +133,14 @@ for (const backend of SQL_BACKENDS) {
       t.same(contents(await recall('Which pet did they get?', 'qe', { ...OFF, recall_enable_query_expansion: true, recall_expansion_max_variants: 0 })), [], 'no variants, nothing more found')
     })
 
+    t.test('query_expansion: a related word (GloVe neighbours, not the synonym table) finds what the words of the question do not', async t => {
+      const { rel, recall } = setUp(db)
+      await rel.addTurn({ conversation_id: 'q', role: 'user', content: 'she practises the cello every evening', channel: 'qr' })
+      await rel.addTurn({ conversation_id: 'q', role: 'user', content: 'the weather was grey', channel: 'qr' })
+      t.same(contents(await recall('Does she still play the violin?', 'qr', { ...OFF, recall_enable_query_expansion: true })), ['she practises the cello every evening'])
+      t.same(contents(await recall('Does she still play the violin?', 'qr', OFF)), [])
+    })
+
     t.test('entity_centric: the named entity, its current facts and the turns that mention it', async t => {
       const { svc, rel, graph, recall } = setUp(db)
       const { entity } = await svc.addEntity({ name: 'Okafor', type: 'Person', aliases: ['the professor'], channel: 'ent' })
