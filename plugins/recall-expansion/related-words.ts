@@ -1,7 +1,8 @@
 // Words used in the same contexts as a word ("pet" -> dog cat animal puppy), for query
 // expansion: the 30,000 most frequent English words' nearest neighbours by GloVe word
 // vectors, written once by scripts/related-words.ts into related-words.txt (one line a
-// word: the word, then up to four related words, nearest first). Read on first use.
+// word: the word, then up to four related words, nearest first; `#` lines say where it
+// comes from). Read on first use.
 import { readFileSync } from 'node:fs'
 
 // A word's related words stay one string until asked for: 26,000 short strings, not arrays of them.
@@ -12,7 +13,7 @@ function load (): Map<string, string> {
   table = new Map()
   for (const line of readFileSync(new URL('./related-words.txt', import.meta.url), 'utf8').split('\n')) {
     const space = line.indexOf(' ')
-    if (space > 0) table.set(line.slice(0, space), line.slice(space + 1))
+    if (space > 0 && !line.startsWith('#')) table.set(line.slice(0, space), line.slice(space + 1))
   }
   return table
 }
