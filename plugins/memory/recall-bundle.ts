@@ -155,7 +155,7 @@ export class Recall {
       } finally { timings[`technique:${tech.name}`] = ms(t1) }
     })])
     t0 = performance.now()
-    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name),  partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
+    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name), partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
     timings.fuse = ms(t0)
     parts.facts = orderFacts(parts.facts, query.text)
 
