@@ -2,14 +2,20 @@
 // ranking rules (rare words weigh more, long turns less, the selecting words decide which
 // rows are scored). The texts below are what Postgres prints (checked on PGlite).
 import t from 'tap'
-import { bm25, parseTermQuery, parseTsvector, termMatches } from './bm25.ts'
+import { CONTEXT_WEIGHT, bm25, lengthOf, parseTermQuery, parseTsvector, termMatches } from './bm25.ts'
 
 t.test('parseTsvector: each lexeme with its number of positions', async t => {
   t.same([...parseTsvector("'a':3 'adopted':2 'dog':4 'we':1")], [['a', 1], ['adopted', 1], ['dog', 1], ['we', 1]])
   t.same([...parseTsvector("'and':6 'blue':2,10 'door':3,8")], [['and', 1], ['blue', 2], ['door', 2]])
-  t.same([...parseTsvector("'x':1A,2B,3")], [['x', 3]], 'weights are not positions')
+  t.same([...parseTsvector("'x':1A,2B,3")], [['x', 2]], 'weights are not positions; the unlettered one (D) is context')
   t.same([...parseTsvector("'dog' 'cat'")], [['dog', 1], ['cat', 1]], 'stripped: one each')
   t.same([...parseTsvector('')], [])
+})
+
+t.test('parseTsvector: with weights, a word only in the context (D, printed bare) counts 0', async t => {
+  const doc = parseTsvector("'hotel':3A 'how':7 'long':8,2A 'stuck':9 'tiny':2A")
+  t.same([...doc], [['hotel', 1], ['how', 0], ['long', 1], ['stuck', 0], ['tiny', 1]])
+  t.ok(Math.abs(lengthOf(doc) - (3 + 2 * CONTEXT_WEIGHT)) < 1e-9, 'context lexemes count at CONTEXT_WEIGHT in the length')
 })
 
 t.test('parseTsvector: doubled quotes and backslashes are the characters themselves', async t => {
@@ -68,4 +74,23 @@ t.test('bm25: repeats add only the tie-breaker (0.01 an occurrence)', async t =>
 t.test('bm25: each term\'s document count, exact for a selecting term, at least its floor for another', async t => {
   const { df } = bm25({ rows: rows('rain zebra', 'rain', 'zebra'), terms: terms('zebra', 'rain'), n: 100, selecting: [0], dfFloor: [0, 40] })
   t.same(df, [2, 40])
+})
+
+t.test('bm25: a word the turn says ranks above the same word only in what it answers', async t => {
+  const docs = [
+    { row: 'context', doc: parseTsvector("'nights':1A 'two':2A 'long':5 'stuck':6") },
+    { row: 'own', doc: parseTsvector("'stuck':1A 'again':2A 'today':3A") },
+  ]
+  const scored = bm25({ rows: docs, terms: terms('stuck'), n: 50, selecting: [0], dfFloor: [] }).scored.sort((a, b) => b.score - a.score)
+  t.same(scored.map(s => s.row), ['own', 'context'], 'both found; the own word first')
+  t.ok(scored[1].score > 0, 'the context match still scores')
+})
+
+t.test('bm25: an answer holding a rare word only in its context outranks a turn with a common word', async t => {
+  const docs = [
+    { row: 'answer', doc: parseTsvector("'nights':1A 'hotel':2A 'stuck':5") },
+    ...Array.from({ length: 6 }, (_, i) => ({ row: `common ${i}`, doc: parseTsvector(`'airport':1A 'day${i}':2A`) })),
+  ]
+  const scored = bm25({ rows: docs, terms: terms('stuck', 'airport'), n: 60, selecting: [0, 1], dfFloor: [0, 40] }).scored.sort((a, b) => b.score - a.score)
+  t.equal(scored[0].row, 'answer')
 })

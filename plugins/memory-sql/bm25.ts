@@ -12,12 +12,17 @@ const QUOTED = /'((?:[^'\\]|''|\\.)*)'(:\*|:[0-9A-D,]+)?/g
 const unquote = (s: string): string => s.replace(/''/g, "'").replace(/\\(.)/g, '$1')
 
 /**
- * A tsvector's text form: each lexeme with how often it occurs (its positions; 1 if
- * stripped). Scanned by hand rather than by a regular expression: this runs on every
- * candidate of every search.
+ * A tsvector's text form: each lexeme with how often the turn itself says it (its
+ * positions; 1 if stripped). A turn's own words are weight A and the words of the turns it
+ * answers weight D (migration 8), which Postgres prints without a letter (`'dog':2A
+ * 'hotel':9`): a lexeme only there maps to 0. A vector with no letter at all (written
+ * before weights, or by hand) is the turn's own words throughout. Scanned by hand rather
+ * than by a regular expression: this runs on every candidate of every search.
  */
 export function parseTsvector (text: string): Map<string, number> {
   const out = new Map<string, number>()
+  // Per lexeme: its lettered positions, or minus its unlettered ones while it has none.
+  let lettered = false
   let i = 0
   const end = text.length
   while (i < end) {
@@ -25,7 +30,7 @@ export function parseTsvector (text: string): Map<string, number> {
     let lexeme = ''
     let from = ++i
     for (;;) {
-      if (i >= end) return out
+      if (i >= end) return settle(out, lettered)
       const c = text.charCodeAt(i)
       if (c === 92 /* \ */) { lexeme += text.slice(from, i); from = ++i; i++; continue }
       if (c === 39) {
@@ -36,14 +41,43 @@ export function parseTsvector (text: string): Map<string, number> {
       }
       i++
     }
-    let positions = 1
+    let own = 0
+    let plain = 0
     if (text.charCodeAt(i) === 58 /* : */) {
       i++
-      while (i < end && text.charCodeAt(i) !== 32 /* space */) { if (text.charCodeAt(i) === 44 /* , */) positions++; i++ }
+      while (i < end) {
+        const c = text.charCodeAt(i)
+        if (c === 32 /* space */) break
+        // A position ends at a comma or the lexeme's end; a letter (A-C) before it is its weight.
+        const next = text.charCodeAt(i + 1)
+        if (next === 44 /* , */ || next === 32 || i + 1 >= end) {
+          if (c >= 65 && c <= 67) own++
+          else plain++
+        }
+        i++
+      }
+    } else {
+      plain = 1
     }
-    out.set(lexeme, positions)
+    if (own > 0) lettered = true
+    out.set(lexeme, own > 0 ? own : -plain)
   }
-  return out
+  return settle(out, lettered)
+}
+
+function settle (doc: Map<string, number>, lettered: boolean): Map<string, number> {
+  for (const [lexeme, n] of doc) if (n < 0) doc.set(lexeme, lettered ? 0 : -n)
+  return doc
+}
+
+/** How much a word only in a turn's context (weight D) counts beside its own words, in a match and in its length. */
+export const CONTEXT_WEIGHT = 0.3
+
+/** A turn's length for BM25: its own lexemes, and its context's at CONTEXT_WEIGHT. */
+export function lengthOf (doc: Map<string, number>): number {
+  let n = 0
+  for (const v of doc.values()) n += v > 0 ? 1 : CONTEXT_WEIGHT
+  return n
 }
 
 /** A tsquery's text form for one word: its lexemes, each whole or a prefix (`:*`). */
@@ -67,8 +101,10 @@ export function termMatches (doc: Map<string, number>, term: TermQuery): string[
   return out
 }
 
-/** A candidate: its row and its lexemes; `seen` keeps its matches when several searches score it. */
-export interface Bm25Row<T> { row: T, doc: Map<string, number>, seen?: Map<TermQuery, string[]> }
+/** A candidate: its row and its lexemes; `seen` keeps its matches and `size` its length when several searches score it. */
+export interface Bm25Row<T> { row: T, doc: Map<string, number>, seen?: Map<TermQuery, string[]>, size?: number }
+
+const sizeOf = <T>(r: Bm25Row<T>): number => (r.size ??= lengthOf(r.doc))
 
 function matchesOf<T> (r: Bm25Row<T>, term: TermQuery): string[] {
   r.seen ??= new Map()
@@ -96,7 +132,8 @@ const B = 0.75
 
 /**
  * BM25 with binary term frequency (a chat turn rarely repeats a word), length normalised
- * by lexemes against the candidates' mean, plus 0.01 per occurrence of a query word as
+ * by lexemes against the candidates' mean (lengthOf), a word only in the turn's context
+ * counting at CONTEXT_WEIGHT of its IDF, plus 0.01 per occurrence of a query word as
  * the tie-breaker (what ts_rank_cd gives an OR query, 0.1 per position holding a query
  * word, weighed by 0.1 as the SQL version did; a position counts once). Only turns matching some term are scored.
  */
@@ -118,20 +155,21 @@ export function bm25<T> (input: Bm25Input<T>): Bm25Result<T> {
   const df = terms.map((_, i) => Math.max(input.dfFloor[i] ?? 0, hits.reduce((n, h) => n + (h[i].length > 0 ? 1 : 0), 0)))
   const N = Math.max(input.n, ...df, 1)
   const idf = df.map(d => Math.log(1 + (N - d + 0.5) / (d + 0.5)))
-  const avgdl = Math.max(rows.reduce((s, r) => s + r.doc.size, 0) / Math.max(rows.length, 1), 1)
+  const avgdl = Math.max(rows.reduce((s, r) => s + sizeOf(r), 0) / Math.max(rows.length, 1), 1)
   const out: Array<{ row: T, score: number }> = []
   rows.forEach((r, k) => {
     let weight = 0
     const matched = new Set<string>()
     hits[k].forEach((lexemes, i) => {
       if (lexemes.length === 0) return
-      weight += idf[i]
+      // A word the turn says itself weighs in full; one only in what it answers, less.
+      weight += lexemes.some(l => (r.doc.get(l) ?? 0) > 0) ? idf[i] : CONTEXT_WEIGHT * idf[i]
       for (const l of lexemes) matched.add(l)
     })
     if (matched.size === 0) return
     let occurrences = 0
     for (const l of matched) occurrences += r.doc.get(l) ?? 0
-    out.push({ row: r.row, score: weight / ((1 - B) + B * r.doc.size / avgdl) + 0.01 * occurrences })
+    out.push({ row: r.row, score: weight / ((1 - B) + B * sizeOf(r) / avgdl) + 0.01 * occurrences })
   })
   return { scored: out, df }
 }

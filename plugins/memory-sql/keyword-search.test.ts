@@ -137,3 +137,21 @@ for (const backend of SQL_BACKENDS) {
     t.same(next.map(x => [x.content, x.score]), reread.map(x => [x.content, x.score]))
   })
 }
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`a turn is found by the words of the turn it answers, below a turn saying them, on ${backend.name}`, async t => {
+    const store = new SqlRelationalStore(await backend.open(t))
+    await store.init()
+    await store.addTurn({ conversation_id: 'trip', role: 'user', content: 'How long were you stuck at the airport?', channel: 'kc' })
+    await store.addTurn({ conversation_id: 'trip', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'kc', context: 'long stuck airport' })
+    await store.addTurn({ conversation_id: 'other', role: 'user', content: 'I got stuck in traffic downtown.', channel: 'kc' })
+    for (let i = 0; i < 6; i++) await store.addTurn({ conversation_id: `filler${i}`, role: 'user', content: `Filler number ${i} about gardening and soup.`, channel: 'kc' })
+    const found = await store.searchTurns({ text: 'stuck', channels: ['kc'], limit: 5 })
+    const order = found.map(x => x.content)
+    t.ok(order.includes('Two nights in a tiny hotel.'), `the answer is found by its context: ${order.join(' | ')}`)
+    t.ok(order.indexOf('I got stuck in traffic downtown.') < order.indexOf('Two nights in a tiny hotel.'), 'a turn saying the word ranks above one answering it')
+    const byOwn = await store.searchTurns({ text: 'hotel', channels: ['kc'], limit: 5 })
+    t.same(byOwn.map(x => x.content), ['Two nights in a tiny hotel.'], 'its own words still find it')
+    t.notOk('context' in found[0], 'the context is not part of a returned turn')
+  })
+}

@@ -97,4 +97,19 @@ export const relationalMigrations: Migration[] = [
       await sql`SELECT gin_clean_pending_list('turns_content_tsv'::regclass)`.execute(db)
     },
   },
+  {
+    version: 8,
+    // A turn's keywords take in the words of the turns it answers (NewTurn.context), as its
+    // vector does: "Two nights in a tiny hotel." is what "how long were you stuck?" asked
+    // about. Weight D marks them so BM25 (bm25.ts) counts them below the turn's own (A).
+    name: 'turns.context: the answered turns\' words, weight D in content_tsv',
+    up: async (db) => {
+      await sql`ALTER TABLE turns ADD COLUMN IF NOT EXISTS context text`.execute(db)
+      await sql`DROP INDEX IF EXISTS turns_content_tsv`.execute(db)
+      await sql`ALTER TABLE turns DROP COLUMN IF EXISTS content_tsv`.execute(db)
+      await sql`ALTER TABLE turns ADD COLUMN content_tsv tsvector GENERATED ALWAYS AS
+        (setweight(to_tsvector('simple', content), 'A') || setweight(to_tsvector('simple', coalesce(context, '')), 'D')) STORED`.execute(db)
+      await sql`CREATE INDEX IF NOT EXISTS turns_content_tsv ON turns USING gin (content_tsv) WITH (fastupdate = off)`.execute(db)
+    },
+  },
 ]

@@ -107,9 +107,9 @@ export class SqlRelationalStore implements RelationalStore {
           if (had.rows.length > 0) throw new AlreadyStored(toTurn(had.rows[0]))
         }
         const idx = num(conv.rows[0].idx)
-        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, ts, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims)
+        const r = await sql<Row>`INSERT INTO turns AS t (id, conversation_id, idx, ts, role, content, token_count, metadata, channel, embedding, embedder, embedding_dims, context)
           VALUES (${t.id ?? randomUUID()}, ${t.conversation_id}, ${idx}, COALESCE(${t.timestamp ?? null}::timestamptz, now()), ${t.role}, ${t.content}, ${t.token_count ?? null}, ${jsonb(t.metadata ?? {})}::jsonb,
-            ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null})
+            ${t.channel}, ${vectorValue(this.#r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}, ${t.context ?? null})
           RETURNING ${TURN_COLS}`.execute(trx)
         return toTurn(r.rows[0])
         })

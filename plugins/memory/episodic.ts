@@ -3,7 +3,7 @@
 // nothing the relational store lacks), and deleting a conversation from both.
 import { randomUUID } from 'node:crypto'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
-import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts } from '@agentd/sdk/kits/recall'
+import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords } from '@agentd/sdk/kits/recall'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import type { GraphCopy } from './graph-copy.ts'
@@ -88,11 +88,14 @@ export class Episodic {
     const ctx = this.#ctx
     const channel = checkChannel(turn.channel ?? DEFAULT)
     const store = ctx.need('relational')
-    const embedding = await this.#embedding.embedInContext(turn.content, await earlierTexts(store, turn, channel))
+    // The turns it answers sharpen both its vector and its keywords.
+    const earlier = await earlierTexts(store, turn, channel)
+    const embedding = await this.#embedding.embedInContext(turn.content, earlier)
     const stored = await store.addTurn({
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
+      context: contextWords(turn.content, earlier),
     })
     if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
     await this.#copy.turn(stored, embedding)
@@ -145,7 +148,7 @@ async function earlierTexts (store: RelationalStore, turn: TurnInput & { id?: st
     }
     return contextTexts(earlier)
   } catch {
-    // The context only sharpens the vector: a store that cannot give it fails the write below, or not at all.
+    // The context only sharpens the vector and keywords: a store that cannot give it fails the write below, or not at all.
     return []
   }
 }

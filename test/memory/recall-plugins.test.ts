@@ -94,6 +94,19 @@ for (const backend of SQL_BACKENDS) {
       t.notOk(contents(await recall('beagle shelter', 'ctx-gap', OFF)).includes('Riverside, three streets away.'))
     })
 
+    t.test('a turn\'s keywords take in the words of the turns it answers; "OK." takes in none', async t => {
+      const { svc } = setUp(db)
+      await svc.addTurn({ conversation_id: 'kx1', role: 'user', content: 'How long were you stranded at the ferry terminal?', channel: 'ctx-kw' })
+      await svc.addTurn({ conversation_id: 'kx1', role: 'assistant', content: 'OK.', channel: 'ctx-kw' })
+      await svc.addTurn({ conversation_id: 'kx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx-kw' })
+      const stored = await sql<{ content: string, context: string | null }>`SELECT content, context FROM turns WHERE conversation_id = 'kx1' ORDER BY idx`.execute(db.h.db)
+      t.same(stored.rows.map(r => r.context), [null, null, 'long stranded ferry terminal'], 'the question\'s content words, once; none for a turn that says nothing')
+      // Vectors find it too (its vector takes in the question); the keyword search alone must as well.
+      const { rel } = setUp(db)
+      const found = await rel.searchTurns({ text: 'stranded', channels: ['ctx-kw'], limit: 5 })
+      t.same(found.map(x => x.content), ['How long were you stranded at the ferry terminal?', 'Two nights in a tiny hotel.'], 'the question first, then its answer')
+    })
+
     t.test('re-embedding reads a turn with the same earlier turns as storing it did', async t => {
       const hash = new HashEmbedder()
       const { svc, rel } = setUp(db, { embedder: hash })

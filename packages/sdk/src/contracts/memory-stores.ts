@@ -111,6 +111,13 @@ export interface NewTurn {
   token_count?: number | null
   metadata?: Record<string, unknown>
   embedding?: EmbeddingRef
+  /**
+   * Words of the turns this one answers (@agentd/sdk/kits/recall contextWords): a keyword
+   * search may match them, weighed below the turn's own words, so "Two nights in a tiny
+   * hotel." is found by the question that asked how long. Not part of the stored Turn; a
+   * store without keyword search may ignore it.
+   */
+  context?: string
 }
 
 export interface Goal {

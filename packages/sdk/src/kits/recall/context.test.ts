@@ -1,5 +1,5 @@
 import t from 'tap'
-import { CONTEXT_WEIGHTS, contextTexts, informative, withContext } from './context.ts'
+import { CONTEXT_WEIGHTS, contextTexts, contextWords, informative, withContext } from './context.ts'
 
 t.test('informative: two words besides function words', async t => {
   t.equal(informative('OK.'), false)
@@ -26,4 +26,16 @@ t.test('withContext: own vector plus the context weighed by nearness, normalised
   t.same(v.map(x => Math.round(x * 1e6)), [1 / n, CONTEXT_WEIGHTS[0] / n, CONTEXT_WEIGHTS[1] / n].map(x => Math.round(x * 1e6)))
   t.ok(v[0] > v[1] && v[1] > v[2], 'the turn weighs most, then the nearest earlier turn')
   t.same(withContext(own, [[0, 1]]), [1, 0, 0], 'a vector of another size is left out')
+})
+
+t.test('contextWords: the context\'s content words once, nearest text first', async t => {
+  t.equal(contextWords('Two nights in a tiny hotel.', ['How long were you stuck at the airport?', 'The airport was closed.']), 'long stuck airport closed')
+})
+
+t.test('contextWords: none for a turn that says nothing, a question, or no context', async t => {
+  t.equal(contextWords('OK.', ['How long were you stuck at the airport?']), undefined)
+  t.equal(contextWords('Did you find a hotel nearby?', ['How long were you stuck at the airport?']), undefined)
+  t.equal(contextWords('Which airport was it, "Porto?"', ['The flight was cancelled twice.']), undefined, 'a question mark before a closing quote')
+  t.equal(contextWords('Two nights in a tiny hotel.', []), undefined)
+  t.equal(contextWords('Two nights in a tiny hotel.', ['Oh, is it?']), undefined, 'a context of function words only gives none')
 })

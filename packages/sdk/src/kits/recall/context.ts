@@ -35,6 +35,25 @@ export function contextTexts (earlier: ReadonlyArray<{ content: string }>): stri
   return out
 }
 
+/** A question ends with a question mark (then perhaps closing quotes or brackets). */
+const QUESTION = /\?[\s"'\u201d\u2019)\]]*$/
+
+/**
+ * The words a turn's keyword index takes in from its context (contextTexts), for the same
+ * reason its vector does: each content word once (no function words), nearest text first.
+ * None for a turn that says nothing itself ("OK.", "Sure, why not"): it would only copy
+ * the question and rank beside it. None for a question either: it opens what comes next
+ * rather than answering what came before, and its words are its own (on the evaluation
+ * set, recall unchanged: bench/recall-quality.bench.ts; a chat's keyword candidates fewer,
+ * since every question asked in a channel would otherwise carry the one before it).
+ */
+export function contextWords (own: string, texts: readonly string[]): string | undefined {
+  if (texts.length === 0 || !informative(own) || QUESTION.test(own)) return undefined
+  const seen = new Set<string>()
+  for (const t of texts) for (const w of words(t)) if (!STOPWORDS.has(w)) seen.add(w)
+  return seen.size === 0 ? undefined : [...seen].join(' ')
+}
+
 /** The turn's vector with its context's (nearest first) added at CONTEXT_WEIGHTS, normalised. */
 export function withContext (own: number[], context: ReadonlyArray<number[] | undefined>): number[] {
   if (context.every(c => c === undefined)) return own
