@@ -169,19 +169,22 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
   const selector = [...new Set(searches.flatMap(p => p.pick.map(i => p.tsqs[i])))].join(' | ')
   const check = sizeCheck(db, channels)
   const limit = 2 * COMMON * searches.length
-  // One row of four values: the channels' sizes (unless known, and the turns table has not
-  // grown much: channel-sizes.ts) and the table's size on disk, the words only the database
-  // can normalize (plainTerm), and the candidates packed into one text, a line each: id,
-  // time in epoch seconds, index, tsvector (a lexeme never holds a space or a line break),
-  // and after a tab the whole row as a JSON array (JSON escapes tabs and line breaks).
-  // PGlite copies and decodes every value it sends back (about 1 us each): a row per
-  // candidate cost more than the search. The whole rows come with every candidate rather
-  // than in a second statement for those that made the cut: a statement's fixed cost is
-  // more than ~50 candidates' JSON (words common in the channels do not select candidates).
-  const sizes = sql`(SELECT coalesce(json_object_agg(channel, n), '{}')::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${check.channels}::text[]) GROUP BY channel) c)`
+  // One row of four values: the channels' sizes (unless known: channel-sizes.ts) and the
+  // turns table's size on disk, the words only the database can normalize (plainTerm), and
+  // the candidates packed into one text, a line each: id, time in epoch seconds, index,
+  // tsvector (a lexeme never holds a space or a line break), and after a tab the whole row
+  // as a JSON array (JSON escapes tabs and line breaks). PGlite copies and decodes every
+  // value it sends back (about 1 us each): a row per candidate cost more than the search.
+  // The whole rows come with every candidate rather than in a second statement for those
+  // that made the cut: a statement's fixed cost is more than ~50 candidates' JSON (words
+  // common in the channels do not select candidates). Known sizes are read again only when
+  // the table has grown past the check, by a statement of their own: planning the sizes'
+  // subquery into every search (as a CASE on the table's size) cost 0.15-0.2 ms of its
+  // 1.5 ms on PGlite.
+  const sizes = sql<string>`(SELECT coalesce(json_object_agg(channel, n), '{}')::text FROM (SELECT channel, sum(turn_count)::int AS n FROM conversations WHERE channel = ANY(${check.channels}::text[]) GROUP BY channel) c)`
   const whole = sql.join(columns.map(c => sql.ref(`t.${c}`)))
   const r = await sql<{ n: string | null, bytes: number, tq: string[] | null, rows: string | null }>`SELECT
-      ${check.always ? sizes : sql`CASE WHEN pg_relation_size('turns') > ${check.past}::float8 THEN ${sizes} END`} AS n,
+      ${check.always ? sizes : sql`NULL::text`} AS n,
       pg_relation_size('turns')::float8 AS bytes,
       ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
       (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text || E'\t' || c.whole, E'\n')
@@ -190,10 +193,13 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
           LIMIT ${limit}) c) AS rows`.execute(db)
   const head = r.rows[0]
   let n = knownSize(db, channels) ?? 0
-  if (head?.n != null) {
-    const read = JSON.parse(head.n) as Record<string, number>
+  const bytes = Number(head?.bytes ?? 0)
+  // Grown past the check: another process wrote turns; its channels' sizes are read again.
+  const sizesRead = head?.n ?? (!check.always && bytes > check.past ? (await sql<{ n: string }>`SELECT ${sizes} AS n`.execute(db)).rows[0]?.n : null)
+  if (sizesRead != null) {
+    const read = JSON.parse(sizesRead) as Record<string, number>
     n = check.channels.reduce((sum, c) => sum + (read[c] ?? 0), 0)
-    setSizes(db, check.channels, read, Number(head.bytes))
+    setSizes(db, check.channels, read, bytes)
   }
   if (head?.rows == null || head.rows === '') { for (const p of searches) p.done([]); return }
   asked.forEach((w, i) => { normalized.set(w, parseTermQuery(head.tq?.[i] ?? '')) })
