@@ -36,3 +36,20 @@ t.test('the relational store\'s without them, and when the graph store is down',
   t.same((await entityTechnique({ graph: () => down.graph, relational: () => down.rel }).run(input)).relevant_turns?.map(x => x.id), ['from-sql'])
   t.same(down.asked.map(a => a.split(':')[0]), ['graph', 'sql'])
 })
+
+t.test('no name search when the query\'s nearest-entity read finds no entity in the channels; one when it finds any', async t => {
+  const embedded = { ...input, embedding: { vector: [1, 0], embedder: 'hash' } }
+  let searches = 0
+  const graphWith = (near: Array<Entity & { score: number }>): GraphStore => ({
+    searchEntities: async () => { searches++; return [{ ...okafor, score: 1 }] },
+    similarEntities: async () => near,
+    graph: async () => ({ entity: okafor, facts: [], relationships: [], depth: 1 }),
+  }) as Partial<GraphStore> as GraphStore
+  const rel = { searchTurns: async () => [turn('t1')] } as Partial<RelationalStore> as RelationalStore
+  const none = await entityTechnique({ graph: () => graphWith([]), relational: () => rel }).run(embedded)
+  t.equal(searches, 0, 'no entity with a vector: nothing to find by name')
+  t.same(none.entities, [])
+  const some = await entityTechnique({ graph: () => graphWith([{ ...okafor, id: 'e2', name: 'Lisbon', score: 0.1 }]), relational: () => rel }).run(embedded)
+  t.equal(searches, 1, 'entities exist: the name search runs')
+  t.same(some.entities?.map(e => e.id), ['e1'], 'found by name; the far one is under the similarity threshold')
+})

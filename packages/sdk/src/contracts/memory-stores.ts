@@ -379,6 +379,12 @@ export interface GraphStore extends ReembedSupport {
   updateEntity: (id: string, patch: EntityPatch) => Promise<Entity | undefined>
   /** Deletes an entity with its relationships and fact links (the facts stay). False for an unknown id. */
   deleteEntity: (id: string) => Promise<boolean>
+  /**
+   * Nearest entities by cosine similarity, best first, `score` in -1..1: every entity in the
+   * channels with a vector of the query's embedder, up to `limit`, never fewer when more
+   * exist (an approximate index scan that came back short is run again exactly), so an
+   * empty answer means the channels hold no such entity (recall-entity relies on it).
+   */
   similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
 
   /**
