@@ -1,5 +1,5 @@
 import t from 'tap'
-import { CONTEXT_WEIGHTS, contextTexts, contextWords, informative, withContext } from './context.ts'
+import { CONTEXT_MAX_WORDS, CONTEXT_WEIGHTS, contextTexts, contextWords, informative, withContext } from './context.ts'
 
 t.test('informative: two words besides function words', async t => {
   t.equal(informative('OK.'), false)
@@ -38,4 +38,11 @@ t.test('contextWords: none for a turn that says nothing, a question, or no conte
   t.equal(contextWords('Which airport was it, "Porto?"', ['The flight was cancelled twice.']), undefined, 'a question mark before a closing quote')
   t.equal(contextWords('Two nights in a tiny hotel.', []), undefined)
   t.equal(contextWords('Two nights in a tiny hotel.', ['Oh, is it?']), undefined, 'a context of function words only gives none')
+})
+
+t.test('contextWords: at most CONTEXT_MAX_WORDS, the nearest text\'s words first', async t => {
+  const long = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ')
+  const got = contextWords('Two nights in a tiny hotel.', ['The airport closed.', long])?.split(' ') ?? []
+  t.equal(got.length, CONTEXT_MAX_WORDS)
+  t.same(got.slice(0, 3), ['airport', 'closed', 'word0'])
 })

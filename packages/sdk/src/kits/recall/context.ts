@@ -50,9 +50,23 @@ const QUESTION = /\?[\s"'\u201d\u2019)\]]*$/
 export function contextWords (own: string, texts: readonly string[]): string | undefined {
   if (texts.length === 0 || !informative(own) || QUESTION.test(own)) return undefined
   const seen = new Set<string>()
-  for (const t of texts) for (const w of words(t)) if (!STOPWORDS.has(w)) seen.add(w)
+  for (const t of texts) {
+    for (const w of words(t)) {
+      if (STOPWORDS.has(w)) continue
+      seen.add(w)
+      if (seen.size === CONTEXT_MAX_WORDS) return [...seen].join(' ')
+    }
+  }
   return seen.size === 0 ? undefined : [...seen].join(' ')
 }
+
+/**
+ * At most this many context words, the nearest text's first: a long text pasted before a
+ * turn would otherwise copy into its keywords whole and make it a candidate for every
+ * search of that text's words. Chat turns rarely come near it (the evaluation set: 14
+ * words a turn, at most 21).
+ */
+export const CONTEXT_MAX_WORDS = 40
 
 /** The turn's vector with its context's (nearest first) added at CONTEXT_WEIGHTS, normalised. */
 export function withContext (own: number[], context: ReadonlyArray<number[] | undefined>): number[] {
