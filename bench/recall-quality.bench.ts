@@ -7,8 +7,9 @@
 // asks (the service's strict recall, top_k 10, the question's channel), embedded defaults
 // (PGlite, embed-hash), no language model.
 // recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
-// Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0 (the set alone; default: each channel also holds the
-// other channels' messages as distractors, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0|related|table (neither synonyms nor related words | related words alone | the synonym table alone), BENCH_RECALL_VERBOSE=1 (misses).
+// Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0|sessions (the set alone | the distractors as whole
+// sessions between the real ones; default: each channel also holds the other channels' messages as distractors, a few
+// after each real message, see withDistractors), BENCH_RECALL_EMBEDDER=hash|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0|related|table (neither synonyms nor related words | related words alone | the synonym table alone), BENCH_RECALL_VERBOSE=1 (misses).
 // Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
@@ -29,7 +30,8 @@ import { entityTechnique } from '../plugins/recall-entity/entity.ts'
 import { ASSISTANT_REPLIES, loadEvalSet, withDistractors } from './recall-eval/dataset.ts'
 
 const KS = [1, 5, 10]
-const set = process.env.BENCH_RECALL_DISTRACTORS === '0' ? loadEvalSet() : withDistractors(loadEvalSet())
+const distractors = process.env.BENCH_RECALL_DISTRACTORS
+const set = distractors === '0' ? loadEvalSet() : withDistractors(loadEvalSet(), distractors === 'sessions' ? 'sessions' : 'turns')
 const h = await openSql({ backend: 'pglite', dir: null, schema: 'public' }, { warn: () => {} })
 const rel = new SqlRelationalStore(h)
 const graph = new SqlGraphStore(h)

@@ -59,8 +59,12 @@ export function loadEvalSet (): EvalSet {
  * by its own speakers (names swapped) on its own dates, untagged. A channel then holds
  * about as many turns as the whole set, closer to a long real conversation, and its
  * near-misses are plausible ("We finally adopted a dog" in a channel asking about rats).
+ * `turns` (the default): a few distractor messages after each real one, so no real turn
+ * follows another. `sessions`: whole distractor sessions between the real sessions, so a
+ * channel reads as one long conversation in order (the held-out benchmark's shape: each
+ * channel one conversation between two speakers, over many dated sessions).
  */
-export function withDistractors (s: EvalSet): EvalSet {
+export function withDistractors (s: EvalSet, mix: 'turns' | 'sessions' = 'turns'): EvalSet {
   const speakers = new Map(s.channels.map(c => [c, [...new Set(s.turns.filter(t => t.channel === c).map(t => t.speaker))]]))
   const dates = new Map(s.channels.map(c => [c, [...new Set(s.turns.filter(t => t.channel === c).map(t => t.date))]]))
   const extra: EvalTurn[] = []
@@ -74,15 +78,29 @@ export function withDistractors (s: EvalSet): EvalSet {
       theirs.forEach((name, i) => { text = text.replaceAll(name, mine[i % mine.length]) })
       const speaker = mine[theirs.indexOf(t.speaker) % mine.length]
       const date = myDates[(dates.get(t.channel) ?? []).indexOf(t.date) % myDates.length]
-      extra.push({ channel: c, session: `${c}:${date}:x`, date, speaker, text, message: `[${date}] ${speaker}: ${text}` })
+      // `sessions`: a copied session stays one block (one conversation); `turns`: one per date, as before.
+      extra.push({ channel: c, session: mix === 'turns' ? `${c}:${date}:x` : `${c}:${t.session}:x`, date, speaker, text, message: `[${date}] ${speaker}: ${text}` })
     }
   }
   // Interleaved, so the distractors are not all newer than the real turns.
+  const real = mix === 'turns' ? s.turns.map(t => [t]) : sessionsOf(s.turns)
+  const copies = mix === 'turns' ? extra.map(t => [t]) : sessionsOf(extra)
+  const per = Math.ceil(copies.length / Math.max(real.length, 1))
   const turns: EvalTurn[] = []
-  const per = Math.ceil(extra.length / Math.max(s.turns.length, 1))
-  s.turns.forEach((t, i) => { turns.push(t, ...extra.slice(i * per, (i + 1) * per)) })
-  turns.push(...extra.slice(s.turns.length * per))
+  real.forEach((r, i) => { turns.push(...r, ...copies.slice(i * per, (i + 1) * per).flat()) })
+  turns.push(...copies.slice(real.length * per).flat())
   return { ...s, turns }
+}
+
+/** Turns grouped by session, in order of each session's first turn. */
+function sessionsOf (turns: EvalTurn[]): EvalTurn[][] {
+  const by = new Map<string, EvalTurn[]>()
+  for (const t of turns) {
+    const group = by.get(t.session)
+    if (group === undefined) by.set(t.session, [t])
+    else group.push(t)
+  }
+  return [...by.values()]
 }
 
 /** What the assistant answers each message with when the set is ingested through chat: identical short replies, as a terse model gives. */
