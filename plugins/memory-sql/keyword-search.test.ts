@@ -7,6 +7,8 @@ import { SqlRelationalStore } from './relational-store.ts'
 import { plainTerm } from './keyword-search.ts'
 import { parseTermQuery } from './bm25.ts'
 import { turnsRemoved } from './channel-sizes.ts'
+import { ensureSchema, migrate } from '@agentd/sdk/kits/sql'
+import { relationalMigrations } from './migrations.ts'
 
 const TEXTS = [
   '[3 June 2024] Alex: We finally adopted a dog last weekend.',
@@ -153,5 +155,25 @@ for (const backend of SQL_BACKENDS) {
     const byOwn = await store.searchTurns({ text: 'hotel', channels: ['kc'], limit: 5 })
     t.same(byOwn.map(x => x.content), ['Two nights in a tiny hotel.'], 'its own words still find it')
     t.notOk('context' in found[0], 'the context is not part of a returned turn')
+  })
+}
+
+for (const backend of SQL_BACKENDS) {
+  t.test(`a database written before the keyword context (migration 8) keeps its turns searchable by their own words, on ${backend.name}`, async t => {
+    const h = await backend.open(t)
+    await ensureSchema(h) // the test's own schema on PostgreSQL, as the store's init makes it
+    await migrate(h.db, 'relational', relationalMigrations.filter(m => m.version < 8), { vectorType: 'real[]' })
+    await sql`INSERT INTO conversations (id, channel, turn_count) VALUES ('old', 'up', 2)`.execute(h.db)
+    await sql`INSERT INTO turns (id, conversation_id, idx, role, content, channel) VALUES
+      (gen_random_uuid(), 'old', 0, 'user', 'How long were you stuck at the airport?', 'up'),
+      (gen_random_uuid(), 'old', 1, 'user', 'Two nights in a tiny hotel.', 'up')`.execute(h.db)
+    const store = new SqlRelationalStore(h)
+    await store.init()
+    const applied = await sql<{ n: number }>`SELECT max(version)::int AS n FROM agentd_migrations WHERE component = 'relational'`.execute(h.db)
+    t.equal(applied.rows[0].n, 8)
+    t.same((await store.searchTurns({ text: 'hotel', channels: ['up'], limit: 5 })).map(x => x.content), ['Two nights in a tiny hotel.'])
+    t.same((await store.searchTurns({ text: 'stuck', channels: ['up'], limit: 5 })).map(x => x.content), ['How long were you stuck at the airport?'], 'no context for turns written before it')
+    await store.addTurn({ conversation_id: 'old', role: 'user', content: 'The airline paid for the hotel.', channel: 'up', context: 'nights tiny hotel' })
+    t.same((await store.searchTurns({ text: 'nights', channels: ['up'], limit: 5 })).map(x => x.content), ['Two nights in a tiny hotel.', 'The airline paid for the hotel.'], 'a new turn takes its context')
   })
 }
