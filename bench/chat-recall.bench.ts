@@ -13,16 +13,9 @@
 // questions as the measured chats, so keyword search sees a real vocabulary rather than a
 // template's (where every word is in every turn and each search ranks the whole channel).
 // BENCH_ROUNDS (30) x BENCH_PER_ROUND (5) chats per kind.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Kernel } from '../core/kernel.ts'
-import { FakeOpenAI } from '../test/fakes/openai-upstream.ts'
-import { until } from '../test/helpers/poll.ts'
 import { loadEvalSet, withDistractors } from './recall-eval/dataset.ts'
+import { startShipped } from './recall-eval/server.ts'
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 5)
 const TARGET = 1.2
@@ -32,23 +25,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const set = withDistractors(loadEvalSet())
 
-const dir = mkdtempSync(path.join(tmpdir(), 'agentd-chat-recall-bench-'))
-const fake = await new FakeOpenAI({ fallback: () => ({ text: 'noted, thanks' }) }).start()
-const kernel = new Kernel({
-  cwd: REPO,
-  env: {
-    PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'),
-    AGENT_PLUGINS_FILE: path.join(REPO, 'plugins.json'), MCP_SERVERS_FILE: path.join(REPO, 'mcp_servers.json'),
-    OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.url, DEFAULT_MODEL: 'openai/gpt-4o-mini',
-  },
-  watch: false,
-})
+const { fake, post, close } = await startShipped(() => ({ text: 'noted, thanks' }))
 try {
-  const { port } = await kernel.start()
-  const base = `http://127.0.0.1:${port}`
-  const post = async (p: string, body: unknown): Promise<Response> => await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  await until('health ready', async () => ((await (await fetch(`${base}/api/health`)).json()) as { ready?: boolean }).ready === true, 60_000)
-
   const chat = async (message: string, channel: string, useMemory: boolean): Promise<number> => {
     const t0 = performance.now()
     const r = await post('/api/agent/chat', { message, use_memory: useMemory, channel })
@@ -89,7 +67,5 @@ try {
   console.log(`TARGET added latency, techniques on / vector only <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'} (${ratio.toFixed(2)})`)
   if (ratio > TARGET) process.exitCode = 1
 } finally {
-  await kernel.close()
-  await fake.close()
-  rmSync(dir, { recursive: true, force: true })
+  await close()
 }

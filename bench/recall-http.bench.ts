@@ -11,41 +11,20 @@
 // sessions copied in as whole sessions, so each channel reads as one long conversation,
 // the held-out set's shape; see withDistractors in recall-eval/dataset.ts).
 // Exit code 1 when the recall is under 0.70 at @10, or below BM25 overall or in a category.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import MiniSearch from 'minisearch'
 import { STOPWORDS } from '@agentd/sdk/kits/recall'
-import { Kernel } from '../core/kernel.ts'
-import { FakeOpenAI } from '../test/fakes/openai-upstream.ts'
 import { until } from '../test/helpers/poll.ts'
 import { ASSISTANT_REPLIES, loadEvalSet, withDistractors } from './recall-eval/dataset.ts'
+import { startShipped } from './recall-eval/server.ts'
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const KS = [1, 5, 10] as const
 const mix = process.env.BENCH_RECALL_DISTRACTORS ?? 'sessions'
 const set = mix === '0' ? loadEvalSet() : withDistractors(loadEvalSet(), mix === 'turns' ? 'turns' : 'sessions')
 
-const dir = mkdtempSync(path.join(tmpdir(), 'agentd-recall-http-bench-'))
 let reply = 0
 const replies: Array<{ channel: string, text: string }> = []
-const fake = await new FakeOpenAI({ fallback: () => ({ text: ASSISTANT_REPLIES[reply++ % ASSISTANT_REPLIES.length] }) }).start()
-const kernel = new Kernel({
-  cwd: REPO,
-  env: {
-    PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'),
-    AGENT_PLUGINS_FILE: path.join(REPO, 'plugins.json'), MCP_SERVERS_FILE: path.join(REPO, 'mcp_servers.json'),
-    OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.url, DEFAULT_MODEL: 'openai/gpt-4o-mini',
-  },
-  watch: false,
-})
+const { base, fake, post, close } = await startShipped(() => ({ text: ASSISTANT_REPLIES[reply++ % ASSISTANT_REPLIES.length] }))
 try {
-  const { port } = await kernel.start()
-  const base = `http://127.0.0.1:${port}`
-  const post = async (p: string, body: unknown): Promise<Response> => await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  await until('health ready', async () => ((await (await fetch(`${base}/api/health`)).json()) as { ready?: boolean }).ready === true, 60_000)
-
   const t0 = performance.now()
   for (const turn of set.turns) {
     const r = await post('/api/agent/chat', { message: turn.message, channel: turn.channel, use_memory: true })
@@ -99,7 +78,5 @@ try {
     if (r10 < 0.7 || below.length > 0) process.exitCode = 1
   }
 } finally {
-  await kernel.close()
-  await fake.close()
-  rmSync(dir, { recursive: true, force: true })
+  await close()
 }
