@@ -21,8 +21,10 @@ const unquote = (s: string): string => s.replace(/''/g, "'").replace(/\\(.)/g, '
  */
 export function parseTsvector (text: string): Map<string, number> {
   const out = new Map<string, number>()
-  // Per lexeme: its lettered positions, or minus its unlettered ones while it has none.
+  // Per lexeme: its lettered positions, or minus its unlettered ones while it has none
+  // (settled at the end, once it is known whether the vector has letters at all).
   let lettered = false
+  let unsettled = false
   let i = 0
   const end = text.length
   while (i < end) {
@@ -30,7 +32,7 @@ export function parseTsvector (text: string): Map<string, number> {
     let lexeme = ''
     let from = ++i
     for (;;) {
-      if (i >= end) return settle(out, lettered)
+      if (i >= end) return unsettled ? settle(out, lettered) : out
       const c = text.charCodeAt(i)
       if (c === 92 /* \ */) { lexeme += text.slice(from, i); from = ++i; i++; continue }
       if (c === 39) {
@@ -60,9 +62,11 @@ export function parseTsvector (text: string): Map<string, number> {
       plain = 1
     }
     if (own > 0) lettered = true
+    else unsettled = true
     out.set(lexeme, own > 0 ? own : -plain)
   }
-  return settle(out, lettered)
+  // Most turns have no context words: nothing to settle, no second pass.
+  return unsettled ? settle(out, lettered) : out
 }
 
 function settle (doc: Map<string, number>, lettered: boolean): Map<string, number> {
