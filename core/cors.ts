@@ -17,6 +17,13 @@ export type CorsOrigins = true | Array<string | RegExp>
 /** http(s) pages served from this machine, on any port. */
 export const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
 
+/**
+ * Desktop-app pages (Tauri: `tauri://localhost` on macOS and Linux, `http://tauri.localhost`
+ * on Windows). Only an app installed on this machine has these origins; the original
+ * system's client ships as one.
+ */
+export const DESKTOP_APP_ORIGINS = ['tauri://localhost', 'http://tauri.localhost', 'https://tauri.localhost']
+
 const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i
 
 /**
@@ -27,7 +34,7 @@ const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i
 export function parseCorsOrigins (spec: string | undefined): CorsOrigins {
   const entries = (spec ?? '').split(',').map(s => s.trim().replace(/\/+$/, '')).filter(s => s !== '')
   if (entries.includes('*')) return true
-  const out: Array<string | RegExp> = [LOOPBACK_ORIGIN]
+  const out: Array<string | RegExp> = [LOOPBACK_ORIGIN, ...DESKTOP_APP_ORIGINS]
   for (const e of entries) {
     if (!ORIGIN_SHAPE.test(e)) {
       throw new Error(`AGENT_CORS_ORIGINS: "${e}" is not an origin; write scheme://host[:port] (e.g. "https://app.example.com", "https://*.example.com") or "*" for any, separated by commas.`)
