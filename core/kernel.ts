@@ -88,8 +88,9 @@ export class Kernel {
     this.server.keepAliveTimeout = 72_000
     this.server.headersTimeout = Math.min(60_000, requestTimeout)
     this.server.requestTimeout = requestTimeout
-    this.server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      if (socket.writable) socket.end(timedOut ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
       else socket.destroy()
     })
     if (opts.watch !== false) {
