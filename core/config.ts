@@ -8,13 +8,12 @@ import type { TSchema } from '@agentd/sdk/typebox'
 import type { RuntimeConfig } from './config-schema.ts'
 import { check, envInt, Errors, formatErrors, readTextIfExists, withDetails, type Env, type ErrorDetail } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
-import { parseAllowedHosts, type AllowedHosts } from './request-guard.ts'
+import { parseAllowedHosts, type AllowedHosts } from '@agentd/sdk'
 
 function bool (v: string | undefined, dflt: boolean): boolean {
   if (v === undefined || v === '') return dflt
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())
 }
-
 
 /** "100/m", "10/s", "1000/h", "5000/d" -> max and window in ms. */
 export function parseRate (spec: string): { max: number, windowMs: number } {
@@ -42,8 +41,7 @@ export interface Settings {
   reloadDebounceMs: number
   /** Origins whose pages may call the API from a browser (AGENT_CORS_ORIGINS over the loopback default). */
   corsOrigins: CorsOrigins
-  /** Host names served (AGENT_ALLOWED_HOSTS over loopback and the bound address): anything else is DNS rebinding until said otherwise. */
-  allowedHosts: AllowedHosts
+  allowedHosts: AllowedHosts // AGENT_ALLOWED_HOSTS over loopback and the bound address
   /** How long /api/health waits for one contributor before reporting it unhealthy. */
   healthTimeoutMs: number
   /** How long a client may take to send a whole request (headers and body); responses are not bounded. */

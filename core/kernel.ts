@@ -16,7 +16,7 @@ import { createLogger } from './logger.ts'
 import { RateLimitBackend } from './rate-limit-store.ts'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from '@agentd/sdk/typebox'
-import { createRequestGuard, isLoopbackHost, type Refusal } from './request-guard.ts'
+import { createRequestGuard, isLoopbackHost, type Refusal } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -56,7 +56,7 @@ export class Kernel {
   /** data/config.json's schema for the plugins serving now (none: every key refused). */
   #configSchema: TSchema = runtimeConfigSchema({})
   readonly api: KernelApi
-  /** Host and Origin checks, before any generation sees the request (request-guard.ts). */
+  /** Host and Origin checks, before any generation sees the request (the SDK's trust.ts). */
   readonly #guard: (req: http.IncomingMessage) => Refusal | undefined
 
   constructor (opts: KernelOptions = {}) {
@@ -78,10 +78,8 @@ export class Kernel {
       updateConfig: async (patch) => await updateRuntimeConfig(this.settings.dataDir, this.#configSchema, patch),
     }
     this.#guard = createRequestGuard(this.settings.allowedHosts, this.settings.corsOrigins)
-    // A request (headers and body) must arrive within requestTimeoutMs, or a client that
-    // sends a body a byte at a time would hold a socket forever. Responses are not bounded
-    // by it: Node stops the clock once the request is complete, so SSE keeps streaming.
-    // Node checks the clock every connectionsCheckingInterval (30 s by default).
+    // A whole request must arrive within requestTimeoutMs (a body sent a byte at a time
+    // would hold a socket forever); Node stops that clock once the request is in, so SSE responses go on.
     const requestTimeout = this.settings.requestTimeoutMs
     this.server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 4))) }, (req, res) => { this.#dispatch(req, res) })
     // Fastify's server timeouts belong on the server that listens.
@@ -205,9 +203,7 @@ export class Kernel {
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
     }
     this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
-    if (!isLoopbackHost(this.settings.host)) {
-      this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
-    }
+    if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
     return addr
   }
 

@@ -26,7 +26,7 @@ t.test('the OpenAI SDK against /v1', async t => {
   const models = await client.models.list()
   t.ok(Array.isArray(models.data), '/v1/models answers the SDK')
   // No provider is reachable here: the SDK gets OpenAI's error shape, not a 403.
-  const err = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e as { status?: number })
+  const err = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).then(() => ({ status: 200 }), (e: unknown) => e as { status?: number })
   t.not(err.status, 403, `a chat reaches the server (status ${String(err.status)})`)
 })
 

@@ -1,19 +1,9 @@
-// The trust boundary every request crosses first, before any generation (the early one
-// included) sees it. agentd runs on a person's laptop, and every web page they visit can
-// send requests to it:
-//
-// - DNS rebinding: a page on attacker.example re-resolves its own name to 127.0.0.1, and
-//   the browser then treats agentd's answers as same-origin. The only trace is the `Host`
-//   header (`attacker.example:12319`), so only names this machine answers to are served
-//   (Jupyter's `local_hostnames`, Vite's `server.allowedHosts`).
-// - Cross-site "simple" requests: a form or a no-cors fetch POSTs text/plain, form or empty
-//   bodies with no preflight, so CORS never runs. A state-changing request that carries a
-//   foreign `Origin` (or `Sec-Fetch-Site: cross-site`) is refused whatever its body.
-//
-// Cheap by design (a Set lookup and a few string operations): it runs on every request.
+// Who may reach the server, as rules shared by the kernel (which checks every request
+// before any plugin sees it: core/request-guard.ts, core/cors.ts) and by plugins that must
+// apply the same rules themselves (the MCP server's own DNS-rebinding options). Why these
+// rules: docs/security.md.
 import { networkInterfaces } from 'node:os'
 import type { IncomingMessage } from 'node:http'
-import type { CorsOrigins } from './cors.ts'
 
 /** `true`: any Host (AGENT_ALLOWED_HOSTS=*); otherwise exact names and `*.suffix` patterns. */
 export interface AllowedHosts { any: boolean, exact: Set<string>, suffixes: string[] }
@@ -83,6 +73,55 @@ export function originAllowed (origins: CorsOrigins, origin: string): boolean {
   return false
 }
 
+/** `true` reflects any origin; otherwise the exact origins and patterns allowed. */
+export type CorsOrigins = true | Array<string | RegExp>
+
+/** http(s) pages served from this machine, on any port. */
+export const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
+
+/**
+ * Desktop-app pages (Tauri: `tauri://localhost` on macOS and Linux, `http://tauri.localhost`
+ * on Windows). Only an app installed on this machine has these origins; the original
+ * system's client ships as one.
+ */
+export const DESKTOP_APP_ORIGINS = ['tauri://localhost', 'http://tauri.localhost', 'https://tauri.localhost']
+
+const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i
+
+/**
+ * Reads AGENT_CORS_ORIGINS: comma-separated origins (`https://app.example.com`), `*` in an
+ * origin as a wildcard (`https://*.example.com`, `chrome-extension://*`), or `*` alone for
+ * any origin. The loopback default always stays allowed.
+ */
+export function parseCorsOrigins (spec: string | undefined): CorsOrigins {
+  const entries = (spec ?? '').split(',').map(s => s.trim().replace(/\/+$/, '')).filter(s => s !== '')
+  if (entries.includes('*')) return true
+  const out: Array<string | RegExp> = [LOOPBACK_ORIGIN, ...DESKTOP_APP_ORIGINS]
+  for (const e of entries) {
+    if (!ORIGIN_SHAPE.test(e)) {
+      throw new Error(`AGENT_CORS_ORIGINS: "${e}" is not an origin; write scheme://host[:port] (e.g. "https://app.example.com", "https://*.example.com") or "*" for any, separated by commas.`)
+    }
+    if (!e.includes('*')) { out.push(e.toLowerCase()); continue }
+    const pattern = e.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')
+    out.push(new RegExp(`^${pattern}$`, 'i'))
+  }
+  return out
+}
+
+
+// The trust boundary every request crosses first, before any generation (the early one
+// included) sees it. agentd runs on a person's laptop, and every web page they visit can
+// send requests to it:
+//
+// - DNS rebinding: a page on attacker.example re-resolves its own name to 127.0.0.1, and
+//   the browser then treats agentd's answers as same-origin. The only trace is the `Host`
+//   header (`attacker.example:12319`), so only names this machine answers to are served
+//   (Jupyter's `local_hostnames`, Vite's `server.allowedHosts`).
+// - Cross-site "simple" requests: a form or a no-cors fetch POSTs text/plain, form or empty
+//   bodies with no preflight, so CORS never runs. A state-changing request that carries a
+//   foreign `Origin` (or `Sec-Fetch-Site: cross-site`) is refused whatever its body.
+//
+// Cheap by design (a Set lookup and a few string operations): it runs on every request.
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export interface Refusal { code: string, message: string }
