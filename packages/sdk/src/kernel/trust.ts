@@ -128,14 +128,17 @@ export interface Refusal { code: string, message: string }
 
 /** Decides whether a request may reach the server at all; `undefined` = go on. */
 export function createRequestGuard (hosts: AllowedHosts, origins: CorsOrigins): (req: IncomingMessage) => Refusal | undefined {
+  // Nearly every request carries the Host the last one did: that answer is remembered.
+  let lastAllowed: string | undefined
   return (req) => {
     const host = req.headers.host
-    if (!hostAllowed(hosts, host)) {
+    if (host !== lastAllowed && !hostAllowed(hosts, host)) {
       return {
         code: 'AGENT_ERR_HOST_NOT_ALLOWED',
         message: `Host "${String(host)}" is not one this server answers to (a page using DNS rebinding sends its own name). To reach agentd under this name, add "${hostName(host ?? '')}" to AGENT_ALLOWED_HOSTS (comma-separated, "*.example.org" for subdomains) and restart.`,
       }
     }
+    lastAllowed = host
     if (!STATE_CHANGING.has(req.method ?? '')) return undefined
     const origin = req.headers.origin
     if (origin !== undefined) {
