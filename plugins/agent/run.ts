@@ -11,7 +11,7 @@ import type {
   StrategyCompletionRequest, StrategyContext, TraceStep,
 } from '@agentd/sdk/contracts/strategy'
 import type { AgentResult } from './result.ts'
-import { toErrorBody } from '../../core/errors.ts'
+import { toErrorBody } from '@agentd/sdk'
 import { AgentErrors, isRunStop } from './errors.ts'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import { resolveRoles, type ConcreteRole, type RoleModels } from './models.ts'

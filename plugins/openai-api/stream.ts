@@ -8,7 +8,7 @@
 // (OpenAI's SDKs raise it) and the stream ends. A client that goes away aborts the
 // provider call and pending tool calls.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { toErrorBody } from '../../core/errors.ts'
+import { toErrorBody } from '@agentd/sdk'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
 import { toWireToolCall } from './convert.ts'
 import { toOpenAIError } from './errors.ts'

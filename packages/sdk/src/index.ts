@@ -5,6 +5,7 @@
 export * from './kernel/registry.ts'
 export * from './kernel/hooks.ts'
 export * from './kernel/errors.ts'
+export * from './kernel/error-body.ts'
 export * from './kernel/settle.ts'
 export * from './kernel/validate.ts'
 export * from './kernel/lenient.ts'
