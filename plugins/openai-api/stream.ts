@@ -13,7 +13,7 @@ import { prepareCompletion, runCompletion, type CompletionDeps } from './service
 import { toWireToolCall } from './convert.ts'
 import { toOpenAIError } from './errors.ts'
 import type { CompletionRequestBody } from './schema.ts'
-import type { LoopEvent } from './shared.ts'
+import type { LoopEvent } from '@agentd/sdk/kits/tools'
 
 export function completionStreamHandler (deps: CompletionDeps) {
   return async function streamCompletion (request: FastifyRequest, reply: FastifyReply, body: CompletionRequestBody): Promise<void> {
