@@ -26,6 +26,33 @@ export interface AnthropicConfig {
   log: FastifyBaseLogger
 }
 
+/** A whole Messages API answer as a CompletionResult (signed thinking and redacted blocks kept for replay). */
+function resultOf (msg: Anthropic.Messages.Message, req: CompletionRequest): CompletionResult {
+  let content = ''
+  let thinking = ''
+  let signature = ''
+  const redacted: string[] = []
+  const toolCalls: CompletionResult['tool_calls'] = []
+  for (const b of msg.content) {
+    if (b.type === 'text') content += b.text
+    else if (b.type === 'thinking') { thinking += b.thinking; signature += b.signature }
+    else if (b.type === 'redacted_thinking') redacted.push(b.data)
+    else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown> })
+  }
+  const result: CompletionResult = {
+    content,
+    finish_reason: finishReason(msg.stop_reason, toolCalls.length > 0),
+    tool_calls: toolCalls,
+    usage: usageOrEstimate(usageOf(msg.usage), req, content),
+    model: msg.model ?? req.model,
+    raw_response: msg as unknown as Record<string, unknown>,
+  }
+  if (thinking !== '') result.thinking = thinking
+  if (signature !== '') result.thinking_signature = signature
+  if (redacted.length > 0) result.thinking_redacted = redacted
+  return result
+}
+
 export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
   const { id, settings, catalogue } = cfg
   const baseUrl = settings.baseUrl ?? 'https://api.anthropic.com'
@@ -91,29 +118,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const { value: msg, deadline } = await attempt(c, timeoutMs, signal,
         async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }))
       deadline.dispose()
-      let content = ''
-      let thinking = ''
-      let signature = ''
-      const redacted: string[] = []
-      const toolCalls: CompletionResult['tool_calls'] = []
-      for (const b of msg.content) {
-        if (b.type === 'text') content += b.text
-        else if (b.type === 'thinking') { thinking += b.thinking; signature += b.signature }
-        else if (b.type === 'redacted_thinking') redacted.push(b.data)
-        else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown> })
-      }
-      const result: CompletionResult = {
-        content,
-        finish_reason: finishReason(msg.stop_reason, toolCalls.length > 0),
-        tool_calls: toolCalls,
-        usage: usageOrEstimate(usageOf(msg.usage), req, content),
-        model: msg.model ?? req.model,
-        raw_response: msg as unknown as Record<string, unknown>,
-      }
-      if (thinking !== '') result.thinking = thinking
-      if (signature !== '') result.thinking_signature = signature
-      if (redacted.length > 0) result.thinking_redacted = redacted
-      return result
+      return resultOf(msg, req)
     },
 
     stream,

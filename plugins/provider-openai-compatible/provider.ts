@@ -29,6 +29,25 @@ export interface OpenAICompatibleConfig {
   log: FastifyBaseLogger
 }
 
+/** A whole chat completion as a CompletionResult (reasoning fields of DeepSeek/vLLM/Ollama kept as thinking). */
+function resultOf (id: string, res: OpenAI.Chat.Completions.ChatCompletion, req: CompletionRequest): CompletionResult {
+  const choice = res.choices?.[0]
+  if (choice === undefined) throw tag(new ProviderErrors.BAD_RESPONSE(`${id} answered without a choice for model "${req.model}".`), { provider: id })
+  const content = choice.message.content ?? ''
+  const toolCalls = toToolCalls(choice.message.tool_calls as Parameters<typeof toToolCalls>[0])
+  const thinking = reasoningOf(choice.message)
+  const result: CompletionResult = {
+    content,
+    finish_reason: finishReason(choice.finish_reason, toolCalls.length > 0),
+    tool_calls: toolCalls,
+    usage: usageOrEstimate(res.usage, req, content + toolCalls.map(t => JSON.stringify(t.arguments)).join('')),
+    model: res.model ?? req.model,
+    raw_response: res as unknown as Record<string, unknown>,
+  }
+  if (thinking !== undefined) result.thinking = thinking
+  return result
+}
+
 export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Provider {
   const { id, settings, catalogue } = cfg
   const baseUrl = settings.baseUrl ?? ''
@@ -94,21 +113,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       const { value: res, deadline } = await attempt(c, timeoutMs, signal,
         async d => await calls.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal }))
       deadline.dispose()
-      const choice = res.choices?.[0]
-      if (choice === undefined) throw tag(new ProviderErrors.BAD_RESPONSE(`${id} answered without a choice for model "${req.model}".`), { provider: id })
-      const content = choice.message.content ?? ''
-      const toolCalls = toToolCalls(choice.message.tool_calls as Parameters<typeof toToolCalls>[0])
-      const thinking = reasoningOf(choice.message)
-      const result: CompletionResult = {
-        content,
-        finish_reason: finishReason(choice.finish_reason, toolCalls.length > 0),
-        tool_calls: toolCalls,
-        usage: usageOrEstimate(res.usage, req, content + toolCalls.map(t => JSON.stringify(t.arguments)).join('')),
-        model: res.model ?? req.model,
-        raw_response: res as unknown as Record<string, unknown>,
-      }
-      if (thinking !== undefined) result.thinking = thinking
-      return result
+      return resultOf(id, res, req)
     },
 
     stream,

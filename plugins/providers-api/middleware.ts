@@ -61,75 +61,7 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
     }
   }
 
-  async function * stream (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamPart> {
-    const request = await before(req)
-    const scope = new CallScope(signal, inner.id, 'stream chunk', o.timeoutMs)
-    // Abort fails the wait for the current part. Not Promise.race against one long-lived
-    // abort promise: every race leaves a reaction on it, holding each part until the
-    // stream ends (measured: memory per stream grew with its length).
-    let failWait: ((reason: unknown) => void) | undefined
-    scope.signal.addEventListener('abort', () => { failWait?.(scope.signal.reason) }, { once: true })
-    const waitFor = async (p: Promise<IteratorResult<StreamPart>>): Promise<IteratorResult<StreamPart>> => await new Promise((resolve, reject) => {
-      if (scope.signal.aborted) { reject(scope.signal.reason); return }
-      failWait = reject
-      p.then(resolve, reject)
-    })
-    const iterator = inner.stream(request, scope.signal)[Symbol.asyncIterator]()
-    const collect = o.hooks.has('provider:after')
-    let content = ''
-    let thinking = ''
-    let chars = 0
-    const toolCalls: ToolCall[] = []
-    let finish: FinishPart | undefined
-    let done = false
-    // The provider's next part while we wait for it: on abort we stop waiting, not it.
-    let pending: Promise<IteratorResult<StreamPart>> | undefined
-    try {
-      for (;;) {
-        pending = iterator.next()
-        const next = await waitFor(pending)
-        pending = undefined
-        failWait = undefined
-        if (next.done === true) break
-        scope.refresh()
-        const part = next.value
-        if (part.type === 'text-delta') {
-          chars += part.delta.length
-          if (collect) content += part.delta
-        } else if (part.type === 'finish') finish = part
-        else if (part.type === 'tool-call') toolCalls.push(part.call)
-        else if (part.type === 'reasoning-delta' && collect) thinking += part.delta
-        yield part
-      }
-      done = true
-    } finally {
-      scope.close()
-      // Broken off (consumer stopped, abort, time limit): close the provider's stream. While
-      // it is still producing a part (it has seen the abort through its signal), closing it
-      // now would race its own cleanup: close it once that part has settled.
-      const close = (): void => { void Promise.resolve(iterator.return?.()).catch(() => undefined) }
-      if (!done) {
-        if (pending === undefined) close()
-        else pending.then(close, close)
-      }
-    }
-    if (finish === undefined) {
-      const prompt = estimatePromptTokens(request)
-      const completion = Math.ceil(chars / 4)
-      finish = {
-        type: 'finish',
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true },
-        model: request.model,
-      }
-      yield finish
-    }
-    if (collect) {
-      const result: CompletionResult = { content, finish_reason: finish.finish_reason, tool_calls: toolCalls, usage: finish.usage, model: finish.model }
-      if (thinking !== '') result.thinking = thinking
-      await o.hooks.run('provider:after', { provider: inner.id, request, result })
-    }
-  }
+  const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamPart> => middlewareStream(inner, o, before, req, signal)
 
   const wrapped: Provider = {
     id: inner.id,
@@ -144,4 +76,80 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
   if (inner.claimsModel !== undefined) wrapped.claimsModel = (model) => inner.claimsModel?.(model) === true
   if (inner.settings !== undefined) wrapped.settings = () => inner.settings!() // eslint-disable-line @typescript-eslint/no-non-null-assertion -- checked above
   return wrapped
+}
+
+/** A provider's stream inside the middleware: hooks, the time limit between parts, abort, a finish part always. */
+async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before: (req: CompletionRequest) => Promise<CompletionRequest>, req: CompletionRequest, signal?: AbortSignal): AsyncGenerator<StreamPart> {
+  const request = await before(req)
+  const scope = new CallScope(signal, inner.id, 'stream chunk', o.timeoutMs)
+  // Abort fails the wait for the current part. Not Promise.race against one long-lived
+  // abort promise: every race leaves a reaction on it, holding each part until the
+  // stream ends (measured: memory per stream grew with its length).
+  let failWait: ((reason: unknown) => void) | undefined
+  scope.signal.addEventListener('abort', () => { failWait?.(scope.signal.reason) }, { once: true })
+  const waitFor = async (p: Promise<IteratorResult<StreamPart>>): Promise<IteratorResult<StreamPart>> => await new Promise((resolve, reject) => {
+    if (scope.signal.aborted) { reject(scope.signal.reason); return }
+    failWait = reject
+    p.then(resolve, reject)
+  })
+  const iterator = inner.stream(request, scope.signal)[Symbol.asyncIterator]()
+  const collect = o.hooks.has('provider:after')
+  let content = ''
+  let thinking = ''
+  let chars = 0
+  const toolCalls: ToolCall[] = []
+  let finish: FinishPart | undefined
+  let done = false
+  // The provider's next part while we wait for it: on abort we stop waiting, not it.
+  let pending: Promise<IteratorResult<StreamPart>> | undefined
+  try {
+    for (;;) {
+      pending = iterator.next()
+      const next = await waitFor(pending)
+      pending = undefined
+      failWait = undefined
+      if (next.done === true) break
+      scope.refresh()
+      const part = next.value
+      if (part.type === 'text-delta') {
+        chars += part.delta.length
+        if (collect) content += part.delta
+      } else if (part.type === 'finish') finish = part
+      else if (part.type === 'tool-call') toolCalls.push(part.call)
+      else if (part.type === 'reasoning-delta' && collect) thinking += part.delta
+      yield part
+    }
+    done = true
+  } finally {
+    scope.close()
+    // Broken off (consumer stopped, abort, time limit): close the provider's stream. While
+    // it is still producing a part (it has seen the abort through its signal), closing it
+    // now would race its own cleanup: close it once that part has settled.
+    const close = (): void => { void Promise.resolve(iterator.return?.()).catch(() => undefined) }
+    if (!done) {
+      if (pending === undefined) close()
+      else pending.then(close, close)
+    }
+  }
+  if (finish === undefined) {
+    finish = estimatedFinish(request, chars, toolCalls.length > 0)
+    yield finish
+  }
+  if (collect) {
+    const result: CompletionResult = { content, finish_reason: finish.finish_reason, tool_calls: toolCalls, usage: finish.usage, model: finish.model }
+    if (thinking !== '') result.thinking = thinking
+    await o.hooks.run('provider:after', { provider: inner.id, request, result })
+  }
+}
+
+/** The finish part an upstream did not send: usage estimated (and marked so). */
+function estimatedFinish (request: CompletionRequest, chars: number, calledTools: boolean): FinishPart {
+  const prompt = estimatePromptTokens(request)
+  const completion = Math.ceil(chars / 4)
+  return {
+    type: 'finish',
+    finish_reason: calledTools ? 'tool_calls' : 'stop',
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true },
+    model: request.model,
+  }
 }
