@@ -8,7 +8,7 @@
 // (OpenAI's SDKs raise it) and the stream ends. A client that goes away aborts the
 // provider call and pending tool calls.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { toErrorBody } from '@agentd/sdk'
+import { StreamSession } from '@agentd/sdk/kits/conversation'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
 import { toWireToolCall } from './convert.ts'
 import { toOpenAIError } from './errors.ts'
@@ -18,11 +18,9 @@ import type { LoopEvent } from '@agentd/sdk/kits/tools'
 export function completionStreamHandler (deps: CompletionDeps) {
   return async function streamCompletion (request: FastifyRequest, reply: FastifyReply, body: CompletionRequestBody): Promise<void> {
     const prep = prepareCompletion(deps, body, request.headers) // throws 4xx before any byte is sent
-    const res = reply.raw
-    const abort = new AbortController()
-    const onClose = (): void => { if (!res.writableFinished) abort.abort(new Error('the client closed the stream')) }
-    res.once('close', onClose)
-    const aborted = new Promise<void>(resolve => { abort.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
+    // Tokens come in bursts (one upstream read holds several deltas): corked for the rest of
+    // the tick, so a burst leaves in one write, not one syscall per token.
+    const stream = new StreamSession(reply.raw, { cork: true })
     const includeUsage = body.stream_options?.include_usage === true
     // Everything but the delta and finish_reason is the same on every chunk: built once.
     // `system_fingerprint`, `logprobs` and the other chunks' `usage: null` are optional in
@@ -32,27 +30,15 @@ export function completionStreamHandler (deps: CompletionDeps) {
     const textHead = `${head}{"content":`
     const thinkingHead = `${head}{"reasoning_content":`
     const closeTail = `}${tail}`
-    // The per-token path: one pre-formatted write, and a promise only when the socket asks to wait for 'drain'.
-    // Tokens come in bursts (one upstream read holds several deltas): the socket is corked
-    // for the rest of the tick, so a burst leaves in one write, not one syscall per token.
-    let corked = false
-    const uncork = (): void => { corked = false; res.uncork() }
-    const write = (line: string): Promise<void> | undefined => {
-      if (abort.signal.aborted || res.writableEnded) return undefined
-      if (!corked) { corked = true; res.cork(); process.nextTick(uncork) }
-      if (res.write(line)) return undefined
-      return Promise.race([new Promise<void>(resolve => { res.once('drain', resolve) }), aborted])
-    }
+    const write = (line: string): Promise<void> | undefined => stream.write(line)
     const delta = (d: string): Promise<void> | undefined => write(head + d + tail)
-    let heartbeat: NodeJS.Timeout | undefined
     try {
       reply.sse.sendHeaders()
       await delta('{"role":"assistant","content":""}')
-      heartbeat = setInterval(() => { if (!res.writableEnded) res.write(': ping\n\n') }, deps.opts.heartbeat_ms)
-      heartbeat.unref()
+      stream.heartbeat(deps.opts.heartbeat_ms)
       const outcome = await runCompletion(deps, prep, {
         stream: true,
-        signal: abort.signal,
+        signal: stream.signal,
         onEvent: (e: LoopEvent) => {
           if (e.type === 'text') return write(textHead + JSON.stringify(e.text) + closeTail)
           if (e.type === 'thinking') return write(thinkingHead + JSON.stringify(e.text) + closeTail)
@@ -61,27 +47,17 @@ export function completionStreamHandler (deps: CompletionDeps) {
       })
       const calls = outcome.loop.client_tool_calls
       if (calls.length > 0) await delta(JSON.stringify({ tool_calls: calls.map((c, index) => ({ index, ...toWireToolCall(c) })) }))
-      const finish = `${head}{}${tail.replace('"finish_reason":null', `"finish_reason":${JSON.stringify(outcome.finish_reason)}`)}`
-      await write(finish)
+      await write(`${head}{}${tail.replace('"finish_reason":null', `"finish_reason":${JSON.stringify(outcome.finish_reason)}`)}`)
       if (includeUsage) {
         const u = outcome.loop.usage
         await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model: outcome.model, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
       }
       await write('data: [DONE]\n\n')
-      const store = (): void => { deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns) }
-      if (res.destroyed || res.writableFinished) store()
-      else res.once('close', store)
+      stream.afterClose(() => { deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns) })
     } catch (err) {
-      if (abort.signal.aborted) {
-        request.log.debug({ id: prep.id }, 'chat completion stream cancelled by the client')
-        return
-      }
-      const errBody = toErrorBody(err)
-      if (errBody.statusCode >= 500) request.log.error({ err, id: prep.id }, 'chat completion stream failed')
-      await write(`data: ${JSON.stringify(toOpenAIError(errBody))}\n\n`)
+      await stream.fail(err, request.log, { id: prep.id }, async errBody => { await write(`data: ${JSON.stringify(toOpenAIError(errBody))}\n\n`) })
     } finally {
-      clearInterval(heartbeat)
-      res.off('close', onClose)
+      stream.end()
     }
   }
 }
