@@ -219,6 +219,14 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal((await postJson(s, '/api/memory/reset', { delete_memories: 'yes' })).status, 400)
   })
 
+  t.test('reset takes no body: none at all, or an empty one sent as JSON', async t => {
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const r = await s.get('/api/memory/reset', { method: 'POST', headers })
+      t.equal(r.status, 200, JSON.stringify(headers))
+      t.match(await r.json(), { success: true, memories_deleted: 0 })
+    }
+  })
+
   t.test('NUL characters anywhere: stored marked, found by nothing, never a 500', async t => {
     const stored = await svc.storeTurn({ conversation_id: 'nul\u0000conv', role: 'user', content: 'before\u0000after', channel: 'nul', metadata: { note: 'a\u0000b', lit: 'back\\u0000slash' } })
     t.equal(stored.stored, true, stored.error ?? 'stored')

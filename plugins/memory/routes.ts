@@ -195,6 +195,9 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
       body: Type.Optional(Type.Object({ delete_memories: Type.Boolean({ default: false }) }, { additionalProperties: false })),
       response: { 200: Type.Object({ success: Type.Boolean(), conversations_reset: Type.Integer(), memories_deleted: Type.Integer() }) },
     },
+    // The body is optional, but a missing body is `undefined`, which no object schema
+    // accepts: it is read as {} (defaults applied) before validation.
+    preValidation: async (request) => { request.body ??= {} },
   }, async (request) => {
     const body = (request.body ?? {}) as { delete_memories?: boolean }
     return await guard(async () => await svc.reset(body.delete_memories === true))
