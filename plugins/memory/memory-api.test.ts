@@ -220,7 +220,7 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('reset takes no body: none at all, or an empty one sent as JSON', async t => {
-    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
       const r = await s.get('/api/memory/reset', { method: 'POST', headers })
       t.equal(r.status, 200, JSON.stringify(headers))
       t.match(await r.json(), { success: true, memories_deleted: 0 })
