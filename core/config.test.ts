@@ -75,11 +75,14 @@ t.test('settings: every variable read, paths against the working folder', async 
     AGENT_API_KEY_REQUIRED: 'yes', AGENT_API_KEY: 'k', AGENT_RATE_LIMIT_ENABLED: 'on', AGENT_RATE_LIMIT: '5/10s',
     AGENT_LOG_LEVEL: 'warn', AGENT_DRAIN_TIMEOUT_MS: '7', AGENT_RELOAD_DEBOUNCE_MS: '8', AGENT_HEALTH_TIMEOUT_MS: '9',
     AGENT_CORS_ORIGINS: '*', REDIS_URI: 'redis://shared:6379', AGENT_RATE_LIMIT_NAMESPACE: 'rl:',
+    AGENT_ALLOWED_HOSTS: 'agentd.example.org,*.lan', AGENT_REQUEST_TIMEOUT_MS: '11',
   }, '/srv')
-  t.same(s, {
+  t.ok(s.allowedHosts.exact.has('agentd.example.org') && s.allowedHosts.suffixes.includes('.lan') && !s.allowedHosts.any, 'AGENT_ALLOWED_HOSTS')
+  const { allowedHosts: _hosts, ...rest } = s
+  t.same(rest, {
     host: '0.0.0.0', port: 8080, cwd: '/srv', dataDir: '/srv/state', pluginsFile: '/etc/agentd/plugins.json',
     apiKeyRequired: true, apiKey: 'k', rateLimitEnabled: true, rateLimit: { max: 5, windowMs: 10_000, spec: '5/10s' },
-    logLevel: 'warn', drainTimeoutMs: 7, reloadDebounceMs: 8, corsOrigins: true, healthTimeoutMs: 9,
+    logLevel: 'warn', drainTimeoutMs: 7, reloadDebounceMs: 8, corsOrigins: true, healthTimeoutMs: 9, requestTimeoutMs: 11,
     rateLimitRedis: { uri: 'redis://shared:6379', namespace: 'rl:' },
   })
   t.same(readSettings({ REDIS_URI: 'redis://a', AGENT_RATE_LIMIT_REDIS_URI: 'redis://b' }, '/srv').rateLimitRedis.uri, 'redis://b', 'a rate-limit Redis of its own wins')
@@ -96,7 +99,8 @@ t.test('settings: the defaults', async t => {
   t.equal(s.reloadDebounceMs, 150)
   t.equal(s.healthTimeoutMs, 5000)
   t.equal(s.cwd, '/srv')
-  t.ok(Array.isArray(s.corsOrigins) && s.corsOrigins.length === 1, 'the loopback origins only')
+  t.ok(Array.isArray(s.corsOrigins) && s.corsOrigins.length === 4, 'the loopback origins and the desktop-app (Tauri) ones only')
+  t.equal(s.requestTimeoutMs, 120_000)
   t.equal(readSettings({ LOG_LEVEL: 'debug' }, '/srv').logLevel, 'debug', 'LOG_LEVEL when AGENT_LOG_LEVEL is not set')
   t.equal(readSettings({ LOG_LEVEL: 'debug', AGENT_LOG_LEVEL: 'error' }, '/srv').logLevel, 'error', 'AGENT_LOG_LEVEL wins')
 })

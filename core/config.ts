@@ -8,12 +8,12 @@ import type { TSchema } from '@agentd/sdk/typebox'
 import type { RuntimeConfig } from './config-schema.ts'
 import { check, envInt, Errors, formatErrors, readTextIfExists, withDetails, type Env, type ErrorDetail } from '@agentd/sdk'
 import { parseCorsOrigins, type CorsOrigins } from './cors.ts'
+import { parseAllowedHosts, type AllowedHosts } from '@agentd/sdk'
 
 function bool (v: string | undefined, dflt: boolean): boolean {
   if (v === undefined || v === '') return dflt
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())
 }
-
 
 /** "100/m", "10/s", "1000/h", "5000/d" -> max and window in ms. */
 export function parseRate (spec: string): { max: number, windowMs: number } {
@@ -41,8 +41,11 @@ export interface Settings {
   reloadDebounceMs: number
   /** Origins whose pages may call the API from a browser (AGENT_CORS_ORIGINS over the loopback default). */
   corsOrigins: CorsOrigins
+  allowedHosts: AllowedHosts // AGENT_ALLOWED_HOSTS over loopback and the bound address
   /** How long /api/health waits for one contributor before reporting it unhealthy. */
   healthTimeoutMs: number
+  /** How long a client may take to send a whole request (headers and body); responses are not bounded. */
+  requestTimeoutMs: number
 }
 
 export function readSettings (env: Env, cwd: string): Settings {
@@ -52,8 +55,9 @@ export function readSettings (env: Env, cwd: string): Settings {
   if (apiKeyRequired && apiKey === undefined) {
     throw new Error('AGENT_API_KEY_REQUIRED is true but AGENT_API_KEY is not set: set the key clients must send in X-API-Key.')
   }
+  const host = env.API_HOST ?? '127.0.0.1'
   return {
-    host: env.API_HOST ?? '127.0.0.1',
+    host,
     port: envInt(env, 'API_PORT', 12319),
     cwd,
     dataDir: path.resolve(cwd, env.AGENT_DATA_DIR ?? './data'),
@@ -67,7 +71,9 @@ export function readSettings (env: Env, cwd: string): Settings {
     drainTimeoutMs: envInt(env, 'AGENT_DRAIN_TIMEOUT_MS', 30_000),
     reloadDebounceMs: envInt(env, 'AGENT_RELOAD_DEBOUNCE_MS', 150),
     corsOrigins: parseCorsOrigins(env.AGENT_CORS_ORIGINS),
+    allowedHosts: parseAllowedHosts(env.AGENT_ALLOWED_HOSTS, host),
     healthTimeoutMs: envInt(env, 'AGENT_HEALTH_TIMEOUT_MS', 5000),
+    requestTimeoutMs: Math.max(1, envInt(env, 'AGENT_REQUEST_TIMEOUT_MS', 120_000)),
   }
 }
 

@@ -10,34 +10,9 @@
 // simply gets no Access-Control-Allow-Origin, so the browser refuses to go on.
 import cors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
+import type { CorsOrigins } from '@agentd/sdk'
 
-/** `true` reflects any origin; otherwise the exact origins and patterns allowed. */
-export type CorsOrigins = true | Array<string | RegExp>
-
-/** http(s) pages served from this machine, on any port. */
-export const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/
-
-const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i
-
-/**
- * Reads AGENT_CORS_ORIGINS: comma-separated origins (`https://app.example.com`), `*` in an
- * origin as a wildcard (`https://*.example.com`, `chrome-extension://*`), or `*` alone for
- * any origin. The loopback default always stays allowed.
- */
-export function parseCorsOrigins (spec: string | undefined): CorsOrigins {
-  const entries = (spec ?? '').split(',').map(s => s.trim().replace(/\/+$/, '')).filter(s => s !== '')
-  if (entries.includes('*')) return true
-  const out: Array<string | RegExp> = [LOOPBACK_ORIGIN]
-  for (const e of entries) {
-    if (!ORIGIN_SHAPE.test(e)) {
-      throw new Error(`AGENT_CORS_ORIGINS: "${e}" is not an origin; write scheme://host[:port] (e.g. "https://app.example.com", "https://*.example.com") or "*" for any, separated by commas.`)
-    }
-    if (!e.includes('*')) { out.push(e.toLowerCase()); continue }
-    const pattern = e.split('*').map(part => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')
-    out.push(new RegExp(`^${pattern}$`, 'i'))
-  }
-  return out
-}
+export { parseCorsOrigins, LOOPBACK_ORIGIN, DESKTOP_APP_ORIGINS, type CorsOrigins } from '@agentd/sdk'
 
 /** The exact @fastify/cors options every generation registers (the kernel bench's baseline uses them too). */
 export function corsOptions (origins: CorsOrigins): FastifyCorsOptions {

@@ -16,6 +16,7 @@ import { createLogger } from './logger.ts'
 import { RateLimitBackend } from './rate-limit-store.ts'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from '@agentd/sdk/typebox'
+import { createRequestGuard, isLoopbackHost, type Refusal } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -55,6 +56,8 @@ export class Kernel {
   /** data/config.json's schema for the plugins serving now (none: every key refused). */
   #configSchema: TSchema = runtimeConfigSchema({})
   readonly api: KernelApi
+  /** Host and Origin checks, before any generation sees the request (the SDK's trust.ts). */
+  readonly #guard: (req: http.IncomingMessage) => Refusal | undefined
 
   constructor (opts: KernelOptions = {}) {
     const cwd = path.resolve(opts.cwd ?? process.cwd())
@@ -74,13 +77,18 @@ export class Kernel {
       // Checked against the sections of the plugins serving now; the write triggers the reload.
       updateConfig: async (patch) => await updateRuntimeConfig(this.settings.dataDir, this.#configSchema, patch),
     }
-    this.server = http.createServer((req, res) => { this.#dispatch(req, res) })
+    this.#guard = createRequestGuard(this.settings.allowedHosts, this.settings.corsOrigins)
+    // A whole request must arrive within requestTimeoutMs (a body sent a byte at a time
+    // would hold a socket forever); Node stops that clock once the request is in, so SSE responses go on.
+    const requestTimeout = this.settings.requestTimeoutMs
+    this.server = http.createServer({ connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 4))) }, (req, res) => { this.#dispatch(req, res) })
     // Fastify's server timeouts belong on the server that listens.
     this.server.keepAliveTimeout = 72_000
-    this.server.headersTimeout = 60_000
-    this.server.requestTimeout = 0
-    this.server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+    this.server.headersTimeout = Math.min(60_000, requestTimeout)
+    this.server.requestTimeout = requestTimeout
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      if (socket.writable) socket.end(timedOut ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
       else socket.destroy()
     })
     if (opts.watch !== false) {
@@ -93,6 +101,11 @@ export class Kernel {
   get current (): Generation | undefined { return this.#current }
 
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
+    const refused = this.#guard(req)
+    if (refused !== undefined) {
+      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403 }))
+      return
+    }
     const gen = this.#current
     if (gen === undefined) {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))
@@ -190,6 +203,7 @@ export class Kernel {
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
     }
     this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
+    if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
     return addr
   }
 

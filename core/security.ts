@@ -31,16 +31,6 @@ function isPreflight (method: string, headers: Record<string, unknown>): boolean
 }
 
 export async function installSecurity (app: FastifyInstance, settings: Settings, limits: RateLimitBackend): Promise<void> {
-  if (settings.apiKeyRequired && settings.apiKey !== undefined) {
-    const expected = settings.apiKey
-    app.addHook('onRequest', async (request, reply) => {
-      if (isPreflight(request.method, request.headers) || OPEN_PATHS.has(request.url.split('?')[0])) return
-      // Routes that declare `config: { public: true }` hold no data (the console's files).
-      if (request.routeOptions.config.public === true) return
-      const given = presentedKey(request.headers)
-      if (given === undefined || !keyMatches(given, expected)) return await sendError(reply, new Errors.UNAUTHORIZED())
-    })
-  }
   if (settings.rateLimitEnabled) {
     // Loaded only where rate limiting is on (off by default).
     const { default: rateLimit } = await import('@fastify/rate-limit')
@@ -55,6 +45,22 @@ export async function installSecurity (app: FastifyInstance, settings: Settings,
         new Errors.RATE_LIMITED(`${context.max} requests per ${settings.rateLimit.spec}`),
         { retryAfter: Math.ceil(context.ttl / 1000) },
       ),
+    })
+  }
+  if (settings.apiKeyRequired && settings.apiKey !== undefined) {
+    const expected = settings.apiKey
+    // @fastify/rate-limit counts in a route-level hook, which a request refused here never
+    // reaches: a refused key is counted explicitly against the same allowance, so with rate
+    // limiting on, guessing the key is limited too (past the limit: 429 instead of 401).
+    const countFailure = settings.rateLimitEnabled ? app.rateLimit() : undefined
+    app.addHook('onRequest', async (request, reply) => {
+      if (isPreflight(request.method, request.headers) || OPEN_PATHS.has(request.url.split('?')[0])) return
+      // Routes that declare `config: { public: true }` hold no data (the console's files).
+      if (request.routeOptions.config.public === true) return
+      const given = presentedKey(request.headers)
+      if (given !== undefined && keyMatches(given, expected)) return
+      if (countFailure !== undefined) await countFailure.call(app, request, reply)
+      return await sendError(reply, new Errors.UNAUTHORIZED())
     })
   }
 }

@@ -1,7 +1,7 @@
 // POST /api/agent/run: validates the request, merges the run's configuration, runs the
 // agent, and cancels it when the client disconnects.
 import type { FastifyInstance } from 'fastify'
-import { envInt, ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, envInt, ignoreUnknownFields } from '@agentd/sdk'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
@@ -81,6 +81,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
   app.post('/api/agent/run', {
     // A newer client's extra fields (top level and in `config`) are dropped and logged at debug.
     preValidation: ignoreUnknownFields(RunBody),
+    preHandler: concurrencyCap('agent_runs', app.agentConfig.env).hook,
     schema: {
       tags: ['agent'],
       summary: 'Full agent mode: plan the task, reason with a strategy, use tools, return the result',

@@ -1,6 +1,7 @@
-// The simple-mode chat flow (SPEC.md "Chat flow"), shared by the JSON and the SSE
-// endpoint: prepare (everything that can be the caller's mistake, before any work or
-// any byte of a stream), then run (session, memory, prompt, tool loop, save).
+// The simple-mode chat (SPEC.md "Chat flow"), shared by the JSON and the SSE endpoint: an
+// adapter onto the conversation kit's pipeline. Prepare (everything that can be the
+// caller's mistake, before any work or any byte of a stream), then run (the session
+// around one pipeline turn, the chat's response shape).
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Message, Provider } from '@agentd/sdk/contracts/provider'
@@ -9,9 +10,9 @@ import type { ChatRequest, ChatResponse } from './schema.ts'
 import type { SessionStore } from './sessions.ts'
 import { newSession } from './sessions.ts'
 import { shortId, type TaskTracker } from '@agentd/sdk/kits/tasks'
-import { capHistory, fitToBudget, promptBudget, type ChatMemory, type TurnToStore } from '@agentd/sdk/kits/conversation'
+import { capHistory, promptComposer, runConversation, type ChatMemory, type TurnToStore } from '@agentd/sdk/kits/conversation'
 import { ChatErrors } from './errors.ts'
-import { collectToolSet, runToolLoop, type LoopEvent, type ToolFilter, type ToolSet } from '@agentd/sdk/kits/tools'
+import type { LoopEvent, ToolFilter, ToolLoopResult } from '@agentd/sdk/kits/tools'
 import { modelResolver } from '@agentd/sdk/kits/provider'
 
 export interface ChatDeps {
@@ -50,7 +51,7 @@ export function prepareChat (deps: ChatDeps, body: ChatRequest): PreparedChat {
   const limit = deps.maxChatLength
   if (body.message.length > limit) throw new ChatErrors.TOO_LONG(body.message.length, limit)
   const { provider, model } = modelResolver(app, 'The chat plugin').resolve(body.model)
-  app.prompts.profile(body.profile_id) // 404 for an unknown profile
+  promptComposer(app, 'The chat plugin').checkProfile(body.profile_id) // 404 for an unknown profile
   const temperature = body.temperature ?? app.agentConfig.lookupNumber('llm_settings.default_temperature', undefined, 0.7)
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
   return {
@@ -74,61 +75,40 @@ function toolFilter (opts: ChatOptions, body: ChatRequest): ToolFilter {
 
 const round2 = (n: number): number => Math.round(n * 100) / 100
 
+/** The chat's session around one turn of the conversation pipeline (the kit's runConversation). */
 export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { stream: boolean, signal?: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<ChatOutcome> {
-  const { app, opts, memory } = deps
+  const { app, opts } = deps
   const { body } = prep
   const task = deps.tasks.start(mode.stream ? 'chat_stream' : 'chat', 'reasoning', prep.task_id)
   try {
     let session = await deps.sessions.get(prep.session_id) ?? newSession(prep.session_id)
     if (app.hooks.has('chat:request')) session = (await app.hooks.run('chat:request', { request: body, session })).session
-
-    // Memory: in JSON mode the user turn is stored before recall (SPEC.md step 2); a
-    // stream stores both turns after it closes.
-    let memoryContext = ''
-    const memoryTurns: TurnToStore[] = []
-    if (prep.use_memory && memory.available) {
-      if (!mode.stream) await memory.store(prep.session_id, body.channel, { role: 'user', content: body.message })
-      else memoryTurns.push({ role: 'user', content: body.message })
-      memoryContext = await memory.recall(prep.session_id, body.channel, body.message)
-    }
-
-    const caps = prep.provider.capabilities(prep.model)
-    const filter = toolFilter(opts, body)
-    let tools: ToolSet | undefined
-    if (opts.enable_tools && caps.supports_tools) {
-      tools = await collectToolSet(app.registry.toolSources.entries(), filter, (source, err) => { app.log.warn({ err, source }, 'tool source failed to list its tools') })
-    }
-    const narrowed = filter.allowed !== null || (filter.blocked?.length ?? 0) > 0
-    const { system_prompt: systemPrompt } = await app.prompts.compose({
-      profile_id: body.profile_id,
-      // No tools on offer: say none. Narrowed: describe only what is offered. Else every source's own text.
-      tools_prompt: tools === undefined ? '' : narrowed ? tools.prompt() : undefined,
-      additional_context: body.additional_context,
-      system_override: body.system_override,
-      memory_context: memoryContext,
-    })
-
     const user: Message = { role: 'user', content: body.message }
-    const head: Message[] = systemPrompt === '' ? [] : [{ role: 'system', content: systemPrompt }]
-    const messages = [...head, ...session.messages, user]
-    const budget = promptBudget(caps, tools?.definitions)
-    const pinnedFrom = head.length + session.messages.length
     const maxTokens = app.agentConfig.fromFile('llm_settings.default_max_tokens')
-
     let runningTools = 0
-    const loop = await runToolLoop({
+    const { loop, memoryTurns } = await runConversation({ app, memory: deps.memory, who: 'The chat plugin' }, {
       provider: prep.provider,
       model: prep.model,
-      messages,
-      tools,
+      history: session.messages,
+      current: [user],
+      conversation_id: prep.session_id,
+      channel: body.channel,
+      use_memory: prep.use_memory,
+      recallText: body.message,
+      // In JSON mode the user turn is stored before recall (SPEC.md step 2); a stream stores both turns after it closes.
+      userTurn: { content: body.message, first: !mode.stream },
+      answerMetadata: () => ({ latency_ms: round2(performance.now() - prep.started) }),
+      storeEmptyAnswer: true,
+      profile_id: body.profile_id,
+      additional_context: body.additional_context,
+      system_override: body.system_override,
+      offerTools: opts.enable_tools,
+      toolFilter: toolFilter(opts, body),
       maxToolRounds: opts.max_tool_rounds,
-      stream: mode.stream,
-      signal: mode.signal,
       toolTimeoutMs: opts.tool_timeout_ms,
       settings: { temperature: prep.temperature, ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}) },
-      fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
-      hooks: app.hooks,
-      toolContext: { conversation_id: prep.session_id, channel: body.channel ?? null, use_memory: prep.use_memory },
+      stream: mode.stream,
+      signal: mode.signal,
       onEvent: (e) => {
         // `executing` while any tool of the round runs; `reasoning` as soon as the last one
         // is in, since the model call that reads the results comes next.
@@ -143,34 +123,34 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
     latest.updated_at = new Date().toISOString()
     await deps.sessions.save(latest)
 
-    const totalMs = round2(performance.now() - prep.started)
-    if (prep.use_memory && memory.available) {
-      memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: prep.provider.id, latency_ms: totalMs, tools_used: loop.tools_used } })
-    }
-    const usage = { prompt_tokens: loop.usage.prompt_tokens, completion_tokens: loop.usage.completion_tokens, total_tokens: loop.usage.total_tokens }
-    let response: ChatResponse = {
-      task_id: prep.task_id,
-      status: 'complete',
-      response: loop.answer,
-      answer: loop.answer,
-      thinking: loop.thinking,
-      has_thinking: loop.has_thinking,
-      session_id: prep.session_id,
-      reasoning_trace: loop.provider_calls,
-      reasoning_steps: loop.provider_calls,
-      tokens_used: usage.total_tokens,
-      total_tokens: usage.total_tokens,
-      total_time_ms: totalMs,
-      model: loop.model,
-      provider: prep.provider.id,
-      usage,
-      tools_used: loop.tools_used,
-    }
+    let response = chatResponse(prep, loop, round2(performance.now() - prep.started))
     // A handler returns the response it was given, changed: the chat's own shape.
     if (app.hooks.has('chat:response')) response = (await app.hooks.run('chat:response', { request: body, response })).response as ChatResponse
     task.set('complete')
     return { response, memoryTurns }
   } finally {
     task.end()
+  }
+}
+
+function chatResponse (prep: PreparedChat, loop: ToolLoopResult, totalMs: number): ChatResponse {
+  const usage = { prompt_tokens: loop.usage.prompt_tokens, completion_tokens: loop.usage.completion_tokens, total_tokens: loop.usage.total_tokens }
+  return {
+    task_id: prep.task_id,
+    status: 'complete',
+    response: loop.answer,
+    answer: loop.answer,
+    thinking: loop.thinking,
+    has_thinking: loop.has_thinking,
+    session_id: prep.session_id,
+    reasoning_trace: loop.provider_calls,
+    reasoning_steps: loop.provider_calls,
+    tokens_used: usage.total_tokens,
+    total_tokens: usage.total_tokens,
+    total_time_ms: totalMs,
+    model: loop.model,
+    provider: prep.provider.id,
+    usage,
+    tools_used: loop.tools_used,
   }
 }

@@ -24,7 +24,7 @@ async function chat (app: FastifyInstance, opts: PluginOptions<ChatOptions>): Pr
   // The chat runs these points (the tool loop runs the tool ones; the provider ones run in
   // the provider middleware, declared by providers-api).
   app.hooks.declare('chat:request', 'chat:response', 'tool:before', 'tool:after')
-  if (!app.hasDecorator('prompts')) throw new ChatErrors.NO_PROMPTS()
+  if (app.registry.promptComposers.first() === undefined) throw new ChatErrors.NO_PROMPTS()
   const tasks = await useTaskTracker(app)
   // In the pool: a reload with the same bounds keeps every session.
   const local = await app.resources.acquire({

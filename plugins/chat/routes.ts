@@ -1,6 +1,6 @@
 // POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: the tasks kit.)
 import type { FastifyInstance } from 'fastify'
-import { ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, ignoreUnknownFields } from '@agentd/sdk'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import { chatStreamHandler } from './sse.ts'
@@ -8,8 +8,12 @@ import { chatStreamHandler } from './sse.ts'
 export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise<void> {
   // A newer client's extra fields are dropped (logged at debug); known fields stay strict.
   const lenient = ignoreUnknownFields(ChatRequestSchema)
+  // After validation: a bad request is a 400 whatever the load.
+  const chats = concurrencyCap('chats', app.agentConfig.env)
+  const streams = concurrencyCap('streams', app.agentConfig.env)
   app.post('/api/agent/chat', {
     preValidation: lenient,
+    preHandler: chats.hook,
     schema: {
       tags: ['agent'],
       summary: 'Chat (simple mode): one answer with tools, thinking extracted, session kept',
@@ -33,6 +37,7 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
 
   app.post('/api/agent/chat/stream', {
     preValidation: lenient,
+    preHandler: streams.hook,
     sse: { kind: 'manual', heartbeat: false },
     schema: {
       tags: ['agent'],

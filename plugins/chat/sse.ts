@@ -4,7 +4,7 @@
 // away aborts the provider call and pending tool calls; memory is stored after the
 // stream has closed, off the request path.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { toErrorBody } from '../../core/errors.ts'
+import { toErrorBody } from '@agentd/sdk'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import type { LoopEvent } from '@agentd/sdk/kits/tools'
 import type { ChatRequest } from './schema.ts'

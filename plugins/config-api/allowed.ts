@@ -58,7 +58,8 @@ export function unknownKeys (patch: Record<string, unknown>, providers: string[]
       }
       if (key === 'models.overrides') { if (!isPlainObject(v)) bad.push(key); continue }
       if (prefix === 'models.overrides') continue
-      const fields = SECTIONS[key]
+      // Own keys only: `constructor` or `toString` must be unknown keys, not Object's members.
+      const fields = Object.hasOwn(SECTIONS, key) ? SECTIONS[key] : undefined
       if (fields !== undefined) {
         if (isPlainObject(v)) { for (const f of Object.keys(v)) if (!fields.includes(f)) bad.push(`${key}.${f}`) } else bad.push(key)
         continue

@@ -13,11 +13,13 @@ import { redact } from './redact.ts'
 import { effectiveConfig } from './effective.ts'
 import { describeAllowed, resolveAliases, unknownKeys } from './allowed.ts'
 import { isPlainObject } from './plain.ts'
+import { clearKeysOnMove } from './key-binding.ts'
 
 const UpdateResponse = Type.Object({
   status: Type.Literal('ok'),
   message: Type.String(),
   updated: Type.Array(Type.String()),
+  cleared: Type.Optional(Type.Array(Type.String(), { description: 'Stored keys removed because their provider\'s base_url changed without a new key (a key goes only to the address it was set with).' })),
 })
 
 async function configApi (app: FastifyInstance): Promise<void> {
@@ -67,15 +69,17 @@ async function configApi (app: FastifyInstance): Promise<void> {
       const e = new Errors.BAD_REQUEST(`preferences.default_reasoning_strategy "${strategy}" is not a registered strategy; use one of: ${strategies.join(', ')}.`)
       throw Object.assign(e, { details: [{ path: 'preferences.default_reasoning_strategy', message: `one of: ${strategies.join(', ')}` }] })
     }
-    await app.kernel.updateConfig(patch) // 400 with details on a bad value; nothing written then
     const updated = leafKeys(patch)
+    const moved = clearKeysOnMove(patch, app.agentConfig)
+    await app.kernel.updateConfig(moved.patch) // 400 with details on a bad value; nothing written then
     // Rebuild now rather than waiting for the file watcher, so the caller's next request sees it.
     const outcome = await app.kernel.reload(`config update: ${updated.join(', ')}`)
     request.log.info({ updated, generation: outcome.generation, ok: outcome.ok }, 'runtime config updated')
-    const message = outcome.ok
+    const clearedNote = moved.cleared.length === 0 ? '' : ` Cleared ${moved.cleared.join(', ')}: a key goes only to the base URL it was set with; send api_key together with base_url to keep one.`
+    const message = (outcome.ok
       ? `Updated ${updated.length} setting(s) in data/config.json; applied in generation ${outcome.generation}.`
-      : `Updated ${updated.length} setting(s) in data/config.json, but applying them failed (${outcome.error ?? 'unknown error'}); the previous settings keep serving until it is fixed.`
-    return { status: 'ok' as const, message, updated }
+      : `Updated ${updated.length} setting(s) in data/config.json, but applying them failed (${outcome.error ?? 'unknown error'}); the previous settings keep serving until it is fixed.`) + clearedNote
+    return { status: 'ok' as const, message, updated, ...(moved.cleared.length === 0 ? {} : { cleared: moved.cleared }) }
   })
 }
 

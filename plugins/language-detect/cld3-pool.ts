@@ -85,25 +85,50 @@ const unloaded = (): ModelUnavailableError => new ModelUnavailableError('cld3', 
 export async function loadCld3Pool (size: number, opts: Cld3PoolOptions = {}): Promise<Cld3Pool> {
   if (size < 1) throw new Error(`a cld3 worker pool needs at least one worker, not ${size}`)
   const url = opts.workerUrl ?? WORKER_URL
-  const log = opts.log
   const started = await Promise.allSettled(Array.from({ length: size }, async () => await startWorker(url)))
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
   if (failed !== undefined) {
     await Promise.all(started.map(async r => { if (r.status === 'fulfilled') await r.value.terminate() }))
     throw failed.reason
   }
+  const pool = new WorkerPool(url, opts.log, started.map(r => (r as PromiseFulfilledResult<Worker>).value))
+  return {
+    guess: async (text) => await pool.guess(text),
+    threads: () => pool.slots.flatMap(s => s.worker === undefined ? [] : [s.worker.threadId]),
+    restarts: () => pool.restarts,
+    dispose: async () => { await pool.dispose() },
+  }
+}
 
-  const queue: Job[] = []
-  const slots: Slot[] = []
-  let seq = 0
-  let closed = false
-  let restarts = 0
-  let failures = 0
-  let lastStartError = ''
+class WorkerPool {
+  readonly queue: Job[] = []
+  readonly slots: Slot[] = []
+  seq = 0
+  closed = false
+  restarts = 0
+  failures = 0
+  lastStartError = ''
 
-  const available = (): boolean => slots.some(s => s.worker !== undefined || s.starting !== undefined)
+  constructor (readonly url: URL, readonly log: LogSink | undefined, workers: Worker[]) {
+    for (const worker of workers) {
+      const slot: Slot = { worker: undefined, messages: 0, exclusive: false, jobs: new Map(), starting: undefined, timer: undefined }
+      this.slots.push(slot)
+      this.attach(slot, worker)
+    }
+  }
 
-  const attach = (slot: Slot, worker: Worker): void => {
+  available (): boolean { return this.slots.some(s => s.worker !== undefined || s.starting !== undefined) }
+
+  async guess (text: string): Promise<RawGuess> {
+    if (this.closed) throw unloaded()
+    if (!this.available()) throw this.noWorker()
+    return await new Promise<RawGuess>((resolve, reject) => {
+      this.queue.push({ id: ++this.seq, text, retried: false, resolve, reject })
+      this.pump()
+    })
+  }
+
+  attach (slot: Slot, worker: Worker): void {
     slot.worker = worker
     worker.on('message', (results: Result[]) => {
       slot.messages--
@@ -115,86 +140,93 @@ export async function loadCld3Pool (size: number, opts: Cld3PoolOptions = {}): P
         if ('guess' in r) job.resolve(r.guess)
         else job.reject(new Error(`cld3 failed on this text: ${r.error}`))
       }
-      pump()
+      this.pump()
     })
     // Without a listener an uncaught exception in the worker would be thrown in this
     // thread and end the server; here it is logged and 'exit' replaces the worker.
-    worker.on('error', (err) => { log?.error({ err: err.message, threadId: worker.threadId }, 'a cld3 worker thread crashed') })
-    worker.once('exit', (code) => { onExit(slot, worker, code) })
+    worker.on('error', (err) => { this.log?.error({ err: err.message, threadId: worker.threadId }, 'a cld3 worker thread crashed') })
+    worker.once('exit', (code) => { this.onExit(slot, worker, code) })
   }
 
-  const onExit = (slot: Slot, worker: Worker, code: number): void => {
+  onExit (slot: Slot, worker: Worker, code: number): void {
     if (slot.worker !== worker) return
     slot.worker = undefined
     slot.messages = 0
     slot.exclusive = false
     const lost = [...slot.jobs.values()]
     slot.jobs.clear()
-    if (closed) {
+    if (this.closed) {
       for (const job of lost) job.reject(unloaded())
       return
     }
-    restarts++
-    log?.warn({ code, lost: lost.length }, 'a cld3 worker thread exited; starting a replacement')
+    this.restarts++
+    this.log?.warn({ code, lost: lost.length }, 'a cld3 worker thread exited; starting a replacement')
     const retry: Job[] = []
     for (const job of lost) {
       if (!job.retried) { job.retried = true; retry.push(job); continue }
       job.reject(new ModelUnavailableError('cld3', `A cld3 worker thread stopped twice while detecting this text (exit code ${code}) and was replaced. ` +
         'Retry the request; if this same text fails every time, detect it with the plugin option workers: 0 to see the error.'))
     }
-    queue.unshift(...retry)
-    respawn(slot)
+    this.queue.unshift(...retry)
+    this.respawn(slot)
   }
 
-  const respawn = (slot: Slot): void => {
-    slot.starting = startWorker(url).then(async (worker) => {
+  respawn (slot: Slot): void {
+    slot.starting = startWorker(this.url).then(async (worker) => {
       slot.starting = undefined
-      if (closed) { await worker.terminate(); return }
-      failures = 0
-      attach(slot, worker)
-      pump()
+      if (this.closed) { await worker.terminate(); return }
+      this.failures = 0
+      this.attach(slot, worker)
+      this.pump()
     }, (err: Error) => {
       slot.starting = undefined
-      if (closed) return
-      const wait = RESTART_BACKOFF_MS[Math.min(failures, RESTART_BACKOFF_MS.length - 1)]
-      failures++
-      lastStartError = err.message
-      log?.error({ err: err.message, retryInMs: wait }, 'a replacement cld3 worker thread could not start')
-      slot.timer = setTimeout(() => { slot.timer = undefined; respawn(slot) }, wait)
-      if (!available()) {
-        for (const job of queue.splice(0)) job.reject(noWorker())
+      if (this.closed) return
+      const wait = RESTART_BACKOFF_MS[Math.min(this.failures, RESTART_BACKOFF_MS.length - 1)]
+      this.failures++
+      this.lastStartError = err.message
+      this.log?.error({ err: err.message, retryInMs: wait }, 'a replacement cld3 worker thread could not start')
+      slot.timer = setTimeout(() => { slot.timer = undefined; this.respawn(slot) }, wait)
+      if (!this.available()) {
+        for (const job of this.queue.splice(0)) job.reject(this.noWorker())
       }
     })
   }
 
-  const noWorker = (): ModelUnavailableError => new ModelUnavailableError('cld3', `No cld3 worker thread is running: the last start failed (${lastStartError}); ` +
-    'another start follows within 30 s. Retry the request, or set the plugin option workers: 0 to detect in the request thread.')
+  noWorker (): ModelUnavailableError {
+    return new ModelUnavailableError('cld3', `No cld3 worker thread is running: the last start failed (${this.lastStartError}); ` +
+      'another start follows within 30 s. Retry the request, or set the plugin option workers: 0 to detect in the request thread.')
+  }
+
+  /** The slot and jobs of the next message, or undefined when no worker has room. */
+  nextBatch (): { slot: Slot, batch: Job[] } | undefined {
+    const head = this.queue[0]
+    if (head.retried) {
+      // Alone, on a worker with nothing in flight: if it crashes again, nothing else is lost.
+      const slot = this.slots.find(s => s.worker !== undefined && s.messages === 0)
+      if (slot === undefined) return undefined
+      slot.exclusive = true
+      return { slot, batch: this.queue.splice(0, 1) }
+    }
+    let slot: Slot | undefined
+    let alive = 0
+    for (const s of this.slots) {
+      if (s.worker === undefined) continue
+      alive++
+      if (!s.exclusive && s.messages < PIPELINE && (slot === undefined || s.messages < slot.messages)) slot = s
+    }
+    if (slot === undefined) return undefined
+    // A fair share of the queue, so the other workers get some when they free up.
+    let n = Math.min(MAX_BATCH, Math.ceil(this.queue.length / alive))
+    for (let i = 1; i < n; i++) if (this.queue[i].retried) { n = i; break }
+    return { slot, batch: this.queue.splice(0, n) }
+  }
 
   /** Hands queued jobs to workers with room: at once when idle, in batches when busy. */
-  const pump = (): void => {
-    while (queue.length > 0) {
-      const head = queue[0]
-      let slot: Slot | undefined
-      let batch: Job[]
-      if (head.retried) {
-        // Alone, on a worker with nothing in flight: if it crashes again, nothing else is lost.
-        slot = slots.find(s => s.worker !== undefined && s.messages === 0)
-        if (slot === undefined) return
-        batch = queue.splice(0, 1)
-        slot.exclusive = true
-      } else {
-        let alive = 0
-        for (const s of slots) {
-          if (s.worker === undefined) continue
-          alive++
-          if (!s.exclusive && s.messages < PIPELINE && (slot === undefined || s.messages < slot.messages)) slot = s
-        }
-        if (slot === undefined) return
-        // A fair share of the queue, so the other workers get some when they free up.
-        let n = Math.min(MAX_BATCH, Math.ceil(queue.length / alive))
-        for (let i = 1; i < n; i++) if (queue[i].retried) { n = i; break }
-        batch = queue.splice(0, n)
-      }
+  pump (): void {
+    while (this.queue.length > 0) {
+      const next = this.nextBatch()
+      if (next === undefined) return
+      const { slot, batch } = next
       const ids = new Array<number>(batch.length)
       const texts = new Array<string>(batch.length)
       for (let i = 0; i < batch.length; i++) {
@@ -203,34 +235,16 @@ export async function loadCld3Pool (size: number, opts: Cld3PoolOptions = {}): P
         texts[i] = batch[i].text
       }
       slot.messages++
-      slot.worker!.postMessage({ ids, texts })
+      slot.worker!.postMessage({ ids, texts }) // eslint-disable-line @typescript-eslint/no-non-null-assertion -- nextBatch picks a slot with a worker
     }
   }
 
-  for (const r of started) {
-    const slot: Slot = { worker: undefined, messages: 0, exclusive: false, jobs: new Map(), starting: undefined, timer: undefined }
-    slots.push(slot)
-    attach(slot, (r as PromiseFulfilledResult<Worker>).value)
-  }
-
-  return {
-    guess: async (text) => {
-      if (closed) throw unloaded()
-      if (!available()) throw noWorker()
-      return await new Promise<RawGuess>((resolve, reject) => {
-        queue.push({ id: ++seq, text, retried: false, resolve, reject })
-        pump()
-      })
-    },
-    threads: () => slots.flatMap(s => s.worker === undefined ? [] : [s.worker.threadId]),
-    restarts: () => restarts,
-    dispose: async () => {
-      closed = true
-      for (const s of slots) clearTimeout(s.timer)
-      for (const job of queue.splice(0)) job.reject(unloaded())
-      // In-flight jobs are failed by each worker's exit; replacements still starting end
-      // themselves when they see `closed`, and are awaited so no thread outlives close.
-      await Promise.all(slots.map(async s => { await s.worker?.terminate(); await s.starting }))
-    },
+  async dispose (): Promise<void> {
+    this.closed = true
+    for (const s of this.slots) clearTimeout(s.timer)
+    for (const job of this.queue.splice(0)) job.reject(unloaded())
+    // In-flight jobs are failed by each worker's exit; replacements still starting end
+    // themselves when they see `closed`, and are awaited so no thread outlives close.
+    await Promise.all(this.slots.map(async s => { await s.worker?.terminate(); await s.starting }))
   }
 }

@@ -9,7 +9,7 @@ import { envInt, type PluginOptions } from '@agentd/sdk'
 import { options, type OpenAIApiOptions } from './options.ts'
 import { OpenAIErrors, isAgentErrorBody, toOpenAIError } from './errors.ts'
 import { openaiRoutes } from './routes.ts'
-import { ChatMemory } from './shared.ts'
+import { ChatMemory } from '@agentd/sdk/kits/conversation'
 import type { CompletionDeps } from './service.ts'
 
 export { options }
@@ -23,7 +23,7 @@ async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOpt
   // The tool loop runs the tool points (the chat plugin runs them too; declaring twice is
   // fine); the provider ones run in the provider middleware, declared by providers-api.
   app.hooks.declare('tool:before', 'tool:after')
-  if (!app.hasDecorator('prompts')) throw new OpenAIErrors.NO_PROMPTS()
+  if (app.registry.promptComposers.first() === undefined) throw new OpenAIErrors.NO_PROMPTS()
   const deps: CompletionDeps = {
     app,
     opts,

@@ -1,7 +1,7 @@
 // The /v1 routes (OpenAI's API): GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { Errors, ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, Errors, ignoreUnknownFields } from '@agentd/sdk'
 import { CompletionRequestSchema, type CompletionRequestBody } from './schema.ts'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
 import { completionStreamHandler } from './stream.ts'
@@ -29,11 +29,14 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
   })
 
   const stream = completionStreamHandler(deps)
+  const caps = { chats: concurrencyCap('chats', v1.agentConfig.env), streams: concurrencyCap('streams', v1.agentConfig.env) }
   v1.post('/chat/completions', {
     // OpenAI's clients say `stream` in the body, not in Accept: the handler decides.
     sse: { kind: 'manual', heartbeat: false },
     // Fields agentd does not know are dropped (logged at debug); known fields are checked as sent.
     preValidation: ignoreUnknownFields(CompletionRequestSchema),
+    // The same caps as agentd's own chat routes (one count for the process).
+    preHandler: async (request, reply) => { await ((request.body as CompletionRequestBody).stream === true ? caps.streams : caps.chats).hook(request, reply) },
     schema: {
       tags: ['openai'],
       summary: 'OpenAI-compatible chat completion over agentd (prompt profiles, memory, tools), plain or streamed',

@@ -1,6 +1,6 @@
-// One chat completion over agentd: the same flow as /api/agent/chat (model resolution,
-// composed system prompt, memory, agentd's tools through the tool loop, context fitting)
-// with the client owning the conversation. `prepare` checks everything that can be the
+// One chat completion over agentd: an adapter onto the conversation kit's pipeline, the
+// same turn /api/agent/chat runs (composed system prompt, memory, agentd's tools through
+// the tool loop, context fitting), with the client owning the conversation. `prepare` checks everything that can be the
 // caller's mistake before any work starts (or any byte of a stream is sent); `run` does it.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
@@ -11,7 +11,9 @@ import type { CompletionRequestBody } from './schema.ts'
 import { OpenAIErrors } from './errors.ts'
 import { convertMessages, lastUserText, toolDefinitions } from './convert.ts'
 import { requestOptions } from './request-options.ts'
-import { ChatMemory, collectToolSet, fitToBudget, modelResolver, promptBudget, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet, type TurnToStore } from './shared.ts'
+import { modelResolver } from '@agentd/sdk/kits/provider'
+import { promptComposer, runConversation, type ChatMemory, type TurnToStore } from '@agentd/sdk/kits/conversation'
+import type { LoopEvent, ToolLoopResult } from '@agentd/sdk/kits/tools'
 
 export interface CompletionDeps {
   app: FastifyInstance
@@ -71,7 +73,7 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   if (last.length > deps.maxChatLength) throw new OpenAIErrors.TOO_LONG(last.length, deps.maxChatLength)
   const { provider, model } = modelResolver(app, 'The openai-api plugin').resolve(body.model)
   const ro = requestOptions(body, headers)
-  app.prompts.profile(ro.profile_id) // 404 for an unknown profile
+  promptComposer(app, 'The openai-api plugin').checkProfile(ro.profile_id) // 404 for an unknown profile
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
   const noTools = body.tool_choice === 'none'
   return {
@@ -92,68 +94,45 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   }
 }
 
-function toolFilter (opts: OpenAIApiOptions): ToolFilter {
-  return { allowed: opts.allowed_tools, blocked: opts.blocked_tools }
-}
-
 const wireFinish = (f: FinishReason): CompletionOutcome['finish_reason'] => f === 'error' ? 'stop' : f
 
+/** One completion: the client's conversation through the conversation kit's pipeline. */
 export async function runCompletion (deps: CompletionDeps, prep: PreparedCompletion, mode: { stream: boolean, signal: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<CompletionOutcome> {
-  const { app, opts, memory } = deps
+  const { app, opts } = deps
   // Memory: recall for the newest user message; store it and the answer after the reply.
   // A request that only carries tool results (the client ran a tool) stores no user turn.
   const lastMessage = prep.conversation.at(-1)
   const userText = lastMessage?.role === 'user' ? lastMessage.content : ''
-  const memoryTurns: TurnToStore[] = []
-  let memoryContext = ''
-  if (prep.use_memory && memory.available) {
-    const query = userText !== '' ? userText : lastUserText(prep.conversation)
-    if (userText !== '') memoryTurns.push({ role: 'user', content: userText })
-    if (query !== '') memoryContext = await memory.recall(prep.conversation_id, prep.channel, query)
-  }
-
-  const caps = prep.provider.capabilities(prep.model)
-  const filter = toolFilter(opts)
-  let tools: ToolSet | undefined
-  if (opts.enable_tools && caps.supports_tools && !prep.noTools) {
-    tools = await collectToolSet(app.registry.toolSources.entries(), filter, (source, err) => { app.log.warn({ err, source }, 'tool source failed to list its tools') })
-  }
-  const narrowed = filter.allowed !== null || (filter.blocked?.length ?? 0) > 0
-  // The client's system messages join the composed prompt where additional_context goes:
-  // after the global prompt, the tools prompt and the profile's sections, before memory.
-  const { system_prompt: systemPrompt } = await app.prompts.compose({
-    profile_id: prep.profile_id,
-    tools_prompt: tools === undefined ? '' : narrowed ? tools.prompt() : undefined,
-    additional_context: prep.system.join('\n\n'),
-    memory_context: memoryContext,
-  })
-  const head: Message[] = systemPrompt === '' ? [] : [{ role: 'system', content: systemPrompt }]
-  const messages = [...head, ...prep.conversation]
   // The newest user message and what follows it (tool rounds) are never trimmed.
   let lastUser = prep.conversation.length - 1
   while (lastUser > 0 && prep.conversation[lastUser].role !== 'user') lastUser--
-  const pinnedFrom = head.length + Math.max(0, lastUser)
-  const budget = promptBudget(caps, [...(tools?.definitions ?? []), ...prep.clientTools])
-
-  const loop = await runToolLoop({
+  const split = Math.max(0, lastUser)
+  const { loop, memoryTurns } = await runConversation({ app, memory: deps.memory, who: 'The openai-api plugin' }, {
     provider: prep.provider,
     model: prep.model,
-    messages,
-    tools,
+    history: prep.conversation.slice(0, split),
+    current: prep.conversation.slice(split),
+    conversation_id: prep.conversation_id,
+    channel: prep.channel,
+    use_memory: prep.use_memory,
+    recallText: userText !== '' ? userText : lastUserText(prep.conversation),
+    userTurn: { content: userText, first: false },
+    answerMetadata: () => ({ via: 'openai-api' }),
+    storeEmptyAnswer: false,
+    profile_id: prep.profile_id,
+    // The client's system messages join the composed prompt where additional_context goes:
+    // after the global prompt, the tools prompt and the profile's sections, before memory.
+    additional_context: prep.system.join('\n\n'),
+    offerTools: opts.enable_tools && !prep.noTools,
+    toolFilter: { allowed: opts.allowed_tools, blocked: opts.blocked_tools },
     clientTools: prep.clientTools,
     maxToolRounds: opts.max_tool_rounds,
-    stream: mode.stream,
-    signal: mode.signal,
     toolTimeoutMs: opts.tool_timeout_ms,
     settings: prep.settings,
-    fit: (all) => fitToBudget(all, { pinnedHead: head.length, pinnedFrom, budget }).messages,
-    hooks: app.hooks,
-    toolContext: { conversation_id: prep.conversation_id, channel: prep.channel ?? null, use_memory: prep.use_memory },
+    stream: mode.stream,
+    signal: mode.signal,
     onEvent: mode.onEvent,
   })
-  if (prep.use_memory && memory.available && loop.answer !== '') {
-    memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: prep.provider.id, tools_used: loop.tools_used, via: 'openai-api' } })
-  }
   return {
     loop,
     model: `${prep.provider.id}/${loop.model}`,

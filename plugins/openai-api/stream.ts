@@ -8,12 +8,12 @@
 // (OpenAI's SDKs raise it) and the stream ends. A client that goes away aborts the
 // provider call and pending tool calls.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { toErrorBody } from '../../core/errors.ts'
+import { toErrorBody } from '@agentd/sdk'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
 import { toWireToolCall } from './convert.ts'
 import { toOpenAIError } from './errors.ts'
 import type { CompletionRequestBody } from './schema.ts'
-import type { LoopEvent } from './shared.ts'
+import type { LoopEvent } from '@agentd/sdk/kits/tools'
 
 export function completionStreamHandler (deps: CompletionDeps) {
   return async function streamCompletion (request: FastifyRequest, reply: FastifyReply, body: CompletionRequestBody): Promise<void> {

@@ -1,7 +1,8 @@
-// What the prompts plugin offers other plugins, as the `app.prompts` decoration.
-// The chat plugin (and agent mode) compose their system prompt through it:
+// What the prompts plugin offers: its routes use all of it; other plugins get the
+// PromptComposer part through the registry (`promptComposer(app, who)` in the conversation
+// kit):
 //
-//   const { system_prompt, profile_id } = await app.prompts.compose({ profile_id, memory_context })
+//   const { system_prompt, profile_id } = await promptComposer(app, 'The chat plugin').compose({ profile_id, memory_context })
 //
 // `compose` fills the tool-server tools prompt from every registered tool source unless
 // the caller passes its own `tools_prompt` (the chat does, when allowed/blocked tool
@@ -9,7 +10,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { PromptStore } from './store.ts'
 import type { PromptProfile, PromptsFile } from './schema.ts'
-import { composePrompt, resolveProfile, type ComposedPrompt, type ComposeInput } from './compose.ts'
+import { composePrompt, resolveProfile } from './compose.ts'
+import type { ComposedPrompt, ComposeInput } from '@agentd/sdk/contracts/prompts'
 
 export interface PromptsApi {
   /** The prompts file as last loaded (valid). */
@@ -21,13 +23,6 @@ export interface PromptsApi {
   /** The tools prompt of every tool source, one block per source. */
   toolsPrompt: () => string
   compose: (input: ComposeInput) => Promise<ComposedPrompt>
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Set by the prompts plugin; check `app.hasDecorator('prompts')` before relying on it. */
-    prompts: PromptsApi
-  }
 }
 
 export function createPromptsApi (app: FastifyInstance, store: PromptStore): PromptsApi {

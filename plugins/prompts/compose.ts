@@ -4,23 +4,8 @@
 import type { PromptProfile, PromptsFile } from './schema.ts'
 import { PromptErrors } from './errors.ts'
 
-export interface ComposeInput {
-  /** A profile id; omitted (or "default") means the profile marked is_default. */
-  profile_id?: string
-  /** The tool-server tools prompt; the plugin fills it from every tool source when omitted. */
-  tools_prompt?: string
-  additional_context?: string
-  /** Rendered memory recall, injected last. */
-  memory_context?: string
-  /** Replaces the whole composed prompt when non-empty. */
-  system_override?: string
-}
-
-export interface ComposedPrompt {
-  system_prompt: string
-  /** The profile actually used, or null when the file has no profiles. */
-  profile_id: string | null
-}
+import type { ComposeInput, ComposedPrompt } from '@agentd/sdk/contracts/prompts'
+export type { ComposeInput, ComposedPrompt }
 
 export const TOOLS_HEADING = 'You can call these tools:'
 

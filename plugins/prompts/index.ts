@@ -1,6 +1,6 @@
 // Plugin: prompt profiles. Reads data/system_prompts.yaml (seeded from the shipped
 // default when missing), reloads it live when the file changes, serves /api/prompts/*
-// and decorates `app.prompts` (see api.ts) for the chat and agent plugins.
+// and registers the prompt composer (see api.ts) that chat and the OpenAI-compatible API use.
 import fp from 'fastify-plugin'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -13,14 +13,14 @@ import { promptRoutes } from './routes.ts'
 
 export { options }
 export type { PromptsApi } from './api.ts'
-export type { ComposeInput, ComposedPrompt } from './compose.ts'
+export type { ComposeInput, ComposedPrompt } from '@agentd/sdk/contracts/prompts'
 
 async function prompts (app: FastifyInstance, opts: PluginOptions<PromptsOptions>): Promise<void> {
   app.hooks.declare('prompt:compose')
   const file = path.resolve(app.agentConfig.settings.dataDir, opts.file)
   const store = await PromptStore.open(file, (message) => { app.log.error({ file }, `prompts file not reloaded: ${message}`) })
   const api = createPromptsApi(app, store)
-  app.decorate('prompts', api)
+  app.registry.promptComposers.add(opts.instance, { checkProfile: (id) => { api.profile(id) }, compose: api.compose })
   await promptRoutes(app, { store, api })
 
   // The watcher belongs to the serving generation only: started on activate, stopped before drain.

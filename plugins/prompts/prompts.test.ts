@@ -31,11 +31,11 @@ const plugins = [
   { name: 'prompts', module: repoPlugin('prompts') },
 ]
 
-async function start (t: Test, text = FILE): Promise<Awaited<ReturnType<typeof startKernel>>> {
+async function start (t: Test, text = FILE, logLevel?: string): Promise<Awaited<ReturnType<typeof startKernel>>> {
   const ws = new Workspace()
   t.teardown(() => { ws.remove() })
   ws.write('data/system_prompts.yaml', text)
-  return await startKernel(t, { ws, plugins })
+  return await startKernel(t, { ws, plugins, ...(logLevel === undefined ? {} : { logLevel }) })
 }
 
 
@@ -90,15 +90,15 @@ t.test('an unknown profile is a 404 that lists the profiles', async t => {
 })
 
 t.test('editing the file reloads profiles live; a bad edit keeps the last good version', async t => {
-  const s = await start(t)
+  const s = await start(t, FILE, 'error')
   const file = path.join(s.ws.dataDir, 'system_prompts.yaml')
   writeFileSync(file, FILE.replace('SECTION-10', 'EDITED-10'))
   await until('the edit to show', async () => /EDITED-10/.test((await s.json('/api/prompts/compose')).body.system_prompt))
   t.equal(s.kernel.api.generation(), 1, 'edit picked up without a rebuild of the generation')
   writeFileSync(file, FILE.replace('type: format', 'type: nonsense'))
   // The watcher has read the bad file once the store reports why it refused it.
-  await until('the bad edit to be read and refused', () => s.kernel.current?.app.prompts.lastError !== undefined)
-  t.match(s.kernel.current?.app.prompts.lastError, /type/, 'the refusal names the bad field')
+  await until('the bad edit to be read and refused', () => s.logText().includes('prompts file not reloaded'))
+  t.match(s.logText(), /prompts file not reloaded: [^\n]*type/, 'the refusal names the bad field')
   t.match((await s.json('/api/prompts/compose')).body.system_prompt, /EDITED-10/, 'invalid file ignored, last good version serves')
   writeFileSync(file, FILE.replace('SECTION-10', 'FIXED-10'))
   await until('the fix to show', async () => /FIXED-10/.test((await s.json('/api/prompts/compose')).body.system_prompt))

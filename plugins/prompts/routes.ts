@@ -17,8 +17,16 @@ const ProfileOut = Type.Object({
 })
 const GlobalOut = Type.Object({ content: Type.String(), enabled: Type.Boolean() })
 
-export async function promptRoutes (app: FastifyInstance, deps: { store: PromptStore, api: PromptsApi }): Promise<void> {
-  const { store, api } = deps
+type Deps = { store: PromptStore, api: PromptsApi }
+
+export async function promptRoutes (app: FastifyInstance, deps: Deps): Promise<void> {
+  profileReadRoutes(app, deps)
+  globalRoutes(app, deps)
+  profileEditRoutes(app, deps)
+  compositionRoutes(app, deps)
+}
+
+function profileReadRoutes (app: FastifyInstance, { store, api }: Deps): void {
 
   app.get('/api/prompts/profiles', {
     schema: {
@@ -58,7 +66,9 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
     const composed = await api.compose({ profile_id: profile.id })
     return { profile, composed_prompt: composed.system_prompt }
   })
+}
 
+function globalRoutes (app: FastifyInstance, { store }: Deps): void {
   app.get('/api/prompts/global', {
     schema: { tags: ['prompts'], summary: 'The global prompt', response: { 200: Type.Object({ global_prompt: GlobalOut }) } },
   }, async () => ({ global_prompt: store.current.global_prompt }))
@@ -78,32 +88,35 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
     if (body.content === undefined && body.enabled === undefined) throw new PromptErrors.EMPTY_UPDATE()
     return { global_prompt: await store.updateGlobal(body) }
   })
+}
 
-  // Profile edits. Bodies are strict (unknown keys and wrong types are 400, by the
-  // validator); every section is given whole, in the order the profile should list them.
-  const SectionIn = Type.Object({
-    id: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', minLength: 1, maxLength: 100 }),
-    name: Type.String({ minLength: 1 }),
-    type: Type.Union(SECTION_TYPES.map(s => Type.Literal(s))),
-    content: Type.String(),
-    enabled: Type.Boolean(),
-    order: Type.Integer(),
-  }, { additionalProperties: false })
-  const editable = {
-    name: Type.String({ minLength: 1 }),
-    description: Type.String(),
-    is_default: Type.Boolean(),
-    sections: Type.Array(SectionIn),
+// Profile edits. Bodies are strict (unknown keys and wrong types are 400, by the
+// validator); every section is given whole, in the order the profile should list them.
+const SectionIn = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_.-]+$', minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1 }),
+  type: Type.Union(SECTION_TYPES.map(s => Type.Literal(s))),
+  content: Type.String(),
+  enabled: Type.Boolean(),
+  order: Type.Integer(),
+}, { additionalProperties: false })
+const editable = {
+  name: Type.String({ minLength: 1 }),
+  description: Type.String(),
+  is_default: Type.Boolean(),
+  sections: Type.Array(SectionIn),
+}
+const uniqueSections = (sections: PromptSection[] | undefined): void => {
+  const seen = new Set<string>()
+  for (const s of sections ?? []) {
+    if (seen.has(s.id)) throw new PromptErrors.DUPLICATE_SECTION(s.id)
+    seen.add(s.id)
   }
-  const uniqueSections = (sections: PromptSection[] | undefined): void => {
-    const seen = new Set<string>()
-    for (const s of sections ?? []) {
-      if (seen.has(s.id)) throw new PromptErrors.DUPLICATE_SECTION(s.id)
-      seen.add(s.id)
-    }
-  }
-  const ProfileParams = Type.Object({ profile_id: Type.String({ minLength: 1 }) })
+}
+const ProfileParams = Type.Object({ profile_id: Type.String({ minLength: 1 }) })
 
+
+function profileEditRoutes (app: FastifyInstance, { store }: Deps): void {
   app.post('/api/prompts/profiles', {
     schema: {
       tags: ['prompts'],
@@ -161,7 +174,9 @@ export async function promptRoutes (app: FastifyInstance, deps: { store: PromptS
     await store.deleteProfile(id)
     return { deleted: id, message: `Prompt profile "${id}" deleted.` }
   })
+}
 
+function compositionRoutes (app: FastifyInstance, { store, api }: Deps): void {
   app.get('/api/prompts/sections', {
     schema: {
       tags: ['prompts'],

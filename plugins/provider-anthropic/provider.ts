@@ -80,6 +80,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     status: u.status,
     capabilities: model => catalogue.capabilities(model),
     knowsModel: model => catalogue.knows(model),
+    claimsModel: model => /^claude/i.test(model),
     listModels: async (): Promise<ModelInfo[]> => catalogue.names().map(n => catalogue.info(n)),
 
     complete: async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {

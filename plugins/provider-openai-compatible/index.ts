@@ -70,6 +70,7 @@ export function buildProvider (config: ConfigView, opts: PluginOptions<OpenAICom
     streamUsage: opts.stream_usage ?? true,
     quirks: preset.quirks,
     healthPath: preset.healthPath,
+    claims: preset.claims,
     log,
   })
   const tools = support ?? new ToolSupport({ baseUrl: settings.baseUrl ?? '', apiKey: settings.apiKey, timeoutMs: PROBE_TIMEOUT_MS, probe: preset.probeModels === true })

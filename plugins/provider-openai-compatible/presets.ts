@@ -19,6 +19,8 @@ export interface Preset {
   probeModels?: boolean
   /** Other names under `providers` in data/config.json that configure this preset (read after the instance's own). */
   configAliases?: readonly string[]
+  /** Bare model names this instance claims by their shape (DECISIONS.md "Model ids"). */
+  claims?: RegExp
   /** Path of the health call when GET /models proves nothing (it is public on OpenRouter, so it would not check the key). */
   healthPath?: string
 }
@@ -33,6 +35,7 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     listModels: 'catalogue',
     catalogue: 'openai.json',
     quirks: { maxTokensField: 'max_completion_tokens', fixedSampling: /^(o\d|gpt-5)/ },
+    claims: /^(?:gpt-|chatgpt-|o[1-4](?:$|-))/i,
   },
   openrouter: {
     defaultUrl: 'https://openrouter.ai/api/v1',
@@ -62,6 +65,8 @@ export const PRESETS: Record<'openai' | 'openrouter' | 'local' | 'custom', Prese
     // The original system's web client saves the local server under `providers.lmstudio`.
     configAliases: ['lmstudio'],
     probeModels: true,
+    // Ollama's `name:tag`.
+    claims: /:/,
   },
   custom: {
     keyRequired: false,

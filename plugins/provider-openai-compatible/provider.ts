@@ -24,6 +24,8 @@ export interface OpenAICompatibleConfig {
   quirks?: WireQuirks
   /** Health calls GET <base>/<healthPath> instead of GET /models. */
   healthPath?: string
+  /** Bare model names claimed by their shape (the preset's). */
+  claims?: RegExp
   log: FastifyBaseLogger
 }
 
@@ -79,6 +81,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
     status: u.status,
     capabilities: model => catalogue.capabilities(model),
     knowsModel: model => catalogue.knows(model),
+    ...(cfg.claims === undefined ? {} : { claimsModel: (model: string) => cfg.claims?.test(model) === true }),
 
     listModels: async (signal?: AbortSignal): Promise<ModelInfo[]> => {
       if (cfg.listModels === 'catalogue') return catalogue.names().map(n => catalogue.info(n))

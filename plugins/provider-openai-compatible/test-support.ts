@@ -1,7 +1,7 @@
 // Builds a provider instance for a test the way the plugin does, from options, an
 // environment and a data/config.json object, with a logger whose lines the test can read.
-import { ConfigView, readSettings } from '../../core/config.ts'
-import type { RuntimeConfig } from '../../core/config-schema.ts'
+import path from 'node:path'
+import { ConfigView } from '@agentd/sdk'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { OpenAICompatibleOptions } from './options.ts'
 import { buildProvider } from './index.ts'
@@ -13,11 +13,12 @@ export function makeProvider (
   instance: string,
   opts: Partial<OpenAICompatibleOptions> = {},
   env: Record<string, string> = {},
-  file: RuntimeConfig = {},
+  file: Record<string, unknown> = {},
 ): Captured {
   const log = capturingLogger()
   const fullEnv = Object.freeze({ ...env })
-  const config = new ConfigView(fullEnv, readSettings(fullEnv, process.cwd()), file)
+  const cwd = process.cwd()
+  const config = new ConfigView(fullEnv, { cwd, dataDir: path.join(cwd, 'data'), pluginsFile: path.join(cwd, 'plugins.json'), logLevel: 'info', reloadDebounceMs: 150 }, file)
   const provider = buildProvider(config, { max_retries: 2, stream_usage: true, ...opts, instance }, log.logger)
   return { provider, lines: log.raw }
 }

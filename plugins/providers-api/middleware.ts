@@ -141,6 +141,7 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
     health: async (signal) => await inner.health(signal),
   }
   if (inner.knowsModel !== undefined) wrapped.knowsModel = (model) => inner.knowsModel?.(model) === true
+  if (inner.claimsModel !== undefined) wrapped.claimsModel = (model) => inner.claimsModel?.(model) === true
   if (inner.settings !== undefined) wrapped.settings = () => inner.settings!() // eslint-disable-line @typescript-eslint/no-non-null-assertion -- checked above
   return wrapped
 }

@@ -1,6 +1,7 @@
 // Model resolution (DECISIONS.md "Model ids"): `provider/model` is explicit; a bare name
-// is resolved by the model catalogues, then by name rules (`gpt-`, `o1`..`o4` -> openai,
-// `claude` -> anthropic, names with `:` -> local), then the default provider. A model id
+// is resolved by the model catalogues, then by the names providers claim by their shape
+// (each provider declares its own: `gpt-`, `o1`..`o4` the openai preset, `claude`
+// anthropic, names with `:` the local preset), then the default provider. A model id
 // naming a provider that is not loaded is a 400 that lists the loaded ones.
 // It reads only the generation's registry and config. Other plugins reach it through the
 // `modelResolvers` service (contracts/models.ts) that `createModelResolver` builds.
@@ -28,12 +29,6 @@ export function defaultModel (scope: ResolveScope): string {
   return scope.agentConfig.lookup('preferences.default_model', 'DEFAULT_MODEL', FALLBACK_DEFAULT_MODEL) ?? FALLBACK_DEFAULT_MODEL
 }
 
-const NAME_RULES: Array<{ test: (m: string) => boolean, provider: string }> = [
-  { test: m => /^(gpt-|chatgpt-|o[1-4]($|-))/i.test(m), provider: 'openai' },
-  { test: m => /^claude/i.test(m), provider: 'anthropic' },
-  { test: m => m.includes(':'), provider: 'local' },
-]
-
 /** "openai (configured), local (not_configured)": what a 400 lists. */
 export function describeProviders (registry: Registry): string {
   const list = registry.providers.values().map(p => `${p.id} (${p.status().status})`)
@@ -49,9 +44,9 @@ function byCatalogue (registry: Registry, model: string): Provider | undefined {
   return knowing.find(p => p.status().status === 'configured') ?? knowing[0]
 }
 
-function byRule (registry: Registry, model: string): { id: string, provider?: Provider } | undefined {
-  const rule = NAME_RULES.find(r => r.test(model))
-  return rule === undefined ? undefined : { id: rule.provider, provider: registry.providers.find(rule.provider) }
+function byClaim (registry: Registry, model: string): Provider | undefined {
+  const claiming = registry.providers.values().filter(p => p.claimsModel?.(model) === true)
+  return claiming.find(p => p.status().status === 'configured') ?? claiming[0]
 }
 
 /** The provider bare names fall back to: the default model's provider, else `local`, else the first configured, else the first. */
@@ -60,7 +55,7 @@ export function defaultProvider (scope: ResolveScope): Provider | undefined {
   const dflt = defaultModel(scope)
   const slash = dflt.indexOf('/')
   const explicit = slash > 0 ? registry.providers.find(dflt.slice(0, slash)) : undefined
-  const fromDefault = explicit ?? byCatalogue(registry, dflt) ?? byRule(registry, dflt)?.provider
+  const fromDefault = explicit ?? byCatalogue(registry, dflt) ?? byClaim(registry, dflt)
   if (fromDefault !== undefined) return fromDefault
   const all = registry.providers.values()
   return registry.providers.find('local') ?? all.find(p => p.status().status === 'configured') ?? all[0]
@@ -89,13 +84,10 @@ export function resolveModel (scope: ResolveScope, spec?: string | null): Resolv
   }
   const known = byCatalogue(registry, id)
   if (known !== undefined) return { provider: known, providerId: known.id, model: id }
-  const ruled = byRule(registry, id)
-  if (ruled !== undefined && ruled.provider !== undefined) return { provider: ruled.provider, providerId: ruled.provider.id, model: id }
+  const claimed = byClaim(registry, id)
+  if (claimed !== undefined) return { provider: claimed, providerId: claimed.id, model: id }
   if (slash > 0) {
     throw unknownProvider(registry, `Model id "${id}" names provider "${id.slice(0, slash)}", which is not loaded. Write provider/model with one of the configured providers.`)
-  }
-  if (ruled !== undefined) {
-    throw unknownProvider(registry, `Model "${id}" is a ${ruled.id} model, but provider "${ruled.id}" is not loaded; add it to plugins.json or write provider/model.`)
   }
   const p = defaultProvider(scope)!
   return { provider: p, providerId: p.id, model: id }

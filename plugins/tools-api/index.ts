@@ -5,7 +5,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { Errors } from '@agentd/sdk'
+import { concurrencyCap, Errors } from '@agentd/sdk'
 import { collectTools } from './collect.ts'
 
 // No options; declaring an empty strict schema makes the loader refuse any given in
@@ -32,6 +32,7 @@ async function toolsApi (app: FastifyInstance): Promise<void> {
     return { tools, count: tools.length }
   })
 
+  const toolCalls = concurrencyCap('tool_calls', app.agentConfig.env)
   app.post('/api/tools/call', {
     schema: {
       tags: ['tools'],
@@ -49,7 +50,7 @@ async function toolsApi (app: FastifyInstance): Promise<void> {
     const found = tools.find(t => t.info.name === body.name)
     if (found === undefined) throw new Errors.NOT_FOUND(`No tool named "${body.name}". GET /api/tools lists them.`)
     const source = app.registry.toolSources.get(found.source)
-    const result = await source.callTool(found.originalName, body.arguments, { timeoutMs: body.timeout_seconds * 1000 })
+    const result = await toolCalls.run(async () => await source.callTool(found.originalName, body.arguments, { timeoutMs: body.timeout_seconds * 1000 }))
     return { tool: body.name, server: found.info.server, content: result.content, is_error: result.isError }
   })
 }

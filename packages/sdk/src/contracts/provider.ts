@@ -178,6 +178,12 @@ export interface Provider {
   /** True when this provider's catalogue knows the bare model name (used to resolve bare names). */
   knowsModel?: (model: string) => boolean
   /**
+   * True for bare names this provider claims by their shape though its catalogue does not
+   * list them (`gpt-`, `o1`..`o4` for OpenAI, `claude` for Anthropic, `name:tag` for a local
+   * server): asked after every catalogue, before the default provider.
+   */
+  claimsModel?: (model: string) => boolean
+  /**
    * One whole completion. Failures are @fastify/error instances the chat plugin can pass
    * straight through: 502 the upstream answered with an error (bad key: the message names
    * the variable to set), 504 no answer within the provider's timeout, 503 not configured

@@ -19,6 +19,7 @@ export const Errors = {
   INTERNAL: createError('AGENT_ERR_INTERNAL', 'Internal server error; the server log has the details.', 500),
   UPSTREAM: createError<[string]>('AGENT_ERR_UPSTREAM', '%s', 502),
   UNAVAILABLE: createError<[string]>('AGENT_ERR_UNAVAILABLE', '%s', 503),
+  BUSY: createError<[string]>('AGENT_ERR_BUSY', '%s', 503),
   STARTING: createError('AGENT_ERR_STARTING', 'The server is starting (%s); retry in a moment.', 503),
   UPSTREAM_TIMEOUT: createError<[string]>('AGENT_ERR_UPSTREAM_TIMEOUT', '%s', 504),
   PLUGIN_CONFIG: createError<[string]>('AGENT_ERR_PLUGIN_CONFIG', '%s', 422),

@@ -5,3 +5,4 @@
 // stores the turns, failure-tolerant and bounded in time.
 export { capHistory, estimateTokens, estimateToolTokens, fitToBudget, promptBudget, turnsOf, type FitResult } from './trim.ts'
 export { ChatMemory, type TurnToStore } from './turn-memory.ts'
+export { runConversation, promptComposer, NoPromptComposer, type ConversationRequest, type ConversationResult, type ConversationDeps, type ConversationMiddleware, type ConversationStage } from './pipeline.ts'

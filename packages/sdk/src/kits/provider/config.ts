@@ -7,7 +7,8 @@ import { Type, type Static } from '@agentd/sdk/typebox'
 
 const ProviderSettings = Type.Object({
   api_key: Type.Optional(Type.String()),
-  base_url: Type.Optional(Type.String({ format: 'uri' })),
+  // http(s) only: a provider's key travels to this address.
+  base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/]' })),
   timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600, description: 'seconds' })),
 }, { additionalProperties: false })
 

@@ -54,11 +54,29 @@ export function retryAfterMs (h: SdkErrorLike['headers']): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now())
 }
 
+/** At most one short line of an upstream's words: never its raw body, which may be a page of an internal service. */
+export const MAX_UPSTREAM_MESSAGE = 200
+
+export function oneLine (text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length <= MAX_UPSTREAM_MESSAGE ? line : `${line.slice(0, MAX_UPSTREAM_MESSAGE - 1)}\u2026`
+}
+
+/** The message an error body states (OpenAI's and Anthropic's `error.message`, `message`, a string `error`), if it states one. */
+export function statedMessage (body: unknown): string | undefined {
+  if (typeof body === 'string') return body
+  if (body === null || typeof body !== 'object') return undefined
+  const b = body as { error?: unknown, message?: unknown, detail?: unknown }
+  const inner = (b.error !== null && typeof b.error === 'object') ? (b.error as { message?: unknown }).message : undefined
+  for (const m of [inner, b.message, b.error, b.detail]) if (typeof m === 'string' && m !== '') return m
+  return undefined
+}
+
+// The SDKs put a JSON error body's `error` (openai) or the whole body (anthropic) in `error`;
+// a body that is not JSON only reaches their `message`, which is therefore not used.
 function upstreamMessage (e: SdkErrorLike): string {
-  const body = e.error as { message?: unknown, error?: { message?: unknown } } | undefined
-  const m = body?.error?.message ?? body?.message
-  if (typeof m === 'string' && m !== '') return m
-  return (e.message ?? '').replace(/^\d{3}\s+/, '')
+  const m = statedMessage(e.error)
+  return m === undefined ? '' : oneLine(m)
 }
 
 function causeCode (e: SdkErrorLike): string | undefined {
@@ -81,13 +99,10 @@ export const isProviderError = (err: unknown): err is ProviderError => String((e
  */
 export async function responseError (res: Response): Promise<Error> {
   const text = await res.text().catch(() => '')
-  let message = text
-  try {
-    const b = JSON.parse(text) as { error?: unknown, message?: unknown }
-    const m = (b.error as { message?: unknown } | undefined)?.message ?? b.message ?? b.error
-    if (typeof m === 'string') message = m
-  } catch {}
-  return Object.assign(new Error(message), { status: res.status, headers: res.headers, error: { message } })
+  let stated: string | undefined
+  try { stated = statedMessage(JSON.parse(text)) } catch {}
+  const message = stated === undefined ? '' : oneLine(stated)
+  return Object.assign(new Error(message || `HTTP ${res.status}`), { status: res.status, headers: res.headers, error: { message } })
 }
 
 export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadline): ProviderError {
@@ -134,7 +149,7 @@ export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadlin
     const code = causeCode(e)
     return tag(new ProviderErrors.UNREACHABLE(`Cannot reach ${p} at ${ctx.baseUrl}${code === undefined ? '' : ` (${code})`}: is the server running? Set the address in ${ctx.urlHint}.`), fields)
   }
-  return tag(new ProviderErrors.BAD_RESPONSE(`${p} sent a response that could not be read: ${clean(e.message ?? String(err))}.`), fields)
+  return tag(new ProviderErrors.BAD_RESPONSE(`${p} sent a response that could not be read: ${oneLine(clean(e.message ?? String(err)))}.`), fields)
 }
 
 /** An error thrown while reading a stream that had already started. */

@@ -129,160 +129,180 @@ function throwIfAborted (signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw signal.reason ?? new DOMException('aborted', 'AbortError')
 }
 
+/** What one loop carries from call to call. */
+class LoopState {
+  readonly opts: ToolLoopOptions
+  // Per-token path: no promise unless the consumer returns one (back-pressure).
+  readonly emit: (e: LoopEvent) => void | Promise<void>
+  readonly clientNames: Set<string>
+  /** Offered to the model: the server's tools (a client tool of the same name hides one), then the client's. */
+  readonly definitions: ToolDefinition[]
+  /** The server's tools on offer: a call to anything else is refused to the model. */
+  readonly offered: Set<string>
+  readonly conversation: Message[]
+  readonly added: Message[] = []
+  readonly thinking: string[] = []
+  readonly toolsUsed: string[] = []
+  usage: Usage = ZERO_USAGE
+  calls = 0
+  toolRounds = 0
+
+  constructor (opts: ToolLoopOptions) {
+    this.opts = opts
+    this.emit = (e) => opts.onEvent?.(e)
+    const clientTools = opts.clientTools ?? []
+    this.clientNames = new Set(clientTools.map(d => d.name))
+    const serverTools = (opts.tools?.definitions ?? []).filter(d => !this.clientNames.has(d.name))
+    this.definitions = [...serverTools, ...clientTools]
+    this.offered = new Set(serverTools.map(d => d.name))
+    this.conversation = [...opts.messages]
+  }
+}
+
+/** What a model call brought back, before it becomes a Reply. */
+interface Received { toolCalls: ToolCall[], finish: FinishReason | null, usage: Usage | undefined, model: string, nativeText: string, signature: string | undefined, redacted: string[] }
+
+/** Relays parsed pieces as events; returns a promise only when the consumer returned one (a socket waiting for 'drain'). */
+function relayer (s: LoopState, round: number): (pieces: ThinkPiece[], from?: number) => Promise<void> | undefined {
+  const relay = (pieces: ThinkPiece[], from = 0): Promise<void> | undefined => {
+    for (let i = from; i < pieces.length; i++) {
+      const p = pieces[i]
+      const pending = s.emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
+      if (pending !== undefined) return pending.then(() => relay(pieces, i + 1))
+    }
+    return undefined
+  }
+  return relay
+}
+
+async function receiveStream (s: LoopState, request: CompletionRequest, parser: ThinkParser, relay: ReturnType<typeof relayer>): Promise<Received> {
+  const got: Received = { toolCalls: [], finish: null, usage: undefined, model: s.opts.model, nativeText: '', signature: undefined, redacted: [] }
+  for await (const part of s.opts.provider.stream(request, s.opts.signal)) {
+    switch (part.type) {
+      case 'text-delta': {
+        const pieces = parser.push(part.delta)
+        if (pieces.length > 0) {
+          const pending = relay(pieces)
+          if (pending !== undefined) await pending
+        }
+        break
+      }
+      case 'reasoning-delta':
+        if (part.delta === '') break
+        got.nativeText += part.delta
+        await relay(parser.native(part.delta))
+        break
+      case 'reasoning-signature': got.signature = part.signature; break
+      case 'reasoning-redacted': got.redacted = [...got.redacted, part.data]; break
+      case 'tool-call': got.toolCalls = [...got.toolCalls, part.call]; break
+      case 'finish': got.finish = part.finish_reason; got.usage = part.usage; got.model = part.model; break
+    }
+  }
+  throwIfAborted(s.opts.signal)
+  return got
+}
+
+async function receiveWhole (s: LoopState, request: CompletionRequest, parser: ThinkParser, relay: ReturnType<typeof relayer>): Promise<Received> {
+  const r = await s.opts.provider.complete(request, s.opts.signal)
+  const nativeText = r.thinking ?? ''
+  if (nativeText !== '') await relay(parser.native(nativeText))
+  await relay(parser.push(r.content))
+  return { toolCalls: r.tool_calls, finish: r.finish_reason, usage: r.usage, model: r.model || s.opts.model, nativeText, signature: r.thinking_signature, redacted: r.thinking_redacted ?? [] }
+}
+
+async function callModel (s: LoopState, withTools: boolean, round: number): Promise<Reply> {
+  const { opts } = s
+  throwIfAborted(opts.signal)
+  const request: CompletionRequest = {
+    ...opts.settings,
+    model: opts.model,
+    messages: opts.fit === undefined ? s.conversation : opts.fit(s.conversation),
+    ...(withTools ? { tools: s.definitions } : {}),
+  }
+  const parser = new ThinkParser()
+  const relay = relayer(s, round)
+  s.calls++
+  const got = opts.stream ? await receiveStream(s, request, parser, relay) : await receiveWhole(s, request, parser, relay)
+  await relay(parser.end())
+  const reply: Reply = {
+    requested: request.model,
+    answer: parser.answer,
+    thinking: parser.thinking,
+    native: got.signature !== undefined && got.signature !== '' && got.nativeText !== '' ? { text: got.nativeText, signature: got.signature } : undefined,
+    redacted: got.redacted,
+    tool_calls: got.toolCalls,
+    finish_reason: got.finish ?? (got.toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage: got.usage ?? ZERO_USAGE,
+    model: got.model,
+  }
+  s.usage = addUsage(s.usage, got.usage)
+  if (reply.thinking !== '') s.thinking.push(reply.thinking)
+  await s.emit({ type: 'round', round, finish_reason: reply.finish_reason, tool_calls: got.toolCalls.length, usage: reply.usage })
+  return reply
+}
+
+async function runTool (s: LoopState, call: ToolCall, round: number): Promise<ToolResult> {
+  const { opts } = s
+  await s.emit({ type: 'tool_call', call, round })
+  const started = performance.now()
+  let result: ToolResult
+  const tools = opts.tools as ToolSet // only called when tools exist
+  const run = async (c: ToolCall): Promise<ToolResult> => await tools.call(c, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs })
+  try {
+    result = opts.hooks === undefined
+      ? await run(call)
+      : await toolCallWithHooks(opts.hooks, call, run, opts.toolContext ?? { conversation_id: null, channel: null, use_memory: false })
+  } catch (err) {
+    throwIfAborted(opts.signal)
+    result = { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
+  }
+  await s.emit({ type: 'tool_result', call, result, duration_ms: Math.round((performance.now() - started) * 100) / 100, round })
+  return result
+}
+
+/** The loop's result once a reply ends it. */
+function finished (s: LoopState, reply: Reply, forClient: boolean, offerTools: boolean): ToolLoopResult {
+  s.added.push(assistantMessage(reply, forClient))
+  const joined = s.thinking.join('\n\n')
+  return {
+    answer: reply.answer,
+    thinking: joined,
+    has_thinking: joined !== '',
+    messages: s.added,
+    usage: s.usage,
+    provider_calls: s.calls,
+    tool_rounds: s.toolRounds,
+    tools_used: s.toolsUsed,
+    finish_reason: reply.finish_reason,
+    model: reply.model,
+    hit_round_cap: s.definitions.length > 0 && !offerTools,
+    client_tool_calls: forClient ? reply.tool_calls.filter(c => s.clientNames.has(c.name)) : [],
+  }
+}
+
 export async function runToolLoop (opts: ToolLoopOptions): Promise<ToolLoopResult> {
   const maxRounds = opts.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS
-  // Per-token path: no promise unless the consumer returns one (back-pressure).
-  const emit = (e: LoopEvent): void | Promise<void> => opts.onEvent?.(e)
-  const clientTools = opts.clientTools ?? []
-  const clientNames = new Set(clientTools.map(d => d.name))
-  const serverTools = (opts.tools?.definitions ?? []).filter(d => !clientNames.has(d.name))
-  const definitions = [...serverTools, ...clientTools]
-  const hasTools = definitions.length > 0
-  const offered = new Set(serverTools.map(d => d.name))
-  const conversation = [...opts.messages]
-  const added: Message[] = []
-  const thinking: string[] = []
-  const toolsUsed: string[] = []
-  let usage = ZERO_USAGE
-  let calls = 0
-  let toolRounds = 0
-
-  const callModel = async (withTools: boolean, round: number): Promise<Reply> => {
-    throwIfAborted(opts.signal)
-    const request: CompletionRequest = {
-      ...opts.settings,
-      model: opts.model,
-      messages: opts.fit === undefined ? conversation : opts.fit(conversation),
-      ...(withTools ? { tools: definitions } : {}),
-    }
-    const parser = new ThinkParser()
-    // Per token: no promise unless the consumer returned one (a socket waiting for 'drain').
-    const relay = (pieces: ThinkPiece[], from = 0): Promise<void> | undefined => {
-      for (let i = from; i < pieces.length; i++) {
-        const p = pieces[i]
-        const pending = emit({ type: p.kind === 'answer' ? 'text' : 'thinking', text: p.text, round })
-        if (pending !== undefined) return pending.then(() => relay(pieces, i + 1))
-      }
-      return undefined
-    }
-    let toolCalls: ToolCall[] = []
-    let finish: FinishReason | null = null
-    let replyUsage: Usage | undefined
-    let model = opts.model
-    let nativeText = ''
-    let signature: string | undefined
-    let redacted: string[] = []
-    calls++
-    if (opts.stream) {
-      for await (const part of opts.provider.stream(request, opts.signal)) {
-        switch (part.type) {
-          case 'text-delta': {
-            const pieces = parser.push(part.delta)
-            if (pieces.length > 0) {
-              const pending = relay(pieces)
-              if (pending !== undefined) await pending
-            }
-            break
-          }
-          case 'reasoning-delta':
-            if (part.delta === '') break
-            nativeText += part.delta
-            await relay(parser.native(part.delta))
-            break
-          case 'reasoning-signature': signature = part.signature; break
-          case 'reasoning-redacted': redacted = [...redacted, part.data]; break
-          case 'tool-call': toolCalls = [...toolCalls, part.call]; break
-          case 'finish': finish = part.finish_reason; replyUsage = part.usage; model = part.model; break
-        }
-      }
-      throwIfAborted(opts.signal)
-    } else {
-      const r = await opts.provider.complete(request, opts.signal)
-      if (r.thinking !== undefined && r.thinking !== '') {
-        nativeText = r.thinking
-        await relay(parser.native(r.thinking))
-      }
-      signature = r.thinking_signature
-      redacted = r.thinking_redacted ?? []
-      await relay(parser.push(r.content))
-      toolCalls = r.tool_calls
-      finish = r.finish_reason
-      replyUsage = r.usage
-      model = r.model || model
-    }
-    await relay(parser.end())
-    const reply: Reply = {
-      requested: request.model,
-      answer: parser.answer,
-      thinking: parser.thinking,
-      native: signature !== undefined && signature !== '' && nativeText !== '' ? { text: nativeText, signature } : undefined,
-      redacted,
-      tool_calls: toolCalls,
-      finish_reason: finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-      usage: replyUsage ?? ZERO_USAGE,
-      model,
-    }
-    usage = addUsage(usage, replyUsage)
-    if (reply.thinking !== '') thinking.push(reply.thinking)
-    await emit({ type: 'round', round, finish_reason: reply.finish_reason, tool_calls: toolCalls.length, usage: reply.usage })
-    return reply
-  }
-
-  const runTool = async (call: ToolCall, round: number): Promise<ToolResult> => {
-    await emit({ type: 'tool_call', call, round })
-    const started = performance.now()
-    let result: ToolResult
-    const tools = opts.tools as ToolSet // only called when tools exist
-    const run = async (c: ToolCall): Promise<ToolResult> => await tools.call(c, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs })
-    try {
-      result = opts.hooks === undefined
-        ? await run(call)
-        : await toolCallWithHooks(opts.hooks, call, run, opts.toolContext ?? { conversation_id: null, channel: null, use_memory: false })
-    } catch (err) {
-      throwIfAborted(opts.signal)
-      result = { content: `Tool "${call.name}" failed: ${(err as Error)?.message ?? String(err)}`, isError: true }
-    }
-    await emit({ type: 'tool_result', call, result, duration_ms: Math.round((performance.now() - started) * 100) / 100, round })
-    return result
-  }
-
+  const s = new LoopState(opts)
   for (let round = 0; ; round++) {
-    const offerTools = hasTools && toolRounds < maxRounds
-    const reply = await callModel(offerTools, round)
+    const offerTools = s.definitions.length > 0 && s.toolRounds < maxRounds
+    const reply = await callModel(s, offerTools, round)
     // A call to a client tool ends the loop: the caller runs it and comes back with the result.
-    const forClient = offerTools && reply.tool_calls.some(c => clientNames.has(c.name))
+    const forClient = offerTools && reply.tool_calls.some(c => s.clientNames.has(c.name))
     // Without tools on offer, tool calls in the reply (a confused model) are ignored.
-    if (!offerTools || reply.tool_calls.length === 0 || forClient) {
-      added.push(assistantMessage(reply, forClient))
-      const joined = thinking.join('\n\n')
-      return {
-        answer: reply.answer,
-        thinking: joined,
-        has_thinking: joined !== '',
-        messages: added,
-        usage,
-        provider_calls: calls,
-        tool_rounds: toolRounds,
-        tools_used: toolsUsed,
-        finish_reason: reply.finish_reason,
-        model: reply.model,
-        hit_round_cap: hasTools && !offerTools,
-        client_tool_calls: forClient ? reply.tool_calls.filter(c => clientNames.has(c.name)) : [],
-      }
-    }
-    toolRounds++
+    if (!offerTools || reply.tool_calls.length === 0 || forClient) return finished(s, reply, forClient, offerTools)
+    s.toolRounds++
     const assistant = assistantMessage(reply, true)
-    conversation.push(assistant)
-    added.push(assistant)
+    s.conversation.push(assistant)
+    s.added.push(assistant)
     // A call to a tool not on offer (blocked, unknown, made up) is refused to the model, not used.
-    for (const c of reply.tool_calls) if (offered.has(c.name) && !toolsUsed.includes(c.name)) toolsUsed.push(c.name)
-    const results = await Promise.all(reply.tool_calls.map(async c => await runTool(c, round)))
+    for (const c of reply.tool_calls) if (s.offered.has(c.name) && !s.toolsUsed.includes(c.name)) s.toolsUsed.push(c.name)
+    const results = await Promise.all(reply.tool_calls.map(async c => await runTool(s, c, round)))
     throwIfAborted(opts.signal)
     reply.tool_calls.forEach((c, i) => {
       const r = results[i]
       const msg: Message = { role: 'tool', name: c.name, tool_call_id: c.id, content: r.isError ? `Error: ${r.content}` : r.content }
-      conversation.push(msg)
-      added.push(msg)
+      s.conversation.push(msg)
+      s.added.push(msg)
     })
   }
 }

@@ -4,6 +4,7 @@
 // only the caller's own abort propagates.
 import type { ToolDefinition, ToolCall } from '../../contracts/provider.ts'
 import type { ToolInfo, ToolResult, ToolSource } from '../../contracts/tool-source.ts'
+import { currentCap } from '../../kernel/concurrency.ts'
 
 export interface ToolFilter {
   /** Only these tool names (null or undefined: all). */
@@ -59,6 +60,14 @@ function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signa
   }
   const outer = opts.signal
   if (outer?.aborted === true) return Promise.reject(outer.reason)
+  // The process's cap on tool calls at once (AGENT_MAX_CONCURRENT_TOOL_CALLS): past it the
+  // model reads that the server is busy, as it reads any tool failure.
+  let release: () => void
+  try {
+    release = currentCap('tool_calls').acquire()
+  } catch (err) {
+    return Promise.resolve({ content: `Tool "${call.name}" was not run: ${(err as Error).message}`, isError: true })
+  }
   // One promise settled by whichever comes first: the tool, the time limit, or the
   // caller's abort. The tool gets one signal for both (the limit's controller, aborted by
   // the caller's abort too), so a tool that honours it stops; one that does not is left
@@ -72,6 +81,7 @@ function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signa
     const done = (): boolean => {
       if (settled) return false
       settled = true
+      release()
       clearTimeout(timer)
       outer?.removeEventListener('abort', onOuterAbort)
       return true
