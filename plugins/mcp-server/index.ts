@@ -59,8 +59,7 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
       if (request.body === NOT_JSON) return rpcError(reply, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
       const { buildServer, StreamableHTTPServerTransport } = await loadServer()
       const server = buildServer(apiCaller(app, credentialsOf(request.headers)), version)
-      const { origin } = request.headers
-      const guard = rules.guard(request.headers.host, origin, request.socket.localPort ?? 0)
+      const guard = rules.guard(request.raw, request.socket.localPort ?? 0)
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, ...guard })
       reply.hijack()
       reply.raw.once('close', () => { void transport.close(); void server.close() })
