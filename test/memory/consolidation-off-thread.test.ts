@@ -13,8 +13,8 @@ import { startMemoryKernel, postJson } from './memory-kernel.ts'
 
 /** The longest stall allowed, as a share of the consolidation's duration (in the loop it was ~0.9). */
 const MAX_STALL_SHARE = 0.3
-/** And in any case: an idle loop on a loaded 2-core machine alone sees ~100 ms. */
-const MAX_STALL_MS = 1000
+/** And in any case (an idle loop on a 2-core machine loaded 8-18 deep saw 100-400 ms; the old stall was 1.5-4 s). */
+const MAX_STALL_MS = 2000
 
 t.test('consolidating ~50k characters offline keeps answering requests', async t => {
   const s = await startMemoryKernel(t)
