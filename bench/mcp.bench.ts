@@ -41,7 +41,7 @@ await direct.listTools()
 /** A manager with its own server-everything child, so each series has a child of its own (equally warm). */
 async function startManager (): Promise<McpManager> {
   const m = new McpManager({
-    file, env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
+    file, shownFile: 'mcp_servers.json', env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
     options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000, ping_interval_seconds: 30 },
   })
   await m.reload('bench')

@@ -1,6 +1,8 @@
 // Plugin: agentd as an MCP server, so Claude Desktop, Cursor or another agentd can use
 // its memory. MCP over streamable HTTP at `/mcp` (the MCP SDK's server side), behind the
-// same X-API-Key as every route. Stateless: each POST carries one JSON-RPC exchange and is
+// same API key as every route (X-API-Key or Authorization: Bearer, passed on to the calls
+// its tools make), and refusing a foreign Host or Origin with the SDK's own DNS-rebinding
+// options (rebinding.ts) behind the kernel's check. Stateless: each POST carries one JSON-RPC exchange and is
 // served by a fresh Server and transport (no session to keep, nothing to leak across
 // reloads); GET (a server-to-client stream) and DELETE (no session to end) are 405, which
 // the transport spec allows. test/mcp/mcp-conformance.test.ts holds it to what MCP clients
@@ -11,7 +13,8 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
-import { apiCaller } from './api.ts'
+import { apiCaller, credentialsOf } from './api.ts'
+import { rebindingRules } from './rebinding.ts'
 
 export const options = Type.Object({
   path: Type.String({ pattern: '^/[A-Za-z0-9/_-]*$', default: '/mcp', description: 'where MCP is served' }),
@@ -35,6 +38,7 @@ function rpcError (reply: FastifyReply, status: number, code: number, message: s
 
 async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): Promise<void> {
   const version = app.kernel.version
+  const rules = rebindingRules(app.agentConfig.env)
   // A scope of its own, so that its JSON parser (a body that does not parse is JSON-RPC's
   // -32700 here, not the API's 400) is this route's only.
   await app.register(async scope => {
@@ -53,10 +57,10 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
       },
     }, async (request, reply) => {
       if (request.body === NOT_JSON) return rpcError(reply, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
-      const key = request.headers['x-api-key']
       const { buildServer, StreamableHTTPServerTransport } = await loadServer()
-      const server = buildServer(apiCaller(app, typeof key === 'string' ? key : undefined), version)
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+      const server = buildServer(apiCaller(app, credentialsOf(request.headers)), version)
+      const guard = rules.guard(request.raw, request.socket.localPort ?? 0)
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, ...guard })
       reply.hijack()
       reply.raw.once('close', () => { void transport.close(); void server.close() })
       await server.connect(transport)

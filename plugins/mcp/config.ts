@@ -164,30 +164,43 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
   return { name, transport: kind, enabled: true, config, fingerprint: resourceKey('mcp-server', config) }
 }
 
-/** Parses the whole file. A missing file is no servers; unreadable or malformed JSON throws ConfigFileError. */
-export function parseServersFile (text: string, file: string, env: Readonly<Record<string, string | undefined>>): LoadedConfig {
+/**
+ * How answers name the servers file: relative to the working folder when it is inside it,
+ * else its base name. Never the absolute path: an answer (a 404 for an unknown server, the
+ * config error) would tell any caller where the server runs and under which user.
+ */
+export function shownPath (file: string, cwd: string): string {
+  const rel = path.relative(cwd, file)
+  return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? path.basename(file) : rel
+}
+
+/**
+ * Parses the whole file (`shown`: its name in messages, see shownPath). A missing file is
+ * no servers; unreadable or malformed JSON throws ConfigFileError.
+ */
+export function parseServersFile (text: string, file: string, env: Readonly<Record<string, string | undefined>>, shown = path.basename(file)): LoadedConfig {
   let raw: unknown
   if (text.trim() === '') raw = {}
   else {
     try { raw = JSON.parse(text) } catch (err) {
-      throw new ConfigFileError(`${file} is not valid JSON (${(err as Error).message}); fix it: the servers keep their last good configuration until then.`)
+      throw new ConfigFileError(`${shown} is not valid JSON (${(err as Error).message}); fix it: the servers keep their last good configuration until then.`)
     }
   }
   const res = check(FileSchema, raw)
-  if (!res.ok) throw new ConfigFileError(`${file} is invalid: ${formatErrors(res.errors)}; expected { "servers": { "<name>": { ... } } }.`)
+  if (!res.ok) throw new ConfigFileError(`${shown} is invalid: ${formatErrors(res.errors)}; expected { "servers": { "<name>": { ... } } }.`)
   const baseDir = path.dirname(file)
   const servers = new Map<string, ServerEntry>()
   for (const [name, entry] of Object.entries(res.value.servers)) servers.set(name, resolveServer(name, entry, env, baseDir))
   return { file, servers }
 }
 
-export async function loadServersFile (file: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedConfig> {
+export async function loadServersFile (file: string, env: Readonly<Record<string, string | undefined>>, shown = path.basename(file)): Promise<LoadedConfig> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, servers: new Map() }
-    throw new ConfigFileError(`${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`)
+    throw new ConfigFileError(`${shown} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`)
   }
-  return parseServersFile(text, file, env)
+  return parseServersFile(text, file, env, shown)
 }

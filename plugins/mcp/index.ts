@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { PluginOptions } from '@agentd/sdk'
 import { options, type McpPluginOptions } from './options.ts'
 import { McpManager } from './manager.ts'
+import { shownPath } from './config.ts'
 import { createMcpSource } from './source.ts'
 import { mcpRoutes } from './routes.ts'
 import { mcpHealth } from './health.ts'
@@ -26,6 +27,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
     options: { file, instance },
     create: () => new McpManager({
       file,
+      shownFile: shownPath(file, settings.cwd),
       env: app.agentConfig.env,
       log: app.log.child({ plugin: instance }),
       clientVersion: app.kernel.version,

@@ -18,6 +18,8 @@ import type { McpPluginOptions } from './options.ts'
 
 export interface ManagerInit {
   file: string
+  /** The file's name in answers and messages (config.ts shownPath): never its absolute path. */
+  shownFile: string
   env: Readonly<Record<string, string | undefined>>
   log: FastifyBaseLogger
   clientVersion: string
@@ -36,6 +38,7 @@ export interface ToolView {
 
 export class McpManager {
   readonly file: string
+  readonly shownFile: string
   #env: ManagerInit['env']
   readonly #log: FastifyBaseLogger
   readonly #clientVersion: string
@@ -52,6 +55,7 @@ export class McpManager {
 
   constructor (init: ManagerInit) {
     this.file = init.file
+    this.shownFile = init.shownFile
     this.#env = init.env
     this.#log = init.log
     this.#clientVersion = init.clientVersion
@@ -94,7 +98,7 @@ export class McpManager {
       if (this.#closed) return
       let loaded: LoadedConfig
       try {
-        loaded = await loadServersFile(this.file, this.#env)
+        loaded = await loadServersFile(this.file, this.#env, this.shownFile)
       } catch (err) {
         this.#configError = (err as Error).message
         this.#log.error({ reason }, this.#configError)

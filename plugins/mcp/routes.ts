@@ -85,7 +85,7 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: 
     if (body?.server === undefined && !all) throw new McpErrors.NO_TARGET(route)
     return { server: body?.server, all }
   }
-  const file = manager.file
+  const file = manager.shownFile
 
   app.get('/api/mcp/servers', {
     schema: {

@@ -138,6 +138,8 @@ ${FACT_LIST_FILTER}    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id S
   // Paths up to 3 hops (a bound cannot be a parameter; shorter ones are kept by $depth) that
   // never visit an entity twice. Each edge is reported once, at the least depth it was reached;
   // `forward` (the walk went from its source to its target) wins a tie, as in the SQL store.
+  // $limit (an Integer, one more than the store returns, to tell a cut walk) caps the answer,
+  // the nearest edges kept; the paths are still enumerated before the aggregation.
   walk: `MATCH p = (root:Entity {id: $id})-[:RELATES_TO*1..3]-(:Entity)
     WHERE length(p) <= $depth AND all(n IN nodes(p) WHERE single(m IN nodes(p) WHERE m = n))
     UNWIND range(0, length(p) - 1) AS i
@@ -146,7 +148,7 @@ ${FACT_LIST_FILTER}    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id S
     WITH r, code / 2 AS depth, code % 2 = 0 AS forward, startNode(r) AS s, endNode(r) AS t
     RETURN r.type AS type, r.confidence AS confidence, depth, forward, s.id AS source_id, s.name AS source_name, s.type AS source_type,
       t.id AS target_id, t.name AS target_name, t.type AS target_type
-    ORDER BY depth, type, target_name`,
+    ORDER BY depth, type, target_name, r.id LIMIT $limit`,
   entityFacts: `MATCH (f:Fact)-[:ABOUT]->(:Entity {id: $id}) WHERE f.superseded_at IS NULL
     RETURN ${FACT} AS fact ORDER BY f.confidence DESC, f.created_at DESC LIMIT 200`,
 

@@ -166,7 +166,7 @@ t.test('graph: depth clamped to 1-3 as an Integer; walk rows mapped with directi
   })
   const g = await store.graph(E1, 7)
   t.equal(g?.depth, 3)
-  t.same(driver.sent(Q.walk)[0].params, { id: E1, depth: neo4j.int(3) })
+  t.same(driver.sent(Q.walk)[0].params, { id: E1, depth: neo4j.int(3), limit: neo4j.int(501) }, 'one more than the default limit, to tell a cut walk')
   t.same(g?.relationships.map(r => `${r.source.name}-${r.type}->${r.target.name}:${r.depth}:${r.direction}:${r.confidence}`), ['A-knows->B:1:outgoing:0.8', 'C-knows->B:2:incoming:0.7'])
   t.same(g?.facts.map(f => f.claim), ['A is first'])
   t.same(driver.sent(Q.touchEntity)[0].params, { id: E1 })
@@ -175,6 +175,21 @@ t.test('graph: depth clamped to 1-3 as an Integer; walk rows mapped with directi
   t.equal(await store.graph('unknown', 2), undefined)
   t.equal(driver.sent(Q.walk).length, 2, 'no walk for an unknown entity')
   t.match(Q.walk, /RELATES_TO\*1\.\.3/, 'the bound is a literal; the depth a parameter')
+})
+
+t.test('graph: the walk asks one row more than the limit and says when it was cut', async t => {
+  const edge = (to: string): ReturnType<typeof rec> => rec({ type: 'has', confidence: 0.8, depth: neo4j.int(1), forward: true, source_id: E1, source_name: 'Hub', source_type: 'Node', target_id: to, target_name: to, target_type: 'Node' })
+  const { store, driver } = open((q, p) => {
+    if (q === Q.entity) return [rec({ entity: entityMap({ id: E1, name: 'Hub', channel: 'tr' }) })]
+    if (q === Q.walk) return ['a', 'b', 'c'].slice(0, neo4j.integer.toNumber(p.limit as number)).map(edge)
+    if (q === Q.entityFacts) return []
+  })
+  const cut = await store.graph(E1, 2, 2)
+  t.same(driver.sent(Q.walk)[0].params.limit, neo4j.int(3))
+  t.match(cut, { limit: 2, truncated: true })
+  t.same(cut?.relationships.map(r => r.target.name), ['a', 'b'])
+  t.match(await store.graph(E1, 2, 3), { limit: 3, truncated: false })
+  t.match(Q.walk, /LIMIT \$limit/)
 })
 
 t.test('relate: MERGE on (source, type, target); unknown ends are a 404', async t => {

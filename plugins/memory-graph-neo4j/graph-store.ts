@@ -5,7 +5,7 @@
 // and a circuit breaker skips it for a cool-down so chats do not wait on it.
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
-import { Breaker, EntityConflictError, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
+import { Breaker, EntityConflictError, StoreUnavailableError, graphWalkLimit, normalize } from '@agentd/sdk/kits/memory'
 import type { CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
@@ -343,19 +343,20 @@ export class Neo4jGraphStore implements GraphStore {
     })
   }
 
-  async graph (entityId: string, depth: number): Promise<EntityGraph | undefined> {
+  async graph (entityId: string, depth: number, limit?: number): Promise<EntityGraph | undefined> {
     const d = Math.max(1, Math.min(3, Math.trunc(depth)))
+    const max = graphWalkLimit(limit)
     return await this.#run('WRITE', async tx => {
       const e = await tx.run(Q.entity, { id: entityId })
       if (e.records[0] === undefined) return undefined
       const entity = toEntity(e.records[0].get('entity') as Row)
-      const rels = await tx.run(Q.walk, { id: entityId, depth: int(d) })
+      const rels = await tx.run(Q.walk, { id: entityId, depth: int(d), limit: int(max + 1) })
       const facts = await tx.run(Q.entityFacts, { id: entityId })
       await tx.run(Q.touchEntity, { id: entityId })
       return {
         entity,
         facts: facts.records.map(x => toFact(x.get('fact') as Row)),
-        relationships: rels.records.map(x => {
+        relationships: rels.records.slice(0, max).map(x => {
           const r = x.toObject() as Row
           return {
             type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
@@ -365,6 +366,8 @@ export class Neo4jGraphStore implements GraphStore {
           }
         }),
         depth: d,
+        limit: max,
+        truncated: rels.records.length > max,
       }
     })
   }

@@ -8,7 +8,7 @@ import {
   SQL_CHANNEL_TX, SqlReady, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlChannelPart, type SqlHandle, type SqlTxParticipant, type VectorSource,
 } from '@agentd/sdk/kits/sql'
-import { EntityConflictError } from '@agentd/sdk/kits/memory'
+import { EntityConflictError, graphWalkLimit } from '@agentd/sdk/kits/memory'
 import { moveToChannel } from './promote.ts'
 import { graphMigrations } from './migrations.ts'
 import { currentFactRows, findEntityRows, findFactRow, noteConversation } from './consolidation-sql.ts'
@@ -261,36 +261,45 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
     })
   }
 
-  async graph (entityId: string, depth: number): Promise<EntityGraph | undefined> {
+  async graph (entityId: string, depth: number, limit?: number): Promise<EntityGraph | undefined> {
     const entity = await this.entity(entityId)
     if (entity === undefined) return undefined
     const d = Math.max(1, Math.min(3, Math.trunc(depth)))
+    const max = graphWalkLimit(limit)
     return await this.#run(async db => {
-      // Walk edges in both directions; `path` keeps the walk from going round a cycle.
-      // `forward`: the walk went from the edge's source to its target (direction relative
-      // to the walk, not to the root); an edge reached both ways at its least depth counts forward.
-      const rels = await sql<Row>`WITH RECURSIVE walk (rel_id, node, depth, path, forward) AS (
-          SELECT r.id, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END, 1,
-                 ARRAY[${entityId}::uuid, CASE WHEN r.source_id = ${entityId}::uuid THEN r.target_id ELSE r.source_id END],
-                 r.source_id = ${entityId}::uuid
-          FROM relationships r WHERE r.source_id = ${entityId}::uuid OR r.target_id = ${entityId}::uuid
-          UNION ALL
-          SELECT r.id, CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, w.depth + 1,
-                 w.path || CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, r.source_id = w.node
-          FROM walk w JOIN relationships r ON (r.source_id = w.node OR r.target_id = w.node)
-          WHERE w.depth < ${d} AND NOT (CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END) = ANY(w.path)
-        ), best AS (SELECT DISTINCT ON (rel_id) rel_id, depth, forward FROM walk ORDER BY rel_id, depth, forward DESC)
+      // Distances, not paths: `reach` is each entity within d - 1 hops with its distance
+      // (UNION drops repeated (node, dist) rows, so the work grows with the edges near the
+      // root, where walking every simple path grew as k^d around a hub). An edge is reached
+      // at depth min(dist(source), dist(target)) + 1, which is the least depth of a simple
+      // path ending on it; `forward`: the walk left from its source (a tie counts forward).
+      // A self-loop counts only on the root (a path never revisits another entity). The
+      // nearest edges are kept; one more than the limit is read to tell a cut walk.
+      const rels = await sql<Row>`WITH RECURSIVE reach (node, dist) AS (
+          SELECT ${entityId}::uuid, 0
+          UNION
+          SELECT CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END, w.dist + 1
+          FROM reach w JOIN relationships r ON (r.source_id = w.node OR r.target_id = w.node)
+          WHERE w.dist < ${d - 1}
+        ), near AS (SELECT node, min(dist) AS dist FROM reach GROUP BY node),
+        touched AS (SELECT DISTINCT r.id FROM near n JOIN relationships r ON (r.source_id = n.node OR r.target_id = n.node)),
+        best AS (
+          SELECT r.id AS rel_id, least(coalesce(ns.dist, ${d}), coalesce(nt.dist, ${d})) + 1 AS depth,
+                 coalesce(ns.dist, ${d}) <= coalesce(nt.dist, ${d}) AS forward
+          FROM touched x JOIN relationships r ON r.id = x.id
+          LEFT JOIN near ns ON ns.node = r.source_id LEFT JOIN near nt ON nt.node = r.target_id
+          WHERE r.source_id <> r.target_id OR r.source_id = ${entityId}::uuid
+        )
         SELECT r.type, r.confidence, b.depth, b.forward, r.source_id, s.name AS source_name, s.type AS source_type,
                r.target_id, tg.name AS target_name, tg.type AS target_type
         FROM best b JOIN relationships r ON r.id = b.rel_id JOIN entities s ON s.id = r.source_id JOIN entities tg ON tg.id = r.target_id
-        ORDER BY b.depth, r.type, tg.name`.execute(db)
+        ORDER BY b.depth, r.type, tg.name, r.id LIMIT ${max + 1}`.execute(db)
       const facts = await sql<Row>`SELECT ${FACT_COLS} FROM facts f JOIN fact_entities fe ON fe.fact_id = f.id
         WHERE fe.entity_id = ${entityId}::uuid AND f.superseded_at IS NULL ORDER BY f.confidence DESC, f.created_at DESC LIMIT 200`.execute(db)
       await sql`UPDATE entities SET access_count = access_count + 1, last_accessed = now() WHERE id = ${entityId}::uuid`.execute(db)
       return {
         entity,
         facts: facts.rows.map(toFact),
-        relationships: rels.rows.map(r => {
+        relationships: rels.rows.slice(0, max).map(r => {
           return {
             type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
             direction: r.forward === true || r.forward === 't' ? 'outgoing' as const : 'incoming' as const,
@@ -299,6 +308,8 @@ export class SqlGraphStore implements GraphStore, SqlTxParticipant {
           }
         }),
         depth: d,
+        limit: max,
+        truncated: rels.rows.length > max,
       }
     })
   }

@@ -159,6 +159,9 @@ t.test('memory API on the embedded defaults', async t => {
     const g1 = await s.json(`/api/memory/entities/${ada.id}/graph?depth=1`)
     t.equal(g1.body.relationships.length, 1)
     for (const d of ['0', '4', 'x']) t.equal((await s.json(`/api/memory/entities/${ada.id}/graph?depth=${d}`)).status, 400, `depth ${d}`)
+    t.match(g.body, { limit: 500, truncated: false })
+    t.match((await s.json(`/api/memory/entities/${ada.id}/graph?limit=1`)).body, { limit: 1, truncated: true, relationships: [{ type: 'worked_with' }] }, 'cut at limit, and said so')
+    for (const l of ['0', '2001', 'x']) t.equal((await s.json(`/api/memory/entities/${ada.id}/graph?limit=${l}`)).status, 400, `limit ${l}`)
     t.equal((await s.json('/api/memory/entities/00000000-0000-0000-0000-000000000000/graph')).status, 404)
     t.equal((await s.json('/api/memory/entities/not-a-uuid/graph')).status, 404)
     t.equal((await s.json(`/api/memory/entities/${encodeURIComponent("1' OR '1'='1")}/graph`)).status, 404)
@@ -214,6 +217,14 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal(after.body.totals.strategies, 0)
     t.ok(after.body.totals.turns > 0, 'turns are conversations, not consolidated memories')
     t.equal((await postJson(s, '/api/memory/reset', { delete_memories: 'yes' })).status, 400)
+  })
+
+  t.test('reset takes no body: none at all, or an empty one sent as JSON', async t => {
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
+      const r = await s.get('/api/memory/reset', { method: 'POST', headers })
+      t.equal(r.status, 200, JSON.stringify(headers))
+      t.match(await r.json(), { success: true, memories_deleted: 0 })
+    }
   })
 
   t.test('NUL characters anywhere: stored marked, found by nothing, never a 500', async t => {

@@ -3,7 +3,7 @@
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
+import { GRAPH_WALK_LIMIT, StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'
@@ -125,13 +125,21 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
     schema: {
       tags, summary: 'An entity with its facts and relationships within depth hops',
       params: Type.Object({ entity_id: Type.String({ minLength: 1, maxLength: 100 }) }),
-      querystring: Type.Object({ depth: Type.Integer({ minimum: 1, maximum: 3, default: 2 }) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ entity: Obj, facts: Type.Array(Obj), relationships: Type.Array(Obj), depth: Type.Integer() }) },
+      querystring: Type.Object({
+        depth: Type.Integer({ minimum: 1, maximum: 3, default: 2 }),
+        limit: Type.Integer({ minimum: 1, maximum: GRAPH_WALK_LIMIT.max, default: GRAPH_WALK_LIMIT.default, description: 'the most relationships returned, nearest first' }),
+      }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({
+          entity: Obj, facts: Type.Array(Obj), relationships: Type.Array(Obj), depth: Type.Integer(),
+          limit: Type.Integer(), truncated: Type.Boolean({ description: 'true: more relationships were within depth than limit; the nearest were kept' }),
+        }),
+      },
     },
   }, async (request) => {
     const { entity_id: id } = request.params as { entity_id: string }
-    const { depth } = request.query as { depth: number }
-    const g = await guard(async () => await svc.need('graph').graph(id, depth))
+    const { depth, limit } = request.query as { depth: number, limit: number }
+    const g = await guard(async () => await svc.need('graph').graph(id, depth, limit))
     if (g === undefined) throw new MemoryErrors.NOT_FOUND(`No entity with id "${id}". GET /api/memory/entities lists them.`)
     return g
   })
@@ -187,6 +195,9 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
       body: Type.Optional(Type.Object({ delete_memories: Type.Boolean({ default: false }) }, { additionalProperties: false })),
       response: { 200: Type.Object({ success: Type.Boolean(), conversations_reset: Type.Integer(), memories_deleted: Type.Integer() }) },
     },
+    // The body is optional, but a missing body is `undefined`, which no object schema
+    // accepts: it is read as {} (defaults applied) before validation.
+    preValidation: async (request) => { request.body ??= {} },
   }, async (request) => {
     const body = (request.body ?? {}) as { delete_memories?: boolean }
     return await guard(async () => await svc.reset(body.delete_memories === true))

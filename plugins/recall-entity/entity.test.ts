@@ -15,7 +15,7 @@ function stores (searchTurns?: GraphStore['searchTurns']): { graph: GraphStore, 
   const asked: string[] = []
   const graph: Partial<GraphStore> = {
     searchEntities: async () => [{ ...okafor, score: 1 }],
-    graph: async () => ({ entity: okafor, facts: [], relationships: [], depth: 1 }),
+    graph: async () => ({ entity: okafor, facts: [], relationships: [], depth: 1, limit: 500, truncated: false }),
     ...(searchTurns === undefined ? {} : { searchTurns: async q => { asked.push(`graph: ${q.text}`); return await searchTurns(q) } }),
   }
   const rel: Partial<RelationalStore> = { searchTurns: async q => { asked.push(`sql: ${q.text}`); return [turn('from-sql')] } }
@@ -43,7 +43,7 @@ t.test('no name search when the query\'s nearest-entity read finds no entity in 
   const graphWith = (near: Array<Entity & { score: number }>): GraphStore => ({
     searchEntities: async () => { searches++; return [{ ...okafor, score: 1 }] },
     similarEntities: async () => near,
-    graph: async () => ({ entity: okafor, facts: [], relationships: [], depth: 1 }),
+    graph: async () => ({ entity: okafor, facts: [], relationships: [], depth: 1, limit: 500, truncated: false }),
   }) as Partial<GraphStore> as GraphStore
   const rel = { searchTurns: async () => [turn('t1')] } as Partial<RelationalStore> as RelationalStore
   const none = await entityTechnique({ graph: () => graphWith([]), relational: () => rel }).run(embedded)

@@ -2,7 +2,7 @@
 // disconnect of one or all, and names made unique when two servers offer the same tool.
 import t from 'tap'
 import { startMcp, everything, isConnected, pidAlive } from './helpers.ts'
-import { until } from '../helpers/poll.ts'
+import { pollUntil, until } from '../helpers/poll.ts'
 import { startFixtureServer } from '../fixtures/mcp/server.ts'
 
 interface ConnectBody { status: string, server: string, tools_count: number, resources_count: number, error?: string }
@@ -26,6 +26,18 @@ t.test('connect and disconnect: bad input and unknown servers', async t => {
   }
   t.equal((await s.json('/api/mcp/tools?server=nope')).status, 404)
   t.equal((await s.json('/api/mcp/resources?server=nope')).status, 404)
+})
+
+t.test('answers name mcp_servers.json relative to the working folder, never by its absolute path', async t => {
+  const s = await startMcp(t, { a: everything({ auto_connect: false }) })
+  const unknown = await s.post('/api/mcp/connect', { server: 'nope' })
+  const { error } = await unknown.json() as { error: string }
+  t.match(error, /No tool server named "nope" in mcp_servers\.json;/)
+  t.notMatch(error, s.ws.dir, 'the folder it runs in is not named')
+  s.ws.write('mcp_servers.json', '{ not json')
+  const { config_error: configError } = await pollUntil(async () => (await s.json<{ config_error?: string }>('/api/mcp/servers')).body, b => b.config_error !== undefined)
+  t.match(configError, /^mcp_servers\.json is not valid JSON/)
+  t.notMatch(configError, s.ws.dir)
 })
 
 t.test('disconnecting a server that is not connected answers 200 with the same body', async t => {

@@ -144,6 +144,24 @@ export function graphStoreContract (t: Test, open: OpenGraphStore): void {
       t.same(await edges(b, 2), ['A-B:1:incoming', 'B-C:1:outgoing', 'C-D:2:outgoing'], 'an edge away from the root is labelled by the walk, not by the root')
     })
 
+    t.test('a hub: the walk returns at most `limit` relationships, the nearest first, and says it was cut', async t => {
+      const mk = async (n: string): Promise<string> => (await store.upsertEntity({ name: n, type: 'Node', channel: 'hub' })).entity.id
+      const hub = await mk('Hub')
+      for (let i = 0; i < 6; i++) {
+        const spoke = await mk(`S${i}`)
+        await store.relate({ source_id: hub, target_id: spoke, type: 'has', channel: 'hub' })
+        await store.relate({ source_id: spoke, target_id: await mk(`L${i}`), type: 'has', channel: 'hub' })
+      }
+      const whole = await store.graph(hub, 2)
+      t.match(whole, { limit: 500, truncated: false }, 'the default limit')
+      t.equal(whole?.relationships.length, 12)
+      const cut = await store.graph(hub, 2, 5)
+      t.match(cut, { limit: 5, truncated: true })
+      t.same(cut?.relationships.map(r => `${r.target.name}:${r.depth}`), ['S0:1', 'S1:1', 'S2:1', 'S3:1', 'S4:1'], 'the nearest edges are kept')
+      t.match(await store.graph(hub, 2, 12), { limit: 12, truncated: false }, 'exactly the limit is not cut')
+      t.match(await store.graph(hub, 2, 1e9), { limit: 2000 }, 'a limit above the maximum is the maximum')
+    })
+
     t.test('deleting a channel removes its entities, facts and relationships only', async t => {
       const e1 = await store.upsertEntity({ name: 'P', type: 'T', channel: 'dc-a' })
       const e2 = await store.upsertEntity({ name: 'Q', type: 'T', channel: 'dc-a' })

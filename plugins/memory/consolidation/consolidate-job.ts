@@ -7,7 +7,7 @@ import type { Job, JobContext } from '@agentd/sdk/contracts/job'
 import { ExtractionRun } from './choose.ts'
 import type { ConsolidationDeps } from './deps.ts'
 import type { ExtractionTurn } from './extraction.ts'
-import { echoes, isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
+import { echoOf, isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
 import { ExtractionWriter, emptyStoreMetrics, type StoreMetrics } from './store-extraction.ts'
 
 export type ConsolidateMetrics = StoreMetrics & {
@@ -23,8 +23,8 @@ export type ConsolidateMetrics = StoreMetrics & {
 }
 
 /** The user's informative sentences: no recall block, no small talk, nothing the agent said first. */
-export function cleanTurn (content: string, agentTexts: string[]): string {
-  return sentences(stripRecalledMemory(content)).filter(s => !isSmallTalk(s) && !echoes(s, agentTexts)).join(' ')
+export function cleanTurn (content: string, echoed: (sentence: string) => boolean): string {
+  return sentences(stripRecalledMemory(content)).filter(s => !isSmallTalk(s) && !echoed(s)).join(' ')
 }
 
 export function consolidateJob (deps: ConsolidationDeps): Job {
@@ -49,12 +49,12 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
     ctx.signal.throwIfAborted()
     try {
       const all = await rel.conversationTurns(conv.id, 100_000)
-      const agent = all.filter(t => t.role === 'assistant').map(t => t.content)
+      const echoed = echoOf(all.filter(t => t.role === 'assistant').map(t => t.content))
       const users = all.filter(t => t.role === 'user')
       metrics.user_turns += users.length
       const turns: ExtractionTurn[] = []
       for (const t of users) {
-        const text = cleanTurn(t.content, agent)
+        const text = cleanTurn(t.content, echoed)
         if (text === '') metrics.turns_skipped++
         else turns.push({ id: t.id, content: text })
       }

@@ -8,7 +8,7 @@ import type { MemoryServiceImpl } from '../service.ts'
 import { claimHash } from '@agentd/sdk/kits/memory'
 import { SettingsStore } from './settings.ts'
 import { LlmExtractor } from './llm-extractor.ts'
-import { OfflineExtractor } from './offline-extractor.ts'
+import { OfflineWorkerExtractor } from './offline-thread.ts'
 import { chooseModel } from './model.ts'
 import type { ConsolidationDeps } from './deps.ts'
 import { consolidateJob } from './consolidate-job.ts'
@@ -21,6 +21,8 @@ export async function consolidation (app: FastifyInstance, svc: MemoryServiceImp
   const settings = new SettingsStore(app.agentConfig.settings.dataDir, (msg, data) => { app.log.warn(data ?? {}, msg) })
   await settings.load()
   const model = (): ReturnType<typeof chooseModel> => chooseModel(app, settings.values.extraction_model)
+  // In a worker thread: the offline extraction is seconds of CPU for a long conversation.
+  const offline = new OfflineWorkerExtractor()
   const deps: ConsolidationDeps = {
     relational: () => svc.need('relational'),
     graph: () => svc.need('graph'),
@@ -31,7 +33,7 @@ export async function consolidation (app: FastifyInstance, svc: MemoryServiceImp
     settings: () => settings.values,
     extractors: {
       llm: new LlmExtractor({ model, timeoutMs: () => settings.values.extraction_timeout_ms, prompt: () => settings.values.extraction_prompt }),
-      offline: new OfflineExtractor(),
+      offline,
     },
     modelId: () => model().id,
   }
@@ -41,7 +43,7 @@ export async function consolidation (app: FastifyInstance, svc: MemoryServiceImp
   for (const j of jobs) app.registry.jobs.add(j.name, j)
 
   const stop = new AbortController()
-  app.addHook('onClose', async () => { stop.abort(new Error('the server is shutting down')) })
+  app.addHook('onClose', async () => { stop.abort(new Error('the server is shutting down')); await offline.close() })
   await consolidationRoutes(app, {
     settings,
     jobs,

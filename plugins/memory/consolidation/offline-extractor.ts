@@ -3,7 +3,8 @@
 // first-person statements ("my name is", "I work at", "I live in", "my sister Anna ...",
 // "I like ...") and simple third-person ones about the people just named ("she lives in").
 // Small talk, questions and requests are skipped before any pattern runs (junk.ts).
-// Quality is measured on a labelled set by bench/extraction.bench.ts.
+// Quality is measured on a labelled set by bench/extraction.bench.ts. The server runs it in
+// a worker thread (offline-thread.ts): ~50k characters are seconds of CPU.
 import { loadNlp, type Nlp } from './nlp.ts'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
@@ -324,19 +325,27 @@ function extractSentence (nlp: Nlp, c: Collector, turn: number, people: string[]
   namedThings(x, s)
 }
 
+/** The extraction itself, synchronous: CPU-bound (~2 ms a sentence), so the server runs it in a worker (offline-thread.ts). */
+export function extractOffline (nlp: Nlp, turns: ExtractionTurn[]): Extraction {
+  const c = new Collector()
+  turns.forEach((t, i) => {
+    const people: string[] = []
+    for (const s of sentences(stripRecalledMemory(t.content))) {
+      if (isSmallTalk(s)) continue
+      extractSentence(nlp, c, i, people, s)
+    }
+  })
+  return c.result()
+}
+
+/**
+ * The offline extractor in the calling thread: for the quality tests and the bench. The
+ * server uses OfflineWorkerExtractor (offline-thread.ts), the same extraction in a worker.
+ */
 export class OfflineExtractor implements Extractor {
   readonly name = 'offline' as const
 
   async extract (turns: ExtractionTurn[]): Promise<Extraction> {
-    const nlp = await loadNlp()
-    const c = new Collector()
-    turns.forEach((t, i) => {
-      const people: string[] = []
-      for (const s of sentences(stripRecalledMemory(t.content))) {
-        if (isSmallTalk(s)) continue
-        extractSentence(nlp, c, i, people, s)
-      }
-    })
-    return c.result()
+    return extractOffline(await loadNlp(), turns)
   }
 }

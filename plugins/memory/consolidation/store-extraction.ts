@@ -3,6 +3,7 @@
 // filtered for relevance and checked against the current facts about their subject
 // (supersession), then relationships. Everything is keyed so that storing the same
 // extraction twice adds nothing (claim_hash, entity name, relationship triple).
+import { setImmediate } from 'node:timers/promises'
 import type { Entity, Fact, GraphStore, NewFact } from '@agentd/sdk/contracts/memory-stores'
 import { USER, attributeOf, normPredicate, isRelation, type Extraction, type ExtractedFact, type ExtractionTurn } from './extraction.ts'
 import { GLOBAL_CHANNEL, type ConsolidationDeps } from './deps.ts'
@@ -65,7 +66,10 @@ export class ExtractionWriter {
       this.#ids.set(key, id)
       return id
     }
-    for (const e of x.entities) await entityId(e.name, e.type)
+    // A turn between items: the embedded database answers without leaving the event loop
+    // (its statements resolve as microtasks), so a long extraction stored in one go held
+    // every request up; now the loop serves them between one item's statements and the next.
+    for (const e of x.entities) { await entityId(e.name, e.type); await setImmediate() }
 
     // Facts in the order they were said, so a later statement supersedes an earlier one.
     const facts = [...x.facts].sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0))
@@ -82,6 +86,7 @@ export class ExtractionWriter {
       const linked = [subjectId]
       for (const n of f.entities ?? []) if (declared.has(n.trim().toLowerCase()) || this.#ids.has(n.trim().toLowerCase())) linked.push(await entityId(n, 'Concept'))
       await this.#fact(f, subjectId, [...new Set(linked)], source?.id ?? null)
+      await setImmediate()
     }
 
     for (const r of x.relationships) {
@@ -92,6 +97,7 @@ export class ExtractionWriter {
       if (src === undefined || dst === undefined) continue
       await this.#graph.relate({ source_id: src, target_id: dst, type: normPredicate(r.type), confidence: r.confidence, channel: this.channel })
       this.metrics.relationships++
+      await setImmediate()
     }
   }
 

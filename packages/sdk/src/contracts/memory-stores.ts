@@ -355,6 +355,10 @@ export interface EntityGraph {
    */
   relationships: Array<{ type: string, direction: 'outgoing' | 'incoming', confidence: number, depth: number, source: { id: string, name: string, type: string }, target: { id: string, name: string, type: string } }>
   depth: number
+  /** The most relationships this walk returns (the memory kit's `graphWalkLimit`). */
+  limit: number
+  /** True when more relationships were within reach than `limit`: the nearest were kept (by depth, type, target name). */
+  truncated: boolean
 }
 
 /** Entities, facts, relationships and their links; traversal to depth 1-3. */
@@ -451,8 +455,12 @@ export interface GraphStore extends ReembedSupport {
   searchTurns?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
-  /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */
-  graph: (entityId: string, depth: number) => Promise<EntityGraph | undefined>
+  /**
+   * The entity, its facts and the relationships reachable within `depth` hops, at most
+   * `limit` of them (default and bounds: the memory kit's `GRAPH_WALK_LIMIT`), the nearest
+   * first; undefined if unknown.
+   */
+  graph: (entityId: string, depth: number, limit?: number) => Promise<EntityGraph | undefined>
 
   // For consolidation jobs that come as plugins:
   /** Sets an entity's or a fact's salience (clamped to 0-1); false when there is no such item. */

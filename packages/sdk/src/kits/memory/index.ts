@@ -44,6 +44,16 @@ export const CHANNEL_PATTERN = `^(?!${CHANNEL_ALL}$)[A-Za-z0-9_-]{1,${CHANNEL_MA
 const CHANNEL_RE = new RegExp(CHANNEL_PATTERN)
 export const isChannelName = (name: string): boolean => CHANNEL_RE.test(name)
 
+/**
+ * How many relationships one entity-graph walk returns (`GraphStore.graph`): a hub entity
+ * with k neighbours each with k more has k^3 paths within three hops, so every store cuts
+ * the walk, nearest edges first, and says so (`EntityGraph.truncated`).
+ */
+export const GRAPH_WALK_LIMIT = { default: 500, max: 2000 } as const
+/** A walk's limit as a store applies it: the default when absent, else an integer within 1 and the maximum. */
+export const graphWalkLimit = (limit?: number): number =>
+  limit === undefined || !Number.isFinite(limit) ? GRAPH_WALK_LIMIT.default : Math.max(1, Math.min(GRAPH_WALK_LIMIT.max, Math.trunc(limit)))
+
 /** Scales a vector to unit length (a zero vector stays zero). */
 export function normalize (v: number[]): number[] {
   let sum = 0
