@@ -74,6 +74,13 @@ function summary (c: McpConnection, manager: McpManager): Record<string, unknown
 }
 
 export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: string): void {
+  listRoutes(app, manager, instance)
+  connectionRoutes(app, manager)
+  // GET /api/prompts/mcp-tools is the prompts plugin's (from every tool source's toolsPrompt).
+}
+
+/** What every route needs: a server by name (404 naming the file), a {server}|{all} body read. */
+function lookups (manager: McpManager): { find: (name: string, path: string) => McpConnection, target: (body: { server?: string, all?: boolean } | undefined, route: string) => { server?: string, all: boolean }, file: string } {
   const find = (name: string, path: string): McpConnection => {
     const c = manager.get(name)
     if (c === undefined) throw new McpErrors.UNKNOWN_SERVER(name, path, manager.names().join(', ') || 'none')
@@ -86,7 +93,11 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: 
     return { server: body?.server, all }
   }
   const file = manager.shownFile
+  return { find, target, file }
+}
 
+function listRoutes (app: FastifyInstance, manager: McpManager, instance: string): void {
+  const { find, file } = lookups(manager)
   app.get('/api/mcp/servers', {
     schema: {
       tags: ['mcp'],
@@ -159,7 +170,10 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: 
       })))
     return { prompts, count: prompts.length }
   })
+}
 
+function connectionRoutes (app: FastifyInstance, manager: McpManager): void {
+  const { find, target, file } = lookups(manager)
   const ConnectOne = Type.Object({
     status: Type.String(), server: Type.String(), tools_count: Type.Integer(), resources_count: Type.Integer(), error: Type.Optional(Type.String()),
   })
@@ -212,6 +226,4 @@ export function mcpRoutes (app: FastifyInstance, manager: McpManager, instance: 
     await Promise.all(all.map(async c => { await c.disconnect() }))
     return { results: Object.fromEntries(all.map(c => [c.name, { status: 'disconnected' }])) }
   })
-
-  // GET /api/prompts/mcp-tools is the prompts plugin's (from every tool source's toolsPrompt).
 }
