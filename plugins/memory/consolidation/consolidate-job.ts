@@ -12,6 +12,8 @@ import { ExtractionWriter, emptyStoreMetrics, type StoreMetrics } from './store-
 
 export type ConsolidateMetrics = StoreMetrics & {
   conversations: number
+  /** The conversations consolidated (the jobs API shows it per run). */
+  items_processed: number
   user_turns: number
   turns_skipped: number
   /** Conversations each extractor handled. */
@@ -40,7 +42,7 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
   const s = deps.settings()
   const rel = deps.relational()
   const metrics: ConsolidateMetrics = {
-    conversations: 0, user_turns: 0, turns_skipped: 0, ...emptyStoreMetrics(), extractor: { llm: 0, offline: 0 },
+    conversations: 0, items_processed: 0, user_turns: 0, turns_skipped: 0, ...emptyStoreMetrics(), extractor: { llm: 0, offline: 0 },
     mode: s.extraction_mode, model: s.extraction_mode === 'offline' ? null : (safe(deps.modelId) ?? null), fallbacks: [], errors: [],
   }
   const run = new ExtractionRun(s.extraction_mode, deps.extractors.llm, deps.extractors.offline)
@@ -78,6 +80,7 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
       ctx.log('consolidate: a conversation failed; it is retried next run', { conversation_id: conv.id, error: (err as Error).message })
     }
   }
+  metrics.items_processed = metrics.conversations
   if (metrics.fallbacks.length > 0) ctx.log('consolidate: the offline extractor ran instead of the model', { reasons: [...new Set(metrics.fallbacks.map(f => f.reason))] })
   return metrics
 }

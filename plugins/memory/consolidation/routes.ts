@@ -46,7 +46,7 @@ export async function consolidationRoutes (app: FastifyInstance, o: Consolidatio
     schema: {
       tags, summary: 'Run memory jobs now (default: consolidate, patterns, promote), one after another',
       // No body schema: a POST without a body runs the default list (checked below).
-      response: { 200: Type.Object({ success: Type.Boolean(), duration_ms: Type.Number(), results: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }) },
+      response: { 200: Type.Object({ success: Type.Boolean(), duration_ms: Type.Number(), results: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())), errors: Type.Array(Type.String(), { description: 'one line per failed job, `name: message`; [] when none' }) }) },
     },
   }, async (request): Promise<RunReport> => {
     const body = check(ConsolidateBody, request.body ?? {})
