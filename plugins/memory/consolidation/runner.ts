@@ -9,7 +9,8 @@ export function serialized (job: Job): Job {
   return {
     name: job.name,
     description: job.description,
-    schedule: job.schedule,
+    // Read through: a job's schedule may follow a live setting.
+    get schedule () { return job.schedule },
     enabledByDefault: job.enabledByDefault,
     timeoutSeconds: job.timeoutSeconds,
     run: async (ctx: JobContext) => {
