@@ -220,7 +220,11 @@ t.test('the original client against agentd', async t => {
     const saved = await call('updateConsolidationSettings', '/api/memory/settings', { method: 'POST', body: { ...mem, job_promote_interval: 30, extraction_temperature: 0.2 } })
     t.ok(saved.updated.includes('job_promote_interval'))
     t.match(await api('/api/memory/settings'), { job_promote_interval: 30, extraction_temperature: 0.2 })
-    t.match((await api('/api/jobs')).jobs.find((j: Json) => j.name === 'promote'), { interval_minutes: 30 }, 'the promote job runs on the new interval')
+    const interval = async (name: string): Promise<unknown> => (await api('/api/jobs')).jobs.find((j: Json) => j.name === name).interval_minutes
+    t.equal(await interval('promote'), 30, 'the promote job runs on the new interval')
+    t.equal(await interval('entity_linking'), 60, 'the graph store\'s own schedule while the setting is at its default')
+    await api('/api/memory/settings', { method: 'POST', body: { job_consolidate_interval: 5, job_entity_linking_interval: 10 } })
+    t.same([await interval('consolidate'), await interval('entity_linking')], [5, 10], 'consolidate and entity_linking too')
 
     const rec = await call('getRecallSettings', '/api/memory/recall-settings')
     t.same(RECALL_SETTINGS.filter(k => !(k in rec)), [], 'every key the panel reads')

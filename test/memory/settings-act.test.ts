@@ -82,6 +82,23 @@ t.test('memory and recall settings act', async t => {
     await set('/api/memory/settings', { extraction_condense_facts: false })
   })
 
+  t.test('fact_confidence_threshold and entity_linking_similarity_threshold', async t => {
+    await set('/api/memory/settings', { fact_confidence_threshold: 0.99 })
+    fake.enqueue({ text: extraction([fact('user', 'likes', 'jazz', 'The user likes jazz.')]) })
+    t.match(await consolidate('th1', 'I like jazz.'), { facts_created: 0, facts_filtered: 1 }, 'less certain than the threshold: not stored')
+    await set('/api/memory/settings', { fact_confidence_threshold: 0.3 })
+    const org = (name: string): Record<string, unknown> => ({ name, type: 'Organization', aliases: [] })
+    const linkWith = async (threshold: number, channel: string): Promise<Json> => {
+      await set('/api/memory/settings', { entity_linking_similarity_threshold: threshold })
+      fake.enqueue({ text: extraction([], [org('Acme Corp')]) }, { text: extraction([], [org('Acme Corporation')]) })
+      await consolidate(channel, 'I deal with Acme Corp.')
+      return await consolidate(channel, 'Acme Corporation called.')
+    }
+    t.match(await linkWith(0.01, 'th2'), { entities_linked: 1, entities_created: 0 }, 'a low threshold: the similar name is the same entity')
+    t.match(await linkWith(1, 'th3'), { entities_linked: 0, entities_created: 1 }, 'the highest: a new entity')
+    await set('/api/memory/settings', { entity_linking_similarity_threshold: 0.9 })
+  })
+
   t.test('contradiction and correction detection', async t => {
     const both = async (channel: string, second: Record<string, unknown>): Promise<Json[]> => {
       fake.enqueue({ text: extraction([fact('user', 'works_at', 'Acme', 'The user works at Acme.')]) })
