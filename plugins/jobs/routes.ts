@@ -7,6 +7,7 @@ import { Errors } from '@agentd/sdk'
 import type { Job } from '@agentd/sdk/contracts/job'
 import type { JobEngine } from './engine.ts'
 import type { JobCounters, JobState } from './state.ts'
+import { JobDetailSchema, JobListSchema, JobRunSchema, ToggleSchema } from './schemas.ts'
 
 const HISTORY = 10
 
@@ -62,7 +63,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
       return job
     }
 
-    scope.get('/api/jobs', { schema: { tags: ['jobs'], summary: 'Every job, and the workers running them' } }, async () => {
+    scope.get('/api/jobs', { schema: { tags: ['jobs'], summary: 'Every job, and the workers running them', response: { 200: JobListSchema } } }, async () => {
       const [counters, running, runs] = await db(Promise.all([api.state.counters(), api.state.running(), api.state.workerRuns()]))
       const workers = (api.engine.running ? await db(api.engine.workers()) : []).map(w => ({ ...w, jobs_run: runs.get(w.id) ?? 0 }))
       const me = workers.find(w => w.this_process)
@@ -79,7 +80,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
       }
     })
 
-    scope.get('/api/jobs/:job_name', { schema: { tags: ['jobs'], summary: 'A job and its last 10 runs', params: Name } }, async (request) => {
+    scope.get('/api/jobs/:job_name', { schema: { tags: ['jobs'], summary: 'A job and its last 10 runs', params: Name, response: { 200: JobDetailSchema } } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const [c, history] = await db(Promise.all([api.state.counter(job.name), api.state.history(job.name, HISTORY)]))
       return {
@@ -92,7 +93,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
     })
 
     // The body, if any, is ignored: a run takes no parameters.
-    scope.post('/api/jobs/:job_name/run', { schema: { tags: ['jobs'], summary: 'Run a job now and wait for its result', params: Name } }, async (request) => {
+    scope.post('/api/jobs/:job_name/run', { schema: { tags: ['jobs'], summary: 'Run a job now and wait for its result', params: Name, response: { 200: JobRunSchema } } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const out = await db(api.engine.runNow(job))
       // `result`: the metrics again, under the original system's name.
@@ -100,7 +101,7 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
     })
 
     scope.post('/api/jobs/:job_name/toggle', {
-      schema: { tags: ['jobs'], summary: 'Enable or disable a job (kept across restarts)', params: Name },
+      schema: { tags: ['jobs'], summary: 'Enable or disable a job (kept across restarts)', params: Name, response: { 200: ToggleSchema } },
     }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const body = request.body as { enabled?: unknown } | undefined

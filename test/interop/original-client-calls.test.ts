@@ -273,7 +273,7 @@ t.test('the original client against agentd', async t => {
       const res = await fetch(s.url + path, { method: 'POST', body: form })
       t.equal(res.status, status, path)
       t.not(res.headers.get('connection'), 'close', `${path}: keep-alive`)
-      t.type((await res.json()).error, 'string')
+      t.type(((await res.json()) as { error?: unknown }).error, 'string')
     }
   })
 })
