@@ -58,6 +58,9 @@ const plugins = (fakeUrl: string): PluginSpec[] => [
   { name: 'recall-hyde', module: repoPlugin('recall-hyde') },
   { name: 'recall-self-query', module: repoPlugin('recall-self-query') },
   { name: 'jobs', module: repoPlugin('jobs'), options: { poll_seconds: 0.5 } },
+  // Not the client's, but POST routes of the shipped set the deep-JSON check below covers.
+  { name: 'openai-api', module: repoPlugin('openai-api') },
+  { name: 'mcp-server', module: repoPlugin('mcp-server') },
 ]
 
 /** The keys of the client's ConsolidationSettings and RecallSettings interfaces. */
@@ -258,9 +261,11 @@ t.test('the original client against agentd', async t => {
       const url = p.replace(/\{[^}]+\}/g, m => /id\}$/.test(m) ? '00000000-0000-4000-8000-000000000000' : 'x')
       if (url === '/api/plugins/reload') continue // processed: a reload (tested in test/kernel)
       for (const body of [deep, nearLimit]) {
-        const res = await fetch(s.url + url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        // The Accept the MCP transport requires, so /mcp reads the body too.
+        const res = await fetch(s.url + url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body })
         await res.arrayBuffer()
         t.ok(res.status < 500, `${url} (${body.length / 2} levels): ${res.status}`)
+        // The kernel's parser refuses it (400); /mcp parses its own and answers JSON-RPC's 400.
         if (body === deep) t.equal(res.status, 400, `${url}: too deep`)
       }
     }
