@@ -8,6 +8,8 @@ export interface AgentResult {
   task_id: string
   status: AgentStatus
   answer: string
+  /** The answer again (the original client reads `result`); set by the route. */
+  result?: string
   thinking: string
   has_thinking: boolean
   plan_steps: number

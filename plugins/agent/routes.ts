@@ -12,6 +12,9 @@ const RunBody = Type.Object({
   task: Type.String({ description: 'What the agent must do.' }),
   reasoning_strategy: Type.Optional(Type.String({ minLength: 1, description: '`auto` or a registered strategy: cot, tot, react, reflection, or a plugin\'s.' })),
   config: Type.Optional(RunOverrides),
+  // The original client's shorthands: `config.default_model` and `config.allowed_tools` win when both are sent.
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'provider/model for the run (shorthand of config.default_model).' })),
+  tools: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 500, description: 'tools the run may use (shorthand of config.allowed_tools).' })),
   include_trace: Type.Optional(Type.Boolean({ description: 'Return the step trace (default true).' })),
 }, { additionalProperties: false })
 type RunBodyT = Static<typeof RunBody>
@@ -27,6 +30,7 @@ export const AgentResultSchema = Type.Object({
   task_id: Type.String(),
   status: Type.String({ description: 'idle, planning, reasoning, executing, complete, failed, cancelled' }),
   answer: Type.String(),
+  result: Type.String({ description: 'the answer again, under the original system\'s name' }),
   thinking: Type.String(),
   has_thinking: Type.Boolean(),
   plan_steps: Type.Integer(),
@@ -111,13 +115,18 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
       const result = await runAgent(app, {
         task,
         strategy: requested,
-        cfg: runConfig(app, opts, body.config),
+        cfg: runConfig(app, opts, {
+          ...(body.model === undefined ? {} : { default_model: body.model }),
+          ...(body.tools === undefined ? {} : { allowed_tools: body.tools }),
+          ...body.config,
+        }),
         autoRules,
         autoFallback: opts.auto_fallback,
         clientSignal: client.signal,
         tracker,
       })
       if (body.include_trace === false) delete result.trace
+      result.result = result.answer
       // A provider failure (502/503/504) is the caller's signal to fix a key or a server, and
       // a model the provider does not know (404) to fix the model id: it keeps its HTTP status
       // (DECISIONS.md), and the body is the error body with the partial result beside it, so
@@ -128,7 +137,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
         const { error: _error, ...partial } = result
         // Typed routes only know their 200 schema; this reply is deliberately outside it.
         const raw = reply as unknown as { code: (n: number) => { send: (b: unknown) => unknown } }
-        return raw.code(err.statusCode).send({ ...partial, error: err.error, code: err.code, statusCode: err.statusCode })
+        return raw.code(err.statusCode).send({ ...partial, result: partial.answer, error: err.error, code: err.code, statusCode: err.statusCode })
       }
       return result
     } finally {

@@ -49,14 +49,14 @@ t.test('agent without the chat plugin: GET /api/agent/status exists and lists th
   const answer = gate()
   t.teardown(answer.open)
   const h = await startAgent(t, { agent: { enable_planning: false }, replies: { cot: { text: 'Tides follow the moon.', gate: answer.promise } } })
-  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [], active_sessions: 0 })
   const run = h.run({ task: 'Explain tides', reasoning_strategy: 'cot' })
   await until('the model call', () => h.fake.completions.length === 1)
   const now = await statusNow(h.s, 'agent')
   t.match(now, { overall: 'reasoning', task: { kind: 'agent', status: 'reasoning' } }, 'the run is listed')
   answer.open()
   t.equal((await run).body.status, 'complete')
-  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.same((await h.s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [], active_sessions: 0 })
 })
 
 t.test('agent loaded before chat: one status route, serving both', async t => {
@@ -71,6 +71,6 @@ t.test('agent loaded before chat: one status route, serving both', async t => {
       ...statusPlugins,
     ],
   })
-  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [], active_sessions: 0 })
   t.equal((await s.post('/api/agent/chat', { message: 'hi', model: 'fake/m1' })).status, 200, 'chat loaded too')
 })

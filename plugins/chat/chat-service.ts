@@ -79,7 +79,7 @@ const round2 = (n: number): number => Math.round(n * 100) / 100
 export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { stream: boolean, signal?: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<ChatOutcome> {
   const { app, opts } = deps
   const { body } = prep
-  const task = deps.tasks.start(mode.stream ? 'chat_stream' : 'chat', 'reasoning', prep.task_id)
+  const task = deps.tasks.start(mode.stream ? 'chat_stream' : 'chat', 'reasoning', prep.task_id, prep.session_id)
   try {
     let session = await deps.sessions.get(prep.session_id) ?? newSession(prep.session_id)
     if (app.hooks.has('chat:request')) session = (await app.hooks.run('chat:request', { request: body, session })).session

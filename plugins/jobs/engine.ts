@@ -15,7 +15,7 @@ import type pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import { Errors, createError, raceAbort } from '@agentd/sdk'
 import type { SqlHandle } from '@agentd/sdk/kits/sql'
-import type { Job, JobMetrics, JobSchedule } from '@agentd/sdk/contracts/job'
+import type { Job, JobMetrics, JobSchedule, JobScheduleSource } from '@agentd/sdk/contracts/job'
 import type { JobState, RunOutcome, RunRecord } from './state.ts'
 
 export const JOB_NAME = /^[a-z][a-z0-9_]{0,62}$/
@@ -30,6 +30,8 @@ export interface EngineOptions {
   heartbeatSeconds: number
   /** Per-job schedule overrides (the plugin's `schedules` option). */
   schedules: Record<string, JobSchedule>
+  /** Schedules other plugins set from users' settings (registry.jobSchedules), below the option. */
+  sources?: () => JobScheduleSource[]
   log: FastifyBaseLogger
 }
 
@@ -88,7 +90,12 @@ export class JobEngine {
   get uptimeSeconds (): number { return this.#boss === undefined ? 0 : Math.round((Date.now() - this.#startedAt) / 1000) }
 
   scheduleOf (job: Job): JobSchedule {
-    return Object.hasOwn(this.#opts.schedules, job.name) ? this.#opts.schedules[job.name] : job.schedule
+    if (Object.hasOwn(this.#opts.schedules, job.name)) return this.#opts.schedules[job.name]
+    for (const source of this.#opts.sources?.() ?? []) {
+      const s = source.scheduleOf(job.name)
+      if (s !== undefined) return s
+    }
+    return job.schedule
   }
 
   async isEnabled (job: Job): Promise<boolean> {
@@ -155,11 +162,17 @@ export class JobEngine {
    * whose first ask was refused because the previous run was still going. Every process
    * asks; the slot index lets one in.
    */
-  #askEachSlot (boss: PgBoss, job: Job, every: number): void {
-    const slotMs = every * 1000
+  #askEachSlot (boss: PgBoss, job: Job, first: number): void {
+    let every = first
     let queued = false
     const next = (): void => {
       if (this.#boss !== boss) return
+      // The schedule is read again before each ask: a job's may follow a live setting (the
+      // memory plugin's job intervals). A new length starts with the next slot.
+      const sched = this.scheduleOf(job)
+      if (sched === null || !('every_seconds' in sched)) return
+      if (sched.every_seconds !== every) { every = sched.every_seconds; queued = false }
+      const slotMs = every * 1000
       const into = Date.now() % slotMs
       const wait = into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
       // Long slots are asked about at least every 15 minutes, so a clock jump costs at most that.

@@ -50,6 +50,7 @@ async function jobs (app: FastifyInstance, opts: PluginOptions<Options>): Promis
     pollSeconds: opts.poll_seconds,
     heartbeatSeconds: opts.worker_heartbeat_seconds,
     schedules: opts.schedules,
+    sources: () => app.registry.jobSchedules.values(),
     log: app.log,
   })
   await jobRoutes(app, { engine, state, jobs: all })

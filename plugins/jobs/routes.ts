@@ -7,6 +7,7 @@ import { Errors } from '@agentd/sdk'
 import type { Job } from '@agentd/sdk/contracts/job'
 import type { JobEngine } from './engine.ts'
 import type { JobCounters, JobState } from './state.ts'
+import { JobDetailSchema, JobListSchema, JobRunSchema, ToggleSchema } from './schemas.ts'
 
 const HISTORY = 10
 
@@ -14,21 +15,35 @@ const Name = Type.Object({ job_name: Type.String() })
 
 export interface JobsApi { engine: JobEngine, state: JobState, jobs: () => Job[] }
 
+const ms = (v: number | null | undefined): number | null => v === null || v === undefined ? null : Math.round(v)
+
+/** What a run processed: its own `items_processed` count when it reports one, else 0. */
+export function itemsProcessed (metrics: Record<string, unknown>): number {
+  const n = metrics.items_processed
+  return typeof n === 'number' && Number.isFinite(n) ? n : 0
+}
+
 function view (job: Job, engine: JobEngine, c: JobCounters | undefined, running: boolean): Record<string, unknown> {
   const schedule = engine.scheduleOf(job)
+  const enabled = c?.enabled ?? job.enabledByDefault ?? true
+  const runs = c?.run_count ?? 0
   return {
     name: job.name,
     description: job.description,
-    status: running ? 'running' : 'idle',
-    enabled: c?.enabled ?? job.enabledByDefault ?? true,
+    // The original client decides its enable/disable button from `disabled`.
+    status: running ? 'running' : enabled ? 'idle' : 'disabled',
+    enabled,
     interval_minutes: schedule !== null && 'every_seconds' in schedule ? schedule.every_seconds / 60 : null,
     schedule,
     last_run: c?.last_run ?? null,
-    last_duration_ms: c?.last_duration_ms ?? null,
+    last_success: c?.last_success ?? null,
+    last_duration_ms: ms(c?.last_duration_ms),
     last_error: c?.last_error ?? null,
-    run_count: c?.run_count ?? 0,
+    run_count: runs,
     success_count: c?.success_count ?? 0,
     failure_count: c?.failure_count ?? 0,
+    avg_duration_ms: runs === 0 ? 0 : Math.round((c?.total_duration_ms ?? 0) / runs),
+    success_rate: runs === 0 ? 0 : Math.round((c?.success_count ?? 0) / runs * 1000) / 1000,
   }
 }
 
@@ -48,37 +63,45 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
       return job
     }
 
-    scope.get('/api/jobs', { schema: { tags: ['jobs'], summary: 'Every job, and the workers running them' } }, async () => {
-      const [counters, running] = await db(Promise.all([api.state.counters(), api.state.running()]))
-      const workers = api.engine.running ? await db(api.engine.workers()) : []
+    scope.get('/api/jobs', { schema: { tags: ['jobs'], summary: 'Every job, and the workers running them', response: { 200: JobListSchema } } }, async () => {
+      const [counters, running, runs] = await db(Promise.all([api.state.counters(), api.state.running(), api.state.workerRuns()]))
+      const workers = (api.engine.running ? await db(api.engine.workers()) : []).map(w => ({ ...w, jobs_run: runs.get(w.id) ?? 0 }))
+      const me = workers.find(w => w.this_process)
       return {
         jobs: api.jobs().map(j => view(j, api.engine, counters.get(j.name), running.has(j.name))),
-        worker: { status: api.engine.running ? 'running' : 'stopped', uptime_seconds: api.engine.uptimeSeconds, id: api.engine.workerName },
+        worker: {
+          id: api.engine.workerName,
+          status: api.engine.running ? 'running' : 'stopped',
+          uptime_seconds: api.engine.uptimeSeconds,
+          jobs_run: runs.get(api.engine.workerName) ?? 0,
+          last_heartbeat: me?.last_heartbeat ?? null,
+        },
         workers,
       }
     })
 
-    scope.get('/api/jobs/:job_name', { schema: { tags: ['jobs'], summary: 'A job and its last 10 runs', params: Name } }, async (request) => {
+    scope.get('/api/jobs/:job_name', { schema: { tags: ['jobs'], summary: 'A job and its last 10 runs', params: Name, response: { 200: JobDetailSchema } } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const [c, history] = await db(Promise.all([api.state.counter(job.name), api.state.history(job.name, HISTORY)]))
       return {
         job: view(job, api.engine, c, history.some(r => r.finished_at === null)),
         history: history.map(r => ({
-          id: r.id, timestamp: r.timestamp, duration_ms: r.duration_ms, success: r.success,
+          id: r.id, timestamp: r.timestamp, duration_ms: ms(r.duration_ms), success: r.success, items_processed: itemsProcessed(r.metrics),
           status: r.finished_at === null ? 'running' : 'finished', trigger: r.trigger, slot: r.slot, worker: r.worker, metrics: r.metrics, error: r.error,
         })),
       }
     })
 
     // The body, if any, is ignored: a run takes no parameters.
-    scope.post('/api/jobs/:job_name/run', { schema: { tags: ['jobs'], summary: 'Run a job now and wait for its result', params: Name } }, async (request) => {
+    scope.post('/api/jobs/:job_name/run', { schema: { tags: ['jobs'], summary: 'Run a job now and wait for its result', params: Name, response: { 200: JobRunSchema } } }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const out = await db(api.engine.runNow(job))
-      return { success: out.success, job: job.name, duration_ms: out.duration_ms, metrics: out.metrics, ...(out.error === undefined ? {} : { error: out.error }) }
+      // `result`: the metrics again, under the original system's name.
+      return { success: out.success, job: job.name, duration_ms: Math.round(out.duration_ms), metrics: out.metrics, result: out.metrics, ...(out.error === undefined ? {} : { error: out.error }) }
     })
 
     scope.post('/api/jobs/:job_name/toggle', {
-      schema: { tags: ['jobs'], summary: 'Enable or disable a job (kept across restarts)', params: Name },
+      schema: { tags: ['jobs'], summary: 'Enable or disable a job (kept across restarts)', params: Name, response: { 200: ToggleSchema } },
     }, async (request) => {
       const job = find((request.params as { job_name: string }).job_name)
       const body = request.body as { enabled?: unknown } | undefined

@@ -12,18 +12,25 @@ for (const target of JOBS_TARGETS) {
     const ok = await post(s, '/api/jobs/slow/run')
     t.equal(ok.status, 200)
     t.match(ok.body, { success: true, job: 'slow', metrics: { slept_ms: 300 } })
-    // The run's duration covers the job's own (it is timed around it), whatever the timer's
-    // rounding; compared as the float4 the history column stores it as (Math.fround is monotonic).
-    t.ok(Math.fround(ok.body.duration_ms) >= Math.fround(ok.body.metrics.measured_ms), `duration ${ok.body.duration_ms} covers the sleep of ${ok.body.metrics.measured_ms} ms`)
+    // The run's duration covers the job's own (it is timed around it), in whole milliseconds
+    // (SPEC.md: an int), so rounded it is at least the job's own rounded down.
+    t.ok(Number.isInteger(ok.body.duration_ms), 'an integer')
+    t.ok(ok.body.duration_ms >= Math.floor(ok.body.metrics.measured_ms), `duration ${ok.body.duration_ms} covers the sleep of ${ok.body.metrics.measured_ms} ms`)
+    t.same(ok.body.result, ok.body.metrics, 'the metrics under `result` too (the original client reads that)')
     t.ok(ok.body.metrics.measured_ms >= 290, 'the job slept about as long as asked')
     const bad = await post(s, '/api/jobs/broken/run')
     t.equal(bad.status, 200)
     t.match(bad.body, { success: false, job: 'broken', error: 'broken failed on purpose' })
     const { body } = await s.json('/api/jobs')
     const broken = body.jobs.find((j: Body) => j.name === 'broken')
-    t.match(broken, { status: 'idle', run_count: 1, success_count: 0, failure_count: 1, last_error: 'broken failed on purpose' })
+    t.match(broken, { status: 'idle', run_count: 1, success_count: 0, failure_count: 1, last_error: 'broken failed on purpose', last_success: null, success_rate: 0 })
+    const slow = body.jobs.find((j: Body) => j.name === 'slow')
+    t.match(slow, { run_count: 1, success_rate: 1, last_success: slow.last_run })
+    t.ok(Number.isInteger(slow.last_duration_ms) && Number.isInteger(slow.avg_duration_ms) && slow.avg_duration_ms >= 300, `integer durations (${slow.last_duration_ms}, average ${slow.avg_duration_ms})`)
     t.equal(body.worker.status, 'running')
     t.equal(body.workers.length, 1)
+    t.match(body.worker, { id: body.workers[0].id, jobs_run: 2, last_heartbeat: String })
+    t.equal(body.workers[0].jobs_run, 2, 'each worker says how many runs it finished')
   })
 
   t.test(`${target.name}: history holds the last 10 runs, newest first`, async t => {
@@ -34,7 +41,8 @@ for (const target of JOBS_TARGETS) {
     t.equal(body.job.run_count, 12)
     const times = body.history.map((h: Body) => Date.parse(h.timestamp))
     t.same(times, [...times].sort((a, b) => b - a), 'newest first')
-    t.match(body.history[0], { success: true, trigger: 'manual', metrics: { slept_ms: 0 } })
-    t.type(body.history[0].duration_ms, 'number')
+    t.match(body.history[0], { success: true, trigger: 'manual', metrics: { slept_ms: 0 }, items_processed: 0 })
+    t.ok(Number.isInteger(body.history[0].duration_ms), 'duration_ms is an integer (SPEC.md)')
+    t.equal(body.job.success_rate, 1)
   })
 }

@@ -24,6 +24,19 @@ const migrations: Migration[] = [
       await sql`CREATE INDEX IF NOT EXISTS agentd_job_runs_open ON agentd_job_runs (name) WHERE finished_at IS NULL`.execute(db)
     },
   },
+  {
+    version: 2,
+    name: 'last success, total duration, runs per worker',
+    up: async (db) => {
+      await sql`ALTER TABLE agentd_jobs ADD COLUMN IF NOT EXISTS last_success timestamptz`.execute(db)
+      await sql`ALTER TABLE agentd_jobs ADD COLUMN IF NOT EXISTS total_duration_ms double precision NOT NULL DEFAULT 0`.execute(db)
+      // Counters from before this version: the kept history is all there is to go on.
+      await sql`UPDATE agentd_jobs j SET
+          last_success = (SELECT max(started_at) FROM agentd_job_runs r WHERE r.name = j.name AND r.success),
+          total_duration_ms = j.run_count * COALESCE((SELECT avg(duration_ms) FROM agentd_job_runs r WHERE r.name = j.name AND r.finished_at IS NOT NULL), j.last_duration_ms, 0)`.execute(db)
+      await sql`CREATE TABLE IF NOT EXISTS agentd_job_workers (worker text PRIMARY KEY, jobs_run integer NOT NULL DEFAULT 0)`.execute(db)
+    },
+  },
 ]
 
 export interface JobCounters {
@@ -34,6 +47,10 @@ export interface JobCounters {
   last_run: string | null
   last_duration_ms: number | null
   last_error: string | null
+  /** When the last successful run started. */
+  last_success: string | null
+  /** Sum of every counted run's duration (for the average). */
+  total_duration_ms: number
 }
 
 export interface RunRecord {
@@ -55,7 +72,7 @@ export interface RunOutcome { success: boolean, duration_ms: number, metrics: Jo
 
 type Row = Record<string, unknown>
 
-const EMPTY: JobCounters = { enabled: null, run_count: 0, success_count: 0, failure_count: 0, last_run: null, last_duration_ms: null, last_error: null }
+const EMPTY: JobCounters = { enabled: null, run_count: 0, success_count: 0, failure_count: 0, last_run: null, last_duration_ms: null, last_error: null, last_success: null, total_duration_ms: 0 }
 
 function toRun (r: Row): RunRecord {
   return {
@@ -93,7 +110,15 @@ export class JobState {
       run_count: num(row.run_count), success_count: num(row.success_count), failure_count: num(row.failure_count),
       last_run: isoOrNull(row.last_run), last_duration_ms: row.last_duration_ms === null ? null : num(row.last_duration_ms),
       last_error: row.last_error === null ? null : String(row.last_error),
+      last_success: isoOrNull(row.last_success), total_duration_ms: num(row.total_duration_ms),
     }]))
+  }
+
+  /** Runs each worker finished (a run cleared by clear-stuck counts for the worker that died). */
+  async workerRuns (): Promise<Map<string, number>> {
+    await this.ready()
+    const r = await sql<Row>`SELECT worker, jobs_run FROM agentd_job_workers`.execute(this.#db)
+    return new Map(r.rows.map(row => [String(row.worker), num(row.jobs_run)]))
   }
 
   async counter (name: string): Promise<JobCounters> { return (await this.counters()).get(name) ?? { ...EMPTY } }
@@ -141,12 +166,16 @@ export class JobState {
     const r = await sql<Row>`WITH closed AS (
         UPDATE agentd_job_runs SET finished_at = now(), duration_ms = ${out.duration_ms},
           success = ${out.success}, metrics = ${jsonb(out.metrics)}::jsonb, error = ${out.error ?? null}
-        WHERE id = ${id} AND finished_at IS NULL RETURNING name, started_at)
-      INSERT INTO agentd_jobs (name, run_count, success_count, failure_count, last_run, last_duration_ms, last_error)
-        SELECT name, 1, ${ok}, ${1 - ok}, started_at, ${out.duration_ms}, ${out.error ?? null} FROM closed
+        WHERE id = ${id} AND finished_at IS NULL RETURNING name, started_at, worker),
+      by_worker AS (INSERT INTO agentd_job_workers (worker, jobs_run) SELECT worker, 1 FROM closed
+        ON CONFLICT (worker) DO UPDATE SET jobs_run = agentd_job_workers.jobs_run + 1)
+      INSERT INTO agentd_jobs (name, run_count, success_count, failure_count, last_run, last_duration_ms, last_error, last_success, total_duration_ms)
+        SELECT name, 1, ${ok}, ${1 - ok}, started_at, ${out.duration_ms}, ${out.error ?? null}, CASE WHEN ${out.success} THEN started_at END, ${out.duration_ms} FROM closed
       ON CONFLICT (name) DO UPDATE SET run_count = agentd_jobs.run_count + 1,
         success_count = agentd_jobs.success_count + ${ok}, failure_count = agentd_jobs.failure_count + ${1 - ok},
-        last_run = EXCLUDED.last_run, last_duration_ms = EXCLUDED.last_duration_ms, last_error = EXCLUDED.last_error
+        last_run = EXCLUDED.last_run, last_duration_ms = EXCLUDED.last_duration_ms, last_error = EXCLUDED.last_error,
+        last_success = COALESCE(EXCLUDED.last_success, agentd_jobs.last_success),
+        total_duration_ms = agentd_jobs.total_duration_ms + EXCLUDED.total_duration_ms
       RETURNING name, run_count`.execute(this.#db)
     const row = r.rows[0]
     if (row === undefined) return false

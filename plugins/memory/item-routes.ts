@@ -23,7 +23,8 @@ const History = Type.Object({
   id: Type.String(), kind: Type.String(), exists: Type.Boolean(),
   history: Type.Array(Type.Object({ at: Type.String(), action: Type.String(), actor: Type.String({ description: 'user, consolidation, promotion, merge or system' }), channel: Type.Union([Type.String(), Type.Null()]), details: Obj })),
 })
-const Deleted = Type.Object({ message: Type.String(), id: Type.String(), deleted: Obj })
+/** `deleted: true` and the item as it was under its kind's name (the original client reads both). */
+const Deleted = Type.Object({ message: Type.String(), id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: Obj })
 
 export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   const tags = ['memory']
@@ -60,7 +61,7 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
         if (kind === 'goal') return await svc.deleteGoal(id)
         return await svc.deleteStrategy(id)
       })
-      return { message: `${kind[0].toUpperCase()}${kind.slice(1)} "${id}" deleted.`, id, deleted: gone as unknown as Record<string, unknown> }
+      return { message: `${kind[0].toUpperCase()}${kind.slice(1)} "${id}" deleted.`, id, deleted: true as const, [kind]: gone as unknown as Record<string, unknown> }
     })
   }
 
@@ -142,11 +143,14 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
       summary: 'Edit an entity (409 when another entity of its channel already has the new name and type)',
       params: IdParams,
       body: Type.Object({ name: Type.Optional(Name), type: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...EntityFields }, { additionalProperties: false, minProperties: 1 }),
-      response: { 200: Obj },
+      // `entity` as the fact PATCH answers `fact`; the entity's fields at the top level too
+      // (the answer before `entity` was added; deprecated, docs/api.md).
+      response: { 200: Type.Object({ entity: Obj }, { additionalProperties: true }) },
     },
   }, async (request) => {
     const { id } = request.params as { id: string }
-    return await guard(async () => await svc.editEntity(id, request.body as Record<string, never>, 'user'))
+    const entity = await guard(async () => await svc.editEntity(id, request.body as Record<string, never>, 'user')) as unknown as Record<string, unknown>
+    return { ...entity, entity }
   })
   common('entity', 'entities')
 

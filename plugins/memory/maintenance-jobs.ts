@@ -20,7 +20,7 @@ export function maintenanceJobs (svc: MemoryServiceImpl, o: MaintenanceOptions):
       schedule: { every_seconds: o.auditEverySeconds },
       run: async () => {
         const removed = await svc.need('relational').pruneAudit(o.auditRetentionDays)
-        return { removed, retention_days: o.auditRetentionDays }
+        return { removed, items_processed: removed, retention_days: o.auditRetentionDays }
       },
     },
     {
@@ -33,7 +33,7 @@ export function maintenanceJobs (svc: MemoryServiceImpl, o: MaintenanceOptions):
         signal.throwIfAborted()
         const rel = svc.relational
         const tools = rel?.pruneToolInvocations === undefined ? null : await rel.pruneToolInvocations(o.toolInvocationRetentionDays)
-        return { working_memory_expired: expired, tool_invocations_removed: tools, tool_invocation_retention_days: o.toolInvocationRetentionDays }
+        return { working_memory_expired: expired, tool_invocations_removed: tools, items_processed: (expired ?? 0) + (tools ?? 0), tool_invocation_retention_days: o.toolInvocationRetentionDays }
       },
     },
   ]

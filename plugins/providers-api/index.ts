@@ -20,7 +20,8 @@ export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
-const modelRow = (m: ModelInfo): ModelInfo & { known: boolean } => ({ ...m, known: m.known ?? true })
+/** `id`: provider/model, the id chat and the agent accept. */
+const modelRow = (providerId: string) => (m: ModelInfo): ModelInfo & { id: string, known: boolean } => ({ id: `${providerId}/${m.name}`, ...m, known: m.known ?? true })
 
 async function providersApi (app: FastifyInstance, opts: PluginOptions<ProvidersApiOptions>): Promise<void> {
   // The middleware runs these around every call made through the resolver.
@@ -34,7 +35,7 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
     const providers = await Promise.all(app.registry.providers.values().map(async p => {
       const s = p.status()
       // `available`: configured and its model list could be read (clients show it as up or down).
-      if (s.status !== 'configured') return { name: p.id, status: s.status, available: false, error: s.error ?? `Provider "${p.id}" is not configured.` }
+      if (s.status !== 'configured') return { name: p.id, status: s.status, available: false, models: [], error: s.error ?? `Provider "${p.id}" is not configured.` }
       try {
         const models = await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))
         return { name: p.id, status: s.status, available: true, models: models.map(m => m.name) }
@@ -56,19 +57,19 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
     const { provider } = request.query as { provider?: string }
     if (provider !== undefined) {
       const p = app.registry.providers.get(provider) // 404 listing the providers
-      const models = (await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow)
+      const models = (await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow(p.id))
       return { models, count: models.length }
     }
     const errors: Record<string, string> = {}
     const lists = await Promise.all(app.registry.providers.values().map(async p => {
       try {
-        return await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))
+        return (await bounded(opts.list_timeout_ms, p.id, `${p.id} model listing`, async signal => await p.listModels(signal))).map(modelRow(p.id))
       } catch (err) {
         errors[p.id] = (err as Error).message
         return []
       }
     }))
-    const models = lists.flat().map(modelRow)
+    const models = lists.flat()
     return Object.keys(errors).length === 0 ? { models, count: models.length } : { models, count: models.length, errors }
   })
 

@@ -9,12 +9,13 @@ export const ProviderListSchema = Type.Object({
     name: Type.String(),
     status: Type.Union([Type.Literal('configured'), Type.Literal('not_configured')]),
     available: Type.Boolean({ description: 'configured and its model list could be read' }),
-    models: Type.Optional(Type.Array(Type.String())),
+    models: Type.Optional(Type.Array(Type.String(), { description: '[] when not configured' })),
     error: Type.Optional(Type.String({ description: 'what to set (not_configured), or why the model list could not be read' })),
   })),
 })
 
 export const ModelSchema = Type.Object({
+  id: Type.String({ description: 'provider/model: the id chat and the agent accept as `model`' }),
   name: Type.String(),
   provider: Type.String(),
   context_window: Type.Integer(),

@@ -4,7 +4,7 @@
 // (keyword search for the query with the entities' names and aliases). Works with what
 // exists: with no graph store or no entities yet it gives nothing.
 import { STOPWORDS, keywordTurns, words } from '@agentd/sdk/kits/recall'
-import type { Entity, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { Entity, EntityGraph, Fact, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
@@ -21,6 +21,31 @@ export function nameCandidates (query: string): string[] {
 
 const mentions = (e: Entity, word: string): boolean =>
   [e.name, ...e.aliases].some(n => words(n).includes(word) || n.toLowerCase() === word)
+
+type Walked = Array<{ e: Entity & { score: number }, g: EntityGraph | undefined }>
+
+/**
+ * The facts of the entities within `depth` relationship hops of the matched ones (at most
+ * `limit` entities, nearest first), each scored as its matched entity's score times its
+ * confidence, halved per hop: a neighbour's fact ranks below the entity's own.
+ */
+async function relatedFacts (graph: GraphStore, walked: Walked, depth: number, limit: number): Promise<Array<Fact & { score: number, about: string, via: string }>> {
+  const matched = new Set(walked.map(w => w.e.id))
+  const near = new Map<string, { hop: number, name: string, from: Entity & { score: number } }>()
+  for (const { e, g } of walked) {
+    for (const r of g?.relationships ?? []) {
+      if (r.depth > depth) continue
+      for (const end of [r.source, r.target]) {
+        if (matched.has(end.id)) continue
+        const had = near.get(end.id)
+        if (had === undefined || r.depth < had.hop) near.set(end.id, { hop: r.depth, name: end.name, from: e })
+      }
+    }
+  }
+  const picked = [...near.entries()].sort((a, b) => a[1].hop - b[1].hop || b[1].from.score - a[1].from.score).slice(0, limit)
+  const graphs = await Promise.all(picked.map(async ([id, n]) => ({ n, g: await graph.graph(id, 1) })))
+  return graphs.flatMap(({ n, g }) => (g?.facts ?? []).map(f => ({ ...f, score: n.from.score * f.confidence * 0.5 ** n.hop, about: n.name, via: n.from.name })))
+}
 
 export function entityTechnique (stores: { graph: () => GraphStore | undefined, relational: () => RelationalStore | undefined }): RecallTechnique {
   return {
@@ -61,11 +86,15 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
       const entities = [...found.values()].sort((a, b) => b.score - a.score || b.salience - a.salience).slice(0, max)
       if (entities.length === 0) return { entities: [], facts: [], relevant_turns: [], timings_ms: timings }
       t0 = performance.now()
-      const graphs = await Promise.all(entities.map(async e => ({ e, g: await graph.graph(e.id, 1) })))
-      const facts = graphs.flatMap(({ e, g }) => (g?.facts ?? [])
+      const depth = s.recall_entity_graph_depth
+      const graphs = await Promise.all(entities.map(async e => ({ e, g: await graph.graph(e.id, Math.max(1, depth)) })))
+      const own = graphs.flatMap(({ e, g }) => (g?.facts ?? []).map(f => ({ ...f, score: e.score * f.confidence, about: e.name })))
+      const related = depth === 0 ? [] : await relatedFacts(graph, graphs, depth, max * 2)
+      const seen = new Set<string>()
+      const facts = [...own, ...related]
         .filter(f => f.superseded_at === null && input.channels.includes(f.channel))
-        .map(f => ({ ...f, score: e.score * f.confidence, about: e.name })))
         .sort((a, b) => b.score - a.score)
+        .filter(f => !seen.has(f.id) && seen.add(f.id) !== undefined)
       timings.facts = ms(t0)
       t0 = performance.now()
       const rel = stores.relational()

@@ -23,7 +23,7 @@ export function hydeTechnique (deps: { relational: () => RelationalStore | undef
       let answer: string
       try {
         answer = (await askModel(deps.providers(), input.settings.recall_hyde_model, 'recall_hyde_model',
-          [{ role: 'system', content: HYDE_PROMPT }, { role: 'user', content: input.query }], { maxTokens: 120, signal: input.signal })).trim()
+          [{ role: 'system', content: HYDE_PROMPT }, { role: 'user', content: input.query }], { maxTokens: input.settings.recall_hyde_max_tokens, temperature: input.settings.recall_hyde_temperature, provider: input.settings.recall_hyde_provider, signal: input.signal })).trim()
       } catch (err) {
         if (input.signal?.aborted === true) throw err
         return { note: err instanceof RecallModelError ? err.message : `the model failed: ${(err as Error).message}`, timings_ms: { model: ms(t0) } }

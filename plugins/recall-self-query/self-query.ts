@@ -48,7 +48,7 @@ export function selfQueryTechnique (deps: { relational: () => RelationalStore | 
       let f: Filters
       try {
         const answer = await askModel(deps.providers(), input.settings.recall_self_query_model, 'recall_self_query_model',
-          [{ role: 'system', content: selfQueryPrompt(new Date()) }, { role: 'user', content: input.query }], { maxTokens: 200, json: true, signal: input.signal })
+          [{ role: 'system', content: selfQueryPrompt(new Date()) }, { role: 'user', content: input.query }], { maxTokens: input.settings.recall_self_query_max_tokens, temperature: input.settings.recall_self_query_temperature, provider: input.settings.recall_self_query_provider, json: true, signal: input.signal })
         f = parseFilters(answer)
       } catch (err) {
         if (input.signal?.aborted === true) throw err

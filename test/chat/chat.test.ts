@@ -176,7 +176,7 @@ t.test('bad input is a 4xx with the error body, and nothing reaches the model', 
   const malformed = await s.post('/api/agent/chat', '{"message": ')
   t.equal(malformed.status, 400)
   t.equal(fake.completions.length, 0, 'nothing was sent to the model')
-  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [], active_sessions: 0 })
 })
 
 t.test('an unknown model (the upstream says 404) is a 404; an upstream failure is a 502', async t => {
@@ -219,7 +219,7 @@ profiles:
 
 t.test('GET /api/agent/status is idle with no task running', async t => {
   const { s } = await startChat(t)
-  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [] })
+  t.same((await s.json('/api/agent/status')).body, { status: 'idle', active_tasks: [], active_sessions: 0 })
 })
 
 t.test('the chat runs the prompt, provider and tool hook points', async t => {

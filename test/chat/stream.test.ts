@@ -134,7 +134,8 @@ t.test('a client that disconnects while a tool runs cancels the pending tool cal
   while (!text.includes('event: tool_call')) text += new TextDecoder().decode((await reader.read()).value)
   const status = (await s.json('/api/agent/status')).body
   t.equal(status.status, 'executing', 'status shows the tool running')
-  t.match(status.active_tasks, [{ kind: 'chat_stream', status: 'executing', task_id: /^[0-9a-f]{8}$/, started_at: String }])
+  t.match(status.active_tasks, [{ kind: 'chat_stream', status: 'executing', task_id: /^[0-9a-f]{8}$/, started_at: String, session_id: String }])
+  t.equal(status.active_sessions, 1, 'one session with a request in flight')
   ctl.abort()
   await until('the tool to be aborted', () => toolJournal()[0]?.aborted === true)
   t.ok(toolJournal()[0].ended! - toolJournal()[0].started < 4000, 'the tool stopped early')

@@ -160,11 +160,12 @@ for (const backend of BACKENDS) {
     })
 
     t.test('settings: every key with value and default; unknown keys and wrong types 400 with nothing changed; persisted and live', async t => {
-      const got = (await s.json('/api/memory/settings')).body.settings
-      t.match(got.extraction_mode, { value: 'offline', default: 'auto' })
-      t.match(got.consolidation_batch_size, { value: 10, default: 10 })
-      t.match(got.promotion_min_confidence, { value: 0.85, default: 0.85 })
-      t.match(got.extraction_prompt.default, /third person/)
+      // Flat (key -> value), defaults under _meta: the original client's shape.
+      const got = (await s.json('/api/memory/settings')).body
+      t.match(got, { extraction_mode: 'offline', consolidation_batch_size: 10, promotion_min_confidence: 0.85 })
+      t.match(got._meta.defaults, { extraction_mode: 'auto', consolidation_batch_size: 10, promotion_min_confidence: 0.85 })
+      t.match(got._meta.defaults.extraction_system_prompt, /third person/)
+      t.equal(got.default_extraction_prompt, got._meta.defaults.extraction_system_prompt, 'the default prompt, read-only')
       const unknown = await postJson(s, '/api/memory/settings', { extraction_mode: 'llm', nope: 1 })
       t.equal(unknown.status, 400)
       t.match(unknown.body.error, /Unknown setting\(s\): nope\. Allowed keys: .*extraction_mode/)
@@ -172,7 +173,7 @@ for (const backend of BACKENDS) {
       t.equal(wrong.status, 400)
       t.same(wrong.body.details.map((d: Body) => d.path).sort(), ['.consolidation_batch_size', '.relevance_threshold'])
       t.equal((await postJson(s, '/api/memory/settings', [1])).status, 400)
-      t.equal((await s.json('/api/memory/settings')).body.settings.extraction_mode.value, 'offline', 'nothing changed')
+      t.equal((await s.json('/api/memory/settings')).body.extraction_mode, 'offline', 'nothing changed')
       const ok = await postJson(s, '/api/memory/settings', { consolidation_batch_size: 1 })
       t.same(ok.body, { success: true, updated: ['consolidation_batch_size'] })
       t.same(JSON.parse(readFileSync(path.join(s.ws.dataDir, 'memory_settings.json'), 'utf8')), { extraction_mode: 'offline', consolidation_batch_size: 1 })

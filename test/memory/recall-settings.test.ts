@@ -19,11 +19,15 @@ t.test('recall settings: every key with value and default; partial update, live 
   t.teardown(() => { ws.remove() })
   writeFileSync(path.join(ws.dataDir, 'memory_settings.json'), JSON.stringify({ consolidation_batch_size: 7 }))
   const s = await startKernel(t, { ws, plugins: memoryPlugins({ extra: techniques }) })
-  const get = async (): Promise<{ settings: Record<string, unknown>, defaults: Record<string, unknown> }> => await (await s.get('/api/memory/recall-settings')).json() as never
+  // Flat (key -> value), defaults and meanings under _meta: the original client's shape.
+  const get = async (): Promise<Record<string, unknown> & { _meta: { defaults: Record<string, unknown> } }> => await (await s.get('/api/memory/recall-settings')).json() as never
   const first = await get()
-  t.same(Object.keys(first.settings).sort(), [...RECALL_SETTING_KEYS].sort(), 'every key')
-  t.same(first.defaults, RECALL_DEFAULTS)
-  t.match(first.defaults, { recall_enable_hybrid: true, recall_enable_hyde: false, recall_hybrid_bm25_weight: 0.3, recall_hybrid_vector_weight: 0.7, recall_hybrid_rrf_k: 60, recall_entity_similarity_threshold: 0.65, recall_entity_max_entities: 5, recall_expansion_max_variants: 3 })
+  t.same(Object.keys(first).filter(k => k !== '_meta').sort(), [...RECALL_SETTING_KEYS].sort(), 'every key')
+  const { _meta: meta, ...values } = first
+  t.same(values, RECALL_DEFAULTS, 'the defaults in force')
+  t.same(meta.defaults, RECALL_DEFAULTS)
+  t.match(first._meta.defaults, { recall_entity_graph_depth: 0, recall_hyde_provider: '', recall_hyde_temperature: 0, recall_hyde_max_tokens: 120, recall_self_query_provider: '', recall_self_query_temperature: 0, recall_self_query_max_tokens: 200 })
+  t.match(first._meta.defaults, { recall_enable_hybrid: true, recall_enable_hyde: false, recall_hybrid_bm25_weight: 0.3, recall_hybrid_vector_weight: 0.7, recall_hybrid_rrf_k: 60, recall_entity_similarity_threshold: 0.65, recall_entity_max_entities: 5, recall_expansion_max_variants: 3 })
 
   await s.kernel.current?.app.registry.memoryServices.first()?.storeTurn({ conversation_id: 'c', role: 'user', content: 'quokka facts', channel: 'st' })
   t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'hybrid', 'entity_centric', 'query_expansion'])
@@ -31,7 +35,7 @@ t.test('recall settings: every key with value and default; partial update, live 
   const up = await postJson(s, '/api/memory/recall-settings', { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 })
   t.equal(up.status, 200)
   t.same(up.body.updated, ['recall_enable_hybrid', 'recall_hybrid_rrf_k'])
-  t.match((await get()).settings, { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10, recall_enable_query_expansion: true })
+  t.match(await get(), { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10, recall_enable_query_expansion: true })
   t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'entity_centric', 'query_expansion'], 'live: the next recall')
   const file = JSON.parse(readFileSync(path.join(ws.dataDir, 'memory_settings.json'), 'utf8'))
   t.match(file, { consolidation_batch_size: 7, recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 }, 'written, other keys kept')
@@ -41,12 +45,12 @@ t.test('recall settings: every key with value and default; partial update, live 
     t.equal(r.status, 400, JSON.stringify(bad))
     t.type(r.body.error, 'string')
   }
-  t.match((await get()).settings, { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10, recall_enable_hyde: false }, 'a refused update changed nothing')
+  t.match(await get(), { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10, recall_enable_hyde: false }, 'a refused update changed nothing')
   await s.kernel.close()
 
   const again = await startKernel(t, { ws, plugins: memoryPlugins({ extra: techniques }) })
-  const after = await (await again.get('/api/memory/recall-settings')).json() as { settings: Record<string, unknown> }
-  t.match(after.settings, { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 }, 'persisted across a restart')
+  const after = await (await again.get('/api/memory/recall-settings')).json() as Record<string, unknown>
+  t.match(after, { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 }, 'persisted across a restart')
 })
 
 t.test('HyDE and self-query with a model: used when set; a failing, nonsensical or hanging model drops them out and the recall says so', async t => {

@@ -136,6 +136,7 @@ t.test('memory write API', async t => {
     const renamed = await patch(s, `/api/memory/entities/${id}`, { name: 'Acme Ltd', description: 'where the user works' })
     t.equal(renamed.status, 200)
     t.match(renamed.body, { id, name: 'Acme Ltd', description: 'where the user works' })
+    t.match(renamed.body.entity, { id, name: 'Acme Ltd' }, 'under entity too, as the fact PATCH answers fact')
     const clash = await patch(s, `/api/memory/entities/${id}`, { name: 'globex' })
     t.equal(clash.status, 409)
     t.match(clash.body.error, b.body.entity.id)
@@ -143,7 +144,9 @@ t.test('memory write API', async t => {
     t.same(h.body.history.map((e: Json) => [e.action, e.actor]), [['entity.create', 'user'], ['entity.merge', 'merge'], ['entity.update', 'user']])
     t.match(h.body.history[2].details, { changes: { name: { from: 'Acme', to: 'Acme Ltd' } } })
 
-    t.equal((await del(s, `/api/memory/entities/${id}`)).status, 200)
+    const goneEntity = await del(s, `/api/memory/entities/${id}`)
+    t.equal(goneEntity.status, 200)
+    t.match(goneEntity.body, { deleted: true, entity: { id, name: 'Acme Ltd' } })
     t.equal((await s.json(`/api/memory/entities/${id}`)).status, 404)
     t.equal((await del(s, `/api/memory/entities/${id}`)).status, 404)
     t.equal((await patch(s, `/api/memory/entities/${NO_SUCH}`, { name: 'x' })).status, 404)

@@ -2,7 +2,7 @@
 // so a reloaded store is picked up), embedding, the claim hash, the live settings and the
 // two extractors. The plugin builds one of these; tests can build their own.
 import type { EmbeddingRef, GraphStore, LearnedStrategy, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
-import type { Extractor } from './extraction.ts'
+import type { ExtractionTurn, Extractor } from './extraction.ts'
 import type { MemorySettings } from './settings.ts'
 
 export interface ConsolidationDeps {
@@ -18,6 +18,11 @@ export interface ConsolidationDeps {
   copyStrategy?: (s: LearnedStrategy, embedding?: EmbeddingRef) => Promise<void>
   /** The model the LLM extractor would ask now (for metrics). */
   modelId?: () => string
+  /**
+   * Whether a conversation's user turns are worth remembering, asked of the relevance model
+   * (memory settings relevance_filter_*); undefined when no such model is set or the filter is off.
+   */
+  relevance?: (turns: ExtractionTurn[], signal?: AbortSignal) => Promise<boolean | undefined>
 }
 
 export const GLOBAL_CHANNEL = '_global'

@@ -55,6 +55,9 @@ export interface Extractor {
   extract: (turns: ExtractionTurn[], signal?: AbortSignal) => Promise<Extraction>
 }
 
+/** Relationship types the extractor is told of (any snake_case type is taken), and `same_as` from the entity_linking job. */
+export const RELATIONSHIP_TYPES = ['works_at', 'lives_in', 'from', 'studies_at', 'likes', 'knows', 'friend', 'partner', 'wife', 'husband', 'sister', 'brother', 'mother', 'father', 'boss', 'has_pet', 'same_as'] as const
+
 /**
  * Attributes a subject has one of at a time: a new value replaces the old one
  * (supersession). Anything else (likes, friends, languages) accumulates.

@@ -25,6 +25,17 @@ export const DEFAULT_EXTRACTION_PROMPT = [
   'Answer with the JSON object only.',
 ].join('\n')
 
+/** The relevance model's instructions (memory setting relevance_filter_prompt). */
+export const DEFAULT_RELEVANCE_PROMPT = [
+  'You decide whether a conversation is worth keeping in a long-term memory of the user.',
+  'Worth keeping: lasting facts about the user or the people, places, work, pets, preferences and plans in their life.',
+  'Not worth keeping: greetings, small talk, questions to the assistant, one-off tasks with nothing about the user.',
+  'Read the user\'s turns and answer with one word: YES or NO.',
+].join('\n')
+
+/** Asked of the model when the memory setting extraction_condense_facts is on. */
+export const CONDENSE_INSTRUCTION = 'Condense: at most one fact per subject and predicate (the latest the user stated), each claim under 15 words.'
+
 export class ExtractionFailed extends Error {
   constructor (readonly reason: string) { super(reason) }
 }
@@ -37,7 +48,10 @@ export interface LlmExtractorOptions {
   /** Read per call (the setting is live). */
   timeoutMs: () => number
   prompt: () => string
-  maxTokens?: number
+  /** Read per call, like the rest (memory settings extraction_temperature, extraction_max_tokens, extraction_condense_facts). */
+  temperature?: () => number
+  maxTokens?: () => number
+  condense?: () => boolean
 }
 
 /** The JSON object in a model's answer: bare, fenced in ``` blocks, or after some words. */
@@ -64,13 +78,14 @@ export class LlmExtractor implements Extractor {
     if (choice.provider.status().status !== 'configured') throw new ExtractionFailed(`model ${choice.id} is not configured: ${choice.provider.status().error ?? 'set its key'}`)
     const json = choice.provider.capabilities(choice.model).supports_json_mode
     const listing = turns.map((t, i) => `[${i}] ${t.content}`).join('\n')
+    const prompt = (this.o.prompt().trim() || DEFAULT_EXTRACTION_PROMPT) + (this.o.condense?.() === true ? `\n${CONDENSE_INSTRUCTION}` : '')
     const messages: Message[] = [
-      { role: 'system', content: json ? this.o.prompt() : `${this.o.prompt()}\nThe JSON Schema of the answer:\n${JSON.stringify(ExtractionSchema)}` },
+      { role: 'system', content: json ? prompt : `${prompt}\nThe JSON Schema of the answer:\n${JSON.stringify(ExtractionSchema)}` },
       { role: 'user', content: `User turns:\n${listing}` },
     ]
     const ask = async (msgs: Message[]): Promise<string> => {
       const req: CompletionRequest = {
-        model: choice.model, messages: msgs, temperature: 0, max_tokens: this.o.maxTokens ?? 2000,
+        model: choice.model, messages: msgs, temperature: this.o.temperature?.() ?? 0, max_tokens: this.o.maxTokens?.() ?? 2000,
         ...(json ? { response_format: { type: 'json_schema' as const, name: 'memory_extraction', schema: ExtractionSchema as unknown as Record<string, unknown> } } : {}),
       }
       const ms = this.o.timeoutMs()

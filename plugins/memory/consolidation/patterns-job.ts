@@ -9,7 +9,7 @@ import type { Job, JobContext } from '@agentd/sdk/contracts/job'
 import type { ToolInvocation, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { ConsolidationDeps } from './deps.ts'
 
-export type PatternsMetrics = { invocations: number, runs: number, successful_runs: number, failed_runs: number, strategies_created: number, strategies_updated: number, unchanged: number }
+export type PatternsMetrics = { invocations: number, runs: number, successful_runs: number, failed_runs: number, strategies_created: number, strategies_updated: number, unchanged: number, items_processed?: number }
 
 /** The tool sequence of a run: consecutive repeats collapsed. */
 export const toolSequence = (calls: ToolInvocation[]): string[] => calls.map(c => c.tool).filter((t, i, a) => i === 0 || a[i - 1] !== t)
@@ -64,7 +64,7 @@ export async function patterns (deps: ConsolidationDeps, ctx: JobContext, since?
     else if (r.counted) m.strategies_updated++
     else m.unchanged++
   }
-  return { metrics: m, since: batch.at(-1)?.created_at ?? since }
+  return { metrics: { ...m, items_processed: m.runs }, since: batch.at(-1)?.created_at ?? since }
 }
 
 /** The user turn that started the run: the last one before its first call, else the first one. */

@@ -5,7 +5,7 @@
 import type { Job, JobContext } from '@agentd/sdk/contracts/job'
 import { GLOBAL_CHANNEL, type ConsolidationDeps } from './deps.ts'
 
-export type PromoteMetrics = { facts_promoted: number, entities_promoted: number, merged: number }
+export type PromoteMetrics = { facts_promoted: number, entities_promoted: number, merged: number, items_processed?: number }
 
 export function promoteJob (deps: ConsolidationDeps): Job {
   return {
@@ -52,5 +52,5 @@ export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promis
     }
     if (page.items.length < PAGE) break
   }
-  return m
+  return { ...m, items_processed: m.facts_promoted + m.entities_promoted }
 }

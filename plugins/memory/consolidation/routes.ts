@@ -4,7 +4,9 @@ import { Type } from '@agentd/sdk/typebox'
 import type { Job } from '@agentd/sdk/contracts/job'
 import { check, formatErrors, withDetails } from '@agentd/sdk'
 import { MemoryErrors } from '../errors.ts'
-import type { SettingsStore } from './settings.ts'
+import { API, type SettingsStore } from './settings.ts'
+import { ENTITY_TYPES, RELATIONSHIP_TYPES } from './extraction.ts'
+import { DEFAULT_EXTRACTION_PROMPT, DEFAULT_RELEVANCE_PROMPT } from './llm-extractor.ts'
 import { runJobs, type RunReport } from './runner.ts'
 
 export interface ConsolidationRoutesOptions {
@@ -21,18 +23,36 @@ export interface ConsolidationRoutesOptions {
 // Fields it does not know are ignored (a newer client must not break an older server).
 const ConsolidateBody = Type.Object({ jobs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 20 })) })
 
-const Setting = Type.Object({ value: Type.Unknown(), default: Type.Unknown(), description: Type.String() })
+/** The values GET shows that no POST changes (computed by the server; accepted and ignored on POST). */
+const readOnlyValues = (): Record<string, unknown> => ({
+  entity_types: [...ENTITY_TYPES],
+  relationship_types: [...RELATIONSHIP_TYPES],
+  default_extraction_prompt: DEFAULT_EXTRACTION_PROMPT,
+  default_relevance_prompt: DEFAULT_RELEVANCE_PROMPT,
+})
+const ReadOnlySchemas = {
+  entity_types: Type.Array(Type.String(), { description: 'read-only: the entity types extraction assigns' }),
+  relationship_types: Type.Array(Type.String(), { description: 'read-only: the relationship types the extractor is told of' }),
+  default_extraction_prompt: Type.String({ description: 'read-only: extraction_system_prompt\'s default' }),
+  default_relevance_prompt: Type.String({ description: 'read-only: relevance_filter_prompt\'s default' }),
+}
 
 export async function consolidationRoutes (app: FastifyInstance, o: ConsolidationRoutesOptions): Promise<void> {
   const tags = ['memory']
 
   app.get('/api/memory/settings', {
-    schema: { tags, summary: 'Consolidation settings: every key with its value, default and meaning', response: { 200: Type.Object({ settings: Type.Record(Type.String(), Setting) }) } },
-  }, async () => ({ settings: o.settings.describe() }))
+    schema: {
+      tags,
+      summary: 'Consolidation settings: key -> value; defaults, meanings, read-only keys and deprecated names under _meta',
+      response: { 200: API.responseSchema(ReadOnlySchemas) },
+    },
+  }, async () => API.view({ ...o.settings.values }, readOnlyValues()))
 
   app.post('/api/memory/settings', {
     schema: {
-      tags, summary: 'Change consolidation settings (partial; unknown keys and wrong types are refused, nothing changes then)',
+      tags,
+      summary: 'Change consolidation settings (partial; unknown keys and wrong types are refused, nothing changes then)',
+      description: 'Read-only keys (entity_types, relationship_types, default_extraction_prompt, default_relevance_prompt) and _meta are accepted and ignored, so what GET answered can be posted back whole. The deprecated names extraction_prompt, min_fact_confidence and entity_link_similarity_threshold are accepted until the next release.',
       // Checked by the settings store, which names every allowed key in its 400.
       body: Type.Unknown(),
       response: { 200: Type.Object({ success: Type.Boolean(), updated: Type.Array(Type.String()) }) },
@@ -46,7 +66,7 @@ export async function consolidationRoutes (app: FastifyInstance, o: Consolidatio
     schema: {
       tags, summary: 'Run memory jobs now (default: consolidate, patterns, promote), one after another',
       // No body schema: a POST without a body runs the default list (checked below).
-      response: { 200: Type.Object({ success: Type.Boolean(), duration_ms: Type.Number(), results: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())) }) },
+      response: { 200: Type.Object({ success: Type.Boolean(), duration_ms: Type.Number(), results: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())), errors: Type.Array(Type.String(), { description: 'one line per failed job, `name: message`; [] when none' }) }) },
     },
   }, async (request): Promise<RunReport> => {
     const body = check(ConsolidateBody, request.body ?? {})

@@ -9,7 +9,8 @@ export function serialized (job: Job): Job {
   return {
     name: job.name,
     description: job.description,
-    schedule: job.schedule,
+    // Read through: a job's schedule may follow a live setting.
+    get schedule () { return job.schedule },
     enabledByDefault: job.enabledByDefault,
     timeoutSeconds: job.timeoutSeconds,
     run: async (ctx: JobContext) => {
@@ -20,20 +21,21 @@ export function serialized (job: Job): Job {
   }
 }
 
-export interface RunReport { success: boolean, duration_ms: number, results: Record<string, Record<string, unknown>> }
+/** `errors`: one line per failed job (`name: message`), [] when none (the original client reads it). */
+export interface RunReport { success: boolean, duration_ms: number, results: Record<string, Record<string, unknown>>, errors: string[] }
 
 export async function runJobs (jobs: Job[], ctx: JobContext): Promise<RunReport> {
   const started = performance.now()
   const results: Record<string, Record<string, unknown>> = {}
-  let success = true
+  const errors: string[] = []
   for (const job of jobs) {
     const t0 = performance.now()
     try {
       results[job.name] = { ...await job.run(ctx), duration_ms: Math.round(performance.now() - t0) }
     } catch (err) {
-      success = false
+      errors.push(`${job.name}: ${(err as Error).message}`)
       results[job.name] = { error: (err as Error).message, duration_ms: Math.round(performance.now() - t0) }
     }
   }
-  return { success, duration_ms: Math.round(performance.now() - started), results }
+  return { success: errors.length === 0, duration_ms: Math.round(performance.now() - started), results, errors }
 }

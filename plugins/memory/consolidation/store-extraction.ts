@@ -77,7 +77,7 @@ export class ExtractionWriter {
       this.signal?.throwIfAborted()
       const source = f.turn === undefined ? undefined : turns[f.turn]
       // Junk never stored: from a turn that is small talk, below the quality bars.
-      if ((source !== undefined && isSmallTalk(source.content)) || f.confidence < this.s.min_fact_confidence ||
+      if ((source !== undefined && isSmallTalk(source.content)) || f.confidence < this.s.fact_confidence_threshold ||
         (this.s.relevance_filter_enabled && relevance(f) < this.s.relevance_threshold)) {
         this.metrics.facts_filtered++
         continue
@@ -116,7 +116,7 @@ export class ExtractionWriter {
         const embedding = await this.deps.embed(name, this.signal)
         if (embedding !== undefined) {
           const near = await g.similarEntities({ embedding, channels: this.#channels, limit: 3 })
-          found = near.find(e => e.type === type && e.name !== USER && e.score >= this.s.entity_link_similarity_threshold)
+          found = near.find(e => e.type === type && e.name !== USER && e.score >= this.s.entity_linking_similarity_threshold)
         }
       }
     }
@@ -160,8 +160,9 @@ export class ExtractionWriter {
     const sameValue = (x: Fact): boolean => (x.value ?? '').trim().toLowerCase() === f.object.trim().toLowerCase()
     const current = (await g.currentFacts({ channels: this.#channels, subject_id: subjectId, attribute })).filter(x => x.claim_hash !== claimHash)
     // A current fact is contradicted by a new current value, or by "no longer" the same value.
-    const contradicted = f.temporal_context === 'current' ? current.filter(x => !sameValue(x))
-      : f.temporal_context === 'past' ? current.filter(sameValue) : []
+    // Memory settings: contradiction_detection_enabled governs the first, correction_detection_enabled the second.
+    const contradicted = f.temporal_context === 'current' ? (this.s.contradiction_detection_enabled ? current.filter(x => !sameValue(x)) : [])
+      : f.temporal_context === 'past' ? (this.s.correction_detection_enabled ? current.filter(sameValue) : []) : []
     if (contradicted.length === 0) return await this.#add(next)
     if (f.confidence < this.s.contradiction_review_threshold) {
       this.metrics.facts_flagged++

@@ -58,6 +58,16 @@ export interface Job {
   run: (ctx: JobContext) => Promise<JobMetrics>
 }
 
+/**
+ * A schedule a plugin sets for jobs by name, from a user's setting (the memory plugin's
+ * job_*_interval settings for consolidate, promote and entity_linking). Read each time the
+ * scheduler asks, so a change is live. undefined: no opinion (the job's own schedule).
+ * The jobs plugin's `schedules` option still wins.
+ */
+export interface JobScheduleSource {
+  scheduleOf: (jobName: string) => JobSchedule | undefined
+}
+
 declare module '../kernel/registry.ts' {
-  interface Capabilities { jobs: Job }
+  interface Capabilities { jobs: Job, jobSchedules: JobScheduleSource }
 }

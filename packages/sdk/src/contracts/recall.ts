@@ -53,10 +53,19 @@ export interface RecallSettings {
   recall_hybrid_rrf_k: number
   recall_entity_similarity_threshold: number
   recall_entity_max_entities: number
+  /** Relationship hops from a matched entity whose entities' facts are recalled too (0: only the matched entities' own). */
+  recall_entity_graph_depth: number
   recall_expansion_max_variants: number
   /** `provider/model` (or a bare model a provider knows); '' = none, the technique drops out. */
   recall_hyde_model: string
+  /** The provider of recall_hyde_model when that is a bare name ('' = the model's own prefix, or any provider that knows it). */
+  recall_hyde_provider: string
+  recall_hyde_temperature: number
+  recall_hyde_max_tokens: number
   recall_self_query_model: string
+  recall_self_query_provider: string
+  recall_self_query_temperature: number
+  recall_self_query_max_tokens: number
 }
 
 /** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */

@@ -110,15 +110,22 @@ export function Tabs ({ tabs, current, onChange, label }) {
   </div>`
 }
 
-/** Normalises a settings GET into [{ key, value, default }]; accepts `{settings: {k: {value, default}}}`, `{k: {value, default}}` or `{k: v, defaults: {...}}`. */
+/**
+ * Normalises a settings GET into [{ key, value, default, description }]; accepts the flat
+ * `{k: v, _meta: {defaults, descriptions, read_only}}` (read-only keys left out: they cannot
+ * be saved), `{settings: {k: {value, default}}}`, `{k: {value, default}}` or `{k: v, defaults: {...}}`.
+ */
 export function settingsEntries (data) {
   const root = data && typeof data.settings === 'object' && data.settings !== null ? data.settings : data
-  const defaults = data && typeof data.defaults === 'object' ? data.defaults : {}
+  const meta = data && typeof data._meta === 'object' && data._meta !== null ? data._meta : {}
+  const defaults = meta.defaults ?? (data && typeof data.defaults === 'object' ? data.defaults : {})
+  const descriptions = meta.descriptions ?? {}
+  const readOnly = new Set(meta.read_only ?? [])
   const out = []
   for (const [key, v] of Object.entries(root ?? {})) {
-    if (key === 'defaults' || key === 'success') continue
+    if (key === 'defaults' || key === 'success' || key === '_meta' || readOnly.has(key)) continue
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'value' in v) out.push({ key, value: v.value, default: v.default, description: v.description })
-    else out.push({ key, value: v, default: defaults[key] })
+    else out.push({ key, value: v, default: defaults[key], description: descriptions[key] })
   }
   return out
 }

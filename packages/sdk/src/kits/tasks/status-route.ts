@@ -9,7 +9,8 @@ import { acquireTaskTracker, type TaskTracker } from './tracker.ts'
 
 export const StatusResponseSchema = Type.Object({
   status: Type.String(),
-  active_tasks: Type.Array(Type.Object({ task_id: Type.String(), kind: Type.String(), status: Type.String(), started_at: Type.String() })),
+  active_tasks: Type.Array(Type.Object({ task_id: Type.String(), kind: Type.String(), status: Type.String(), started_at: Type.String(), session_id: Type.Optional(Type.String()) })),
+  active_sessions: Type.Integer({ description: 'sessions with a request in flight (an agent run, which has no session, counts as one)' }),
 })
 
 /** Set on the generation's root instance by the plugin that registered the route. */
@@ -21,7 +22,7 @@ export async function useTaskTracker (app: FastifyInstance): Promise<TaskTracker
     app.decorate(ROUTE_FLAG, true)
     app.get('/api/agent/status', {
       schema: { tags: ['agent'], summary: 'Agent status and the tasks running now (chat and agent runs)', response: { 200: StatusResponseSchema } },
-    }, async () => ({ status: tasks.status(), active_tasks: tasks.list() }))
+    }, async () => ({ status: tasks.status(), active_tasks: tasks.list(), active_sessions: tasks.activeSessions() }))
   }
   return tasks
 }

@@ -28,3 +28,15 @@ t.test('a handle cannot touch a newer task that reused its id', async t => {
   t.same(tracker.list().map(x => x.status), ['executing'])
   fresh.end()
 })
+
+t.test('activeSessions: distinct sessions with a request in flight; a task without a session is one of its own', async t => {
+  const tracker = new TaskTracker()
+  t.equal(tracker.activeSessions(), 0)
+  const a = tracker.start('chat', 'reasoning', undefined, 's1')
+  const b = tracker.start('chat_stream', 'reasoning', undefined, 's1')
+  t.equal(tracker.activeSessions(), 1, 'two requests of one session')
+  const c = tracker.start('agent', 'planning')
+  t.equal(tracker.activeSessions(), 2, 'an agent run counts')
+  a.end(); b.end(); c.end()
+  t.equal(tracker.activeSessions(), 0)
+})

@@ -20,6 +20,8 @@ export interface ActiveTask {
   kind: string
   status: AgentStatus
   started_at: string
+  /** The chat session the task serves (agent runs have none). */
+  session_id?: string
 }
 
 export interface TaskHandle {
@@ -35,8 +37,8 @@ export const shortId = (): string => randomUUID().slice(0, 8)
 export class TaskTracker {
   readonly #active = new Map<string, ActiveTask>()
 
-  start (kind: string, status: AgentStatus = 'reasoning', taskId: string = shortId()): TaskHandle {
-    const task: ActiveTask = { task_id: taskId, kind, status, started_at: new Date().toISOString() }
+  start (kind: string, status: AgentStatus = 'reasoning', taskId: string = shortId(), sessionId?: string): TaskHandle {
+    const task: ActiveTask = { task_id: taskId, kind, status, started_at: new Date().toISOString(), ...(sessionId === undefined ? {} : { session_id: sessionId }) }
     this.#active.set(taskId, task)
     return {
       task_id: taskId,
@@ -46,6 +48,13 @@ export class TaskTracker {
   }
 
   list (): ActiveTask[] { return [...this.#active.values()].map(t => ({ ...t })) }
+
+  /** Sessions with a request in flight: distinct session ids; a task without one (an agent run) is a session of its own. */
+  activeSessions (): number {
+    const seen = new Set<string>()
+    for (const t of this.#active.values()) seen.add(t.session_id === undefined ? `task:${t.task_id}` : `session:${t.session_id}`)
+    return seen.size
+  }
 
   /** `idle` when nothing runs, else the status of the most recently started task. */
   status (): AgentStatus {
