@@ -67,22 +67,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     recallSettings: () => recallSettings.get(),
     techniqueTimeoutMs: opts.recall_technique_timeout_ms,
   })
-  if (opts.outbox) {
-    const dir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox')
-    const limits = { maxEntries: opts.outbox_max_entries, maxBytes: opts.outbox_max_bytes, writeTimeoutMs: opts.outbox_write_timeout_ms, maxRetryMs: opts.outbox_max_retry_ms, maxAttempts: 5 }
-    // One per data folder, kept across reloads: two writers on one file would interleave.
-    const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
-    outbox.configure(limits)
-    svc.outbox = outbox
-    // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
-    // A turn's copy is made within the turn's write, so it gets half its time: a graph store
-    // that does not answer queues the copy before the turn's own write would time out.
-    const copyDir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox-graph')
-    const copyLimits = { ...limits, writeTimeoutMs: Math.max(25, Math.floor(limits.writeTimeoutMs / 2)) }
-    const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...copyLimits }, app.log), dispose: async o => { await o.close() } })
-    copies.configure(copyLimits)
-    svc.copies.outbox = copies
-  }
+  if (opts.outbox) await attachOutboxes(app, svc, opts)
   app.registry.memoryServices.add(opts.instance, svc)
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
   await memoryRoutes(app, svc)
@@ -90,22 +75,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   // Consolidation: settings, extractors, the consolidate/patterns/promote jobs and their endpoints.
   await consolidation(app, svc, opts.instance)
 
-  // Every plugin has registered by now: check that stored vectors match the active
-  // embedder, and re-embed them in the background when they do not.
-  const checkEmbedder = async (): Promise<void> => {
-    const warning = await svc.checkEmbedder()
-    if (warning === undefined) return
-    app.log.warn(`memory: ${warning}`)
-    const e = svc.embedder()
-    if (opts.auto_reembed && e !== undefined) svc.reembedder.start(e)
-  }
-  app.addHook('onReady', async () => {
-    const check = checkEmbedder().catch((err: unknown) => {
-      app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
-    })
-    // Start-up does not wait on a slow store; the check goes on in the background.
-    if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
-  })
+  checkEmbedderWhenReady(app, svc, opts)
 
   // A graph store's merge of two entities goes into the history of every item it changed
   // (once: a second memory instance writes to the same audit log, so it leaves it to the first).
@@ -129,6 +99,46 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     // Only the serving generation replays the outbox.
     activate: () => { svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log) },
     deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop() },
+  })
+}
+
+/**
+ * The durable outboxes: the chat's memory writes wait there while their store is down and
+ * are stored in order once it is back; copies for a graph store that keeps them (Neo4j) in
+ * one of their own.
+ */
+async function attachOutboxes (app: FastifyInstance, svc: MemoryServiceImpl, opts: PluginOptions<Options>): Promise<void> {
+  const dir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox')
+  const limits = { maxEntries: opts.outbox_max_entries, maxBytes: opts.outbox_max_bytes, writeTimeoutMs: opts.outbox_write_timeout_ms, maxRetryMs: opts.outbox_max_retry_ms, maxAttempts: 5 }
+  // One per data folder, kept across reloads: two writers on one file would interleave.
+  const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
+  outbox.configure(limits)
+  svc.outbox = outbox
+  // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
+  // A turn's copy is made within the turn's write, so it gets half its time: a graph store
+  // that does not answer queues the copy before the turn's own write would time out.
+  const copyDir = path.join(app.agentConfig.settings.dataDir, 'memory-outbox-graph')
+  const copyLimits = { ...limits, writeTimeoutMs: Math.max(25, Math.floor(limits.writeTimeoutMs / 2)) }
+  const copies = await app.resources.acquire({ kind: 'memory-outbox', options: { dir: copyDir }, create: () => new Outbox({ dir: copyDir, ...copyLimits }, app.log), dispose: async o => { await o.close() } })
+  copies.configure(copyLimits)
+  svc.copies.outbox = copies
+}
+
+/** Every plugin has registered by then: checks that stored vectors match the active embedder, re-embedding in the background when they do not. */
+function checkEmbedderWhenReady (app: FastifyInstance, svc: MemoryServiceImpl, opts: PluginOptions<Options>): void {
+  const checkEmbedder = async (): Promise<void> => {
+    const warning = await svc.checkEmbedder()
+    if (warning === undefined) return
+    app.log.warn(`memory: ${warning}`)
+    const e = svc.embedder()
+    if (opts.auto_reembed && e !== undefined) svc.reembedder.start(e)
+  }
+  app.addHook('onReady', async () => {
+    const check = checkEmbedder().catch((err: unknown) => {
+      app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
+    })
+    // Start-up does not wait on a slow store; the check goes on in the background.
+    if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
 }
 

@@ -26,45 +26,63 @@ const History = Type.Object({
 /** `deleted: true` and the item as it was under its kind's name (the original client reads both). */
 const Deleted = Type.Object({ message: Type.String(), id: Type.String(), deleted: Type.Literal(true) }, { additionalProperties: Obj })
 
+interface ItemDeps {
+  app: FastifyInstance
+  svc: MemoryServiceImpl
+  guard: Guard
+  /** 413 past AGENT_MAX_TEXT_LENGTH. */
+  checkText: (what: string, text: string | undefined) => void
+  bodyLimit: number
+}
+
+const tags = ['memory']
+
 export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
-  const tags = ['memory']
   const maxText = envInt(app.agentConfig.env, 'AGENT_MAX_TEXT_LENGTH', 100_000)
   const checkText = (what: string, text: string | undefined): void => { if (text !== undefined && text.length > maxText) throw new MemoryErrors.TEXT_TOO_LONG(what, text.length, maxText) }
-  const bodyLimit = Math.max(1_048_576, maxText * 4 + 65_536)
+  const d: ItemDeps = { app, svc, guard, checkText, bodyLimit: Math.max(1_048_576, maxText * 4 + 65_536) }
+  factRoutes(d)
+  entityRoutes(d)
+  goalRoutes(d)
+  strategyRoutes(d)
+}
 
-  /** GET one, GET its history, DELETE one, for each kind. */
-  const common = (kind: ItemKind, plural: string): void => {
-    app.get(`/api/memory/${plural}/:id`, {
-      schema: { tags, summary: `One ${kind} by id`, params: IdParams, response: { 200: Obj } },
-    }, async (request) => await guard(async () => await svc.item(kind, (request.params as { id: string }).id)))
+/** GET one, GET its history, DELETE one, for each kind. */
+function commonRoutes (d: ItemDeps, kind: ItemKind, plural: string): void {
+  const { app, svc, guard } = d
+  app.get(`/api/memory/${plural}/:id`, {
+    schema: { tags, summary: `One ${kind} by id`, params: IdParams, response: { 200: Obj } },
+  }, async (request) => await guard(async () => await svc.item(kind, (request.params as { id: string }).id)))
 
-    app.get(`/api/memory/${plural}/:id/history`, {
-      schema: {
-        tags,
-        summary: `What changed a ${kind}, oldest first (from the audit log)`,
-        description: 'Each entry says who made the change: `user` (this API), `consolidation`, `promotion`, `merge` (the same item stated again, or two merged), or `system`. A deleted item keeps its history (`exists: false`).',
-        params: IdParams,
-        response: { 200: History },
-      },
-    }, async (request) => {
-      const { id } = request.params as { id: string }
-      return { id, kind, ...await guard(async () => await svc.history(kind, id)) }
+  app.get(`/api/memory/${plural}/:id/history`, {
+    schema: {
+      tags,
+      summary: `What changed a ${kind}, oldest first (from the audit log)`,
+      description: 'Each entry says who made the change: `user` (this API), `consolidation`, `promotion`, `merge` (the same item stated again, or two merged), or `system`. A deleted item keeps its history (`exists: false`).',
+      params: IdParams,
+      response: { 200: History },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: string }
+    return { id, kind, ...await guard(async () => await svc.history(kind, id)) }
+  })
+
+  app.delete(`/api/memory/${plural}/:id`, {
+    schema: { tags, summary: `Delete one ${kind}; recall stops returning it at once`, params: IdParams, response: { 200: Deleted } },
+  }, async (request) => {
+    const { id } = request.params as { id: string }
+    const gone = await guard(async () => {
+      if (kind === 'fact') return await svc.deleteFact(id)
+      if (kind === 'entity') return await svc.deleteEntity(id)
+      if (kind === 'goal') return await svc.deleteGoal(id)
+      return await svc.deleteStrategy(id)
     })
+    return { message: `${kind[0].toUpperCase()}${kind.slice(1)} "${id}" deleted.`, id, deleted: true as const, [kind]: gone as unknown as Record<string, unknown> }
+  })
+}
 
-    app.delete(`/api/memory/${plural}/:id`, {
-      schema: { tags, summary: `Delete one ${kind}; recall stops returning it at once`, params: IdParams, response: { 200: Deleted } },
-    }, async (request) => {
-      const { id } = request.params as { id: string }
-      const gone = await guard(async () => {
-        if (kind === 'fact') return await svc.deleteFact(id)
-        if (kind === 'entity') return await svc.deleteEntity(id)
-        if (kind === 'goal') return await svc.deleteGoal(id)
-        return await svc.deleteStrategy(id)
-      })
-      return { message: `${kind[0].toUpperCase()}${kind.slice(1)} "${id}" deleted.`, id, deleted: true as const, [kind]: gone as unknown as Record<string, unknown> }
-    })
-  }
-
+function factRoutes (d: ItemDeps): void {
+  const { app, svc, guard, checkText, bodyLimit } = d
   // ---- facts
   app.post('/api/memory/facts', {
     bodyLimit,
@@ -113,8 +131,11 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
     if (b.claim !== undefined && b.claim.trim() === '') throw new MemoryErrors.BAD_REQUEST('claim is blank: send the corrected fact as a sentence.')
     return await guard(async () => await svc.editFact(id, b, 'user'))
   })
-  common('fact', 'facts')
+  commonRoutes(d, 'fact', 'facts')
+}
 
+function entityRoutes (d: ItemDeps): void {
+  const { app, svc, guard } = d
   // ---- entities
   const EntityFields = {
     aliases: Type.Optional(Type.Array(Name, { maxItems: 100 })),
@@ -152,8 +173,11 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
     const entity = await guard(async () => await svc.editEntity(id, request.body as Record<string, never>, 'user')) as unknown as Record<string, unknown>
     return { ...entity, entity }
   })
-  common('entity', 'entities')
+  commonRoutes(d, 'entity', 'entities')
+}
 
+function goalRoutes (d: ItemDeps): void {
+  const { app, svc, guard } = d
   // ---- goals
   app.get('/api/memory/goals', {
     schema: {
@@ -202,8 +226,11 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
     const { id } = request.params as { id: string }
     return await guard(async () => await svc.editGoal(id, request.body as Record<string, never>, 'user'))
   })
-  common('goal', 'goals')
+  commonRoutes(d, 'goal', 'goals')
+}
 
+function strategyRoutes (d: ItemDeps): void {
+  const { app, svc, guard } = d
   // ---- strategies
   app.post('/api/memory/strategies', {
     schema: {
@@ -222,5 +249,5 @@ export function itemRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
     if (b.description.trim() === '' || b.context_pattern.trim() === '') throw new MemoryErrors.BAD_REQUEST('description and context_pattern must not be blank.')
     return await reply.code(201).send(await guard(async () => await svc.addStrategy(b, 'user')))
   })
-  common('strategy', 'strategies')
+  commonRoutes(d, 'strategy', 'strategies')
 }

@@ -4,7 +4,7 @@
 // adds working memory, renders the bundle within the token budget, and lets recall:after
 // hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
-import type { RecallResult } from '@agentd/sdk/contracts/memory-service'
+import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { RECALL_DEFAULTS, enableKey } from '@agentd/sdk/kits/recall'
@@ -77,24 +77,36 @@ export class Recall {
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
     const ctx = this.#ctx
-    const started = performance.now()
-    const timings: Record<string, number> = {}
-    const degraded: string[] = []
-    const notes: Record<string, string> = {}
+    const acc: Accumulated = { started: performance.now(), timings: {}, degraded: [], notes: {}, ran: [] }
     const channel = checkChannel(query.channel ?? DEFAULT)
-    const channels = recallChannels(channel)
     const topK = query.top_k ?? ctx.opts.topK
     const settings = this.recallSettings()
-    const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
     if (opts.strict) ctx.need('relational')
-    let t0 = performance.now()
-    const embedding = await this.#embedding.embed(query.text, opts.signal)
-    timings.embed = ms(t0)
+    const input = await this.#input(query, channel, topK, settings, opts, acc)
+    const techniques = this.#techniques(settings)
+    const [seen, ...results] = await Promise.all([
+      this.#conversationSeen(query, channel, opts.strict, acc),
+      ...techniques.map(async tech => await this.#runTechnique(tech, input, opts, acc)),
+    ])
+    const t0 = performance.now()
+    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name), partLimits(topK), settings.recall_hybrid_rrf_k, seen.ids)
+    acc.timings.fuse = ms(t0)
+    parts.facts = orderFacts(parts.facts, query.text)
+    const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null, working_memory_turns: seen.working } }
+    return await this.#finish(query, bundle, techniques, acc)
+  }
 
+  /** The query embedded once, and the reads every technique shares. */
+  async #input (query: RecallQuery, channel: string, topK: number, settings: RecallSettings, opts: { strict: boolean, signal?: AbortSignal }, acc: Accumulated): Promise<RecallInput> {
+    const ctx = this.#ctx
+    const channels = recallChannels(channel)
+    const t0 = performance.now()
+    const embedding = await this.#embedding.embed(query.text, opts.signal)
+    acc.timings.embed = ms(t0)
     // Other texts (query variants, a hypothetical answer) are embedded by the embedder that made the query's vector.
     const embedLike = async (text: string): Promise<EmbeddingRef | undefined> => {
       if (embedding === undefined) return undefined
-      const e = this.#ctx.registry().embedders.values().find(x => x.id === embedding.embedder)
+      const e = ctx.registry().embedders.values().find(x => x.id === embedding.embedder)
       if (e === undefined || text.trim() === '') return undefined
       const [v] = await e.embed([text], opts.signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
@@ -109,78 +121,83 @@ export class Recall {
       const graph = ctx.graph
       return embedding === undefined || graph === undefined ? [] : await graph.similarEntities({ embedding, channels, limit })
     })
-    const input: RecallInput = { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, nearestTurns, nearestEntities, settings, signal: opts.signal, strict: opts.strict }
-    const ran: string[] = []
-    const techniques = this.#techniques(settings)
-    const limit = ctx.opts.techniqueTimeoutMs ?? 2000
-    // The current conversation's latest turns are in the chat history already: no technique returns them.
-    const excludeTurns = async (): Promise<Set<string>> => {
-      if (query.conversation_id === undefined || ctx.relational === undefined) return new Set()
-      try {
-        return new Set((await ctx.relational.conversationTurns(query.conversation_id, ctx.opts.workingMemoryTurns)).map(t => t.id))
-      } catch (err) {
-        if (opts.strict || !(err instanceof StoreUnavailableError)) throw err
-        degraded.push('relational')
-        return new Set()
+    return { query: query.text, channel, channels, top_k: topK, conversation_id: query.conversation_id, embedding, embed: embedLike, nearestTurns, nearestEntities, settings, signal: opts.signal, strict: opts.strict }
+  }
+
+  /**
+   * The current conversation's latest turns, which the chat history holds already: no
+   * technique returns them. Read once, from working memory (the key-value store's list of
+   * the conversation's latest turns) when there is one, else from the relational store.
+   */
+  async #conversationSeen (query: RecallQuery, channel: string, strict: boolean, acc: Accumulated): Promise<{ ids: Set<string>, working: number }> {
+    const ctx = this.#ctx
+    if (query.conversation_id === undefined) return { ids: new Set(), working: 0 }
+    const t0 = performance.now()
+    try {
+      if (ctx.kv !== undefined) {
+        try {
+          const working = await this.#episodic.workingMemory(channel, query.conversation_id)
+          return { ids: new Set(working.map(t => String(t.id))), working: working.length }
+        } catch (err) {
+          if (strict || !(err instanceof StoreUnavailableError)) throw err
+          acc.degraded.push('kv')
+        }
       }
-    }
-    const [exclude, ...results] = await Promise.all([excludeTurns(), ...techniques.map(async (tech): Promise<{ name: string, weight: number, candidates: RecallCandidates }> => {
-      const t1 = performance.now()
-      const none = { name: tech.name, weight: tech.weight ?? 1, candidates: {} }
+      if (ctx.relational === undefined) return { ids: new Set(), working: 0 }
       try {
-        opts.signal?.throwIfAborted()
-        // The service's own technique is not timed out: it is the recall every other one adds to.
-        const c = tech === this.defaultTechnique ? await tech.run(input) : await within(tech.run(input), limit)
-        if (c === TIMED_OUT) {
-          degraded.push(`technique:${tech.name}`)
-          notes[tech.name] = `timed out after ${limit} ms; the recall went on without it`
-          ctx.log.warn({ technique: tech.name, timeout_ms: limit }, 'memory: a recall technique timed out; recall goes on without it')
-          return none
-        }
-        // A technique that dropped out (no model, the model failed) says why and is not listed as run.
-        if (c.note !== undefined) notes[tech.name] = c.note
-        else ran.push(tech.name)
-        degraded.push(...(c.degraded ?? []))
-        for (const [k, v] of Object.entries(c.timings_ms ?? {})) timings[tech === this.defaultTechnique ? k : `${tech.name}.${k}`] = v
-        return { ...none, candidates: c }
+        return { ids: new Set((await ctx.relational.conversationTurns(query.conversation_id, ctx.opts.workingMemoryTurns)).map(t => t.id)), working: 0 }
       } catch (err) {
-        if (opts.strict && (err instanceof StoreUnavailableError || opts.signal?.aborted === true)) throw err
-        if (err instanceof StoreUnavailableError) degraded.push(err.role)
-        else {
-          degraded.push(`technique:${tech.name}`)
-          notes[tech.name] = `failed: ${(err as Error).message}; the recall went on without it`
-          ctx.log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
-        }
+        if (strict || !(err instanceof StoreUnavailableError)) throw err
+        acc.degraded.push('relational')
+        return { ids: new Set(), working: 0 }
+      }
+    } finally { acc.timings.working_memory = ms(t0) }
+  }
+
+  /** One technique within its time limit; what it gives, or nothing (said in notes and degraded) when it fails. */
+  async #runTechnique (tech: RecallTechnique, input: RecallInput, opts: { strict: boolean, signal?: AbortSignal }, acc: Accumulated): Promise<{ name: string, weight: number, candidates: RecallCandidates }> {
+    const ctx = this.#ctx
+    const limit = ctx.opts.techniqueTimeoutMs ?? 2000
+    const t1 = performance.now()
+    const none = { name: tech.name, weight: tech.weight ?? 1, candidates: {} }
+    try {
+      opts.signal?.throwIfAborted()
+      // The service's own technique is not timed out: it is the recall every other one adds to.
+      const c = tech === this.defaultTechnique ? await tech.run(input) : await within(tech.run(input), limit)
+      if (c === TIMED_OUT) {
+        acc.degraded.push(`technique:${tech.name}`)
+        acc.notes[tech.name] = `timed out after ${limit} ms; the recall went on without it`
+        ctx.log.warn({ technique: tech.name, timeout_ms: limit }, 'memory: a recall technique timed out; recall goes on without it')
         return none
-      } finally { timings[`technique:${tech.name}`] = ms(t1) }
-    })])
-    t0 = performance.now()
-    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name), partLimits(topK), settings.recall_hybrid_rrf_k, exclude)
-    timings.fuse = ms(t0)
-    parts.facts = orderFacts(parts.facts, query.text)
+      }
+      // A technique that dropped out (no model, the model failed) says why and is not listed as run.
+      if (c.note !== undefined) acc.notes[tech.name] = c.note
+      else acc.ran.push(tech.name)
+      acc.degraded.push(...(c.degraded ?? []))
+      for (const [k, v] of Object.entries(c.timings_ms ?? {})) acc.timings[tech === this.defaultTechnique ? k : `${tech.name}.${k}`] = v
+      return { ...none, candidates: c }
+    } catch (err) {
+      if (opts.strict && (err instanceof StoreUnavailableError || opts.signal?.aborted === true)) throw err
+      if (err instanceof StoreUnavailableError) acc.degraded.push(err.role)
+      else {
+        acc.degraded.push(`technique:${tech.name}`)
+        acc.notes[tech.name] = `failed: ${(err as Error).message}; the recall went on without it`
+        ctx.log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
+      }
+      return none
+    } finally { acc.timings[`technique:${tech.name}`] = ms(t1) }
+  }
 
-    let working: unknown[] = []
-    if (query.conversation_id !== undefined && ctx.kv !== undefined) {
-      t0 = performance.now()
-      try {
-        working = await this.#episodic.workingMemory(channel, query.conversation_id)
-      } catch (err) {
-        if (opts.strict || !(err instanceof StoreUnavailableError)) throw err
-        degraded.push('kv')
-      } finally { timings.working_memory = ms(t0) }
-    }
-
-    const bundle = {
-      ...parts,
-      user_context: { channel, channels, conversation_id: query.conversation_id ?? null, working_memory_turns: working.length },
-    }
-    t0 = performance.now()
+  /** Renders the bundle within the token budget, says what ran and what was missing, runs recall:after. */
+  async #finish (query: RecallQuery, bundle: MemoryBundle, techniques: RecallTechnique[], acc: Accumulated): Promise<RecallResult> {
+    const ctx = this.#ctx
+    const t0 = performance.now()
     const context = renderBundle(bundle, query.token_budget ?? ctx.opts.tokenBudget)
-    timings.render = ms(t0)
-    timings.total = ms(started)
-    const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => ran.includes(n)), timings_ms: timings }
-    if (degraded.length > 0) result.degraded = [...new Set(degraded)]
-    if (Object.keys(notes).length > 0) result.notes = notes
+    acc.timings.render = ms(t0)
+    acc.timings.total = ms(acc.started)
+    const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => acc.ran.includes(n)), timings_ms: acc.timings }
+    if (acc.degraded.length > 0) result.degraded = [...new Set(acc.degraded)]
+    if (Object.keys(acc.notes).length > 0) result.notes = acc.notes
     const warning = this.#warning()
     if (warning !== undefined) result.warning = warning
     try {
@@ -192,3 +209,8 @@ export class Recall {
     }
   }
 }
+
+/** What one recall gathers as its techniques run. */
+interface Accumulated { started: number, timings: Record<string, number>, degraded: string[], notes: Record<string, string>, ran: string[] }
+
+const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100

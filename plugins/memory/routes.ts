@@ -65,11 +65,18 @@ const envelope = <T>(key: string, q: ListQuery, r: { items: T[], total: number }
   ({ [key]: r.items, total: r.total, page: q.page, limit: q.limit, has_next: q.page * q.limit < r.total })
 
 export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl): Promise<void> {
-  const tags = ['memory']
   const guard = guardFor(svc.outage)
   turnRoutes(app, svc, guard)
   itemRoutes(app, svc, guard)
+  channelRoutes(app, svc, guard)
+  listRoutes(app, svc, guard)
+  adminRoutes(app, svc, guard)
+}
 
+const tags = ['memory']
+
+/** Channels and conversations: list, create, delete. */
+function channelRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   app.get('/api/memory/channels', {
     schema: { tags, summary: 'Channels with item counts', response: { 200: Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), is_default: Type.Boolean(), created_at: Type.String(), item_counts: Counts })) }) } },
   }, async () => await guard(async () => ({ channels: await svc.listChannels() })))
@@ -109,7 +116,10 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
     const deleted = await guard(async () => await svc.deleteConversation(id))
     return { message: `Conversation "${id}" deleted.`, conversation_id: id, deleted }
   })
+}
 
+/** Paged lists of entities, facts and strategies, and an entity's graph. */
+function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   app.get('/api/memory/entities', {
     schema: {
       tags, summary: 'Entities, paged',
@@ -170,7 +180,10 @@ export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl
     const q = request.query as ListQuery
     return await guard(async () => envelope('strategies', q, await svc.need('relational').strategies(pageOf(q))))
   })
+}
 
+/** Stats, re-embedding, reset and recall. */
+function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   app.get('/api/memory/stats', {
     schema: { tags, summary: 'Totals and per-channel counts, and the re-embed job\'s progress', response: { 200: Type.Object({ totals: Counts, by_channel: Type.Record(Type.String(), Counts), reembed: Reembed }) } },
   }, async () => await guard(async () => await svc.stats()))
