@@ -100,14 +100,14 @@ t.test('"the same text": spacing runs and final punctuation runs are ignored; wo
 
 t.test('each list counts once: a technique that fused the shared vector neighbours replaces the service\'s own list of them', async t => {
   const own = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], facts: [{ id: 'f' }] } }
-  const hybrid = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], fuses_nearest_turns: true } }
+  const hybrid = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } }
   const expansion = tech('query_expansion', [turn('p', 'paraphrase', '2024-06-01T00:00:00Z')])
   // Counted twice, the neighbour outranks what only the expansion found; counted once, they tie and the newer comes first.
   t.same(ids(fuseCandidates([own, hybrid, expansion], partLimits(10), 60).relevant_turns), ['v', 'p'], 'without: the neighbour counted twice')
-  const once = countedOnce([own, hybrid, expansion], 'vector_recency')
+  const once = countedOnce([own, hybrid, expansion])
   t.same(ids(fuseCandidates(once, partLimits(10), 60).relevant_turns), ['p', 'v'])
   t.same(once[0].candidates.facts, [{ id: 'f' }], 'the service\'s other parts still count')
-  t.same(countedOnce([own, expansion], 'vector_recency'), [own, expansion], 'no technique fused them: unchanged')
-  const ownFlag = { ...own, candidates: { ...own.candidates, fuses_nearest_turns: true } }
-  t.same(countedOnce([ownFlag, expansion], 'vector_recency')[0].candidates.relevant_turns, own.candidates.relevant_turns, 'only another technique\'s flag counts')
+  t.same(countedOnce([own, expansion]), [own, expansion], 'no technique fused them: unchanged')
+  const ownFlag = { ...own, candidates: { ...own.candidates, includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } }
+  t.same(countedOnce([ownFlag, expansion])[0].candidates.relevant_turns, own.candidates.relevant_turns, 'a list never replaces itself')
 })

@@ -5,6 +5,9 @@
 // Stores and embedders are other plugins, found in the registry when needed, so any
 // backend can serve a role and a store that loads later (or reloads) is picked up.
 import fp from 'fastify-plugin'
+import type { TObject } from '@agentd/sdk/typebox'
+import type { RecallTechnique } from '@agentd/sdk/contracts/recall'
+import { recallSettingsSchema } from '@agentd/sdk/kits/recall'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
@@ -52,7 +55,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   // whichever graph store is loaded.
   app.hooks.declare('memory:stored', 'recall:after', 'memory:entity-merged')
   // Read once per generation; POST /api/memory/recall-settings changes them in place (live).
-  const recallSettings = new RecallSettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'))
+  const recallSettings = new RecallSettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'), loadedRecallSettings(app))
   await recallSettings.load(app.log)
   const svc = new MemoryServiceImpl(() => app.registry, () => app.hooks, app.log, {
     embedder: opts.embedder,
@@ -100,6 +103,22 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     activate: () => { svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log) },
     deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop() },
   })
+}
+
+/**
+ * The recall settings the loaded techniques declare (and the fusion's), as one schema: made
+ * again only when the registered techniques change (the registry is fixed once the
+ * generation is ready), so a recall compares one array.
+ */
+function loadedRecallSettings (app: FastifyInstance): () => TObject {
+  let last: { techniques: RecallTechnique[], schema: TObject } | undefined
+  return () => {
+    const techniques = app.registry.recallTechniques.values()
+    if (last === undefined || last.techniques.length !== techniques.length || last.techniques.some((t, i) => t !== techniques[i])) {
+      last = { techniques, schema: recallSettingsSchema(techniques) }
+    }
+    return last.schema
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { RECALL_DEFAULTS, enableKey } from '@agentd/sdk/kits/recall'
+import { FusionSettings, enableKey, settingsOf } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
@@ -66,13 +66,13 @@ export class Recall {
    */
   #techniques (settings: RecallSettings): RecallTechnique[] {
     const on = (t: RecallTechnique): boolean => {
-      const key = enableKey(t.name)
+      const key = enableKey(t)
       return key === undefined || settings[key] === true
     }
     return [this.defaultTechnique, ...this.#ctx.registry().recallTechniques.values().filter(on)]
   }
 
-  recallSettings (): RecallSettings { return this.#ctx.opts.recallSettings?.() ?? { ...RECALL_DEFAULTS } }
+  recallSettings (): RecallSettings { return this.#ctx.opts.recallSettings?.() ?? settingsOf(FusionSettings, {}) }
 
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
@@ -89,7 +89,7 @@ export class Recall {
       ...techniques.map(async tech => await this.#runTechnique(tech, input, opts, acc)),
     ])
     const t0 = performance.now()
-    const parts = fuseCandidates(countedOnce(results, this.defaultTechnique.name), partLimits(topK), settings.recall_hybrid_rrf_k, seen.ids)
+    const parts = fuseCandidates(countedOnce(results), partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen.ids)
     acc.timings.fuse = ms(t0)
     parts.facts = orderFacts(parts.facts, query.text)
     const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null, working_memory_turns: seen.working } }

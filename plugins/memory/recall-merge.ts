@@ -13,16 +13,20 @@ export const partLimits = (topK: number): Record<RecallPart, number> =>
 export interface TechniqueCandidates { name: string, weight: number, candidates: RecallCandidates }
 
 /**
- * Every list counts once in the fusion: when a technique's turns already fuse the shared
- * vector neighbours (`fuses_nearest_turns`: hybrid's are keyword search fused with them by
- * its own weights), the service's own turn list (the same neighbours) is left out, or the
+ * Every list counts once in the fusion: a list another technique says its own already
+ * contains (`includes`: hybrid's turns are keyword search fused with the service's shared
+ * vector neighbours, which are the service's own technique's turns) is left out, or the
  * neighbours would count twice and bury what only a keyword technique found (a paraphrase
  * query expansion matched): bench/recall-quality.bench.ts, R@10 0.676 -> 0.775 (0.657 ->
- * 0.667 without the expansion's synonym table). The own technique's other parts still count.
+ * 0.667 without the expansion's synonym table). The technique's other parts still count.
  */
-export function countedOnce (results: TechniqueCandidates[], own: string): TechniqueCandidates[] {
-  if (!results.some(r => r.name !== own && r.candidates.fuses_nearest_turns === true)) return results
-  return results.map(r => r.name === own ? { ...r, candidates: { ...r.candidates, relevant_turns: [] } } : r)
+export function countedOnce (results: TechniqueCandidates[]): TechniqueCandidates[] {
+  const dropped = results.flatMap(r => (r.candidates.includes ?? []).filter(i => i.technique !== r.name))
+  if (dropped.length === 0) return results
+  return results.map(r => {
+    const parts = dropped.filter(d => d.technique === r.name).map(d => d.part)
+    return parts.length === 0 ? r : { ...r, candidates: { ...r.candidates, ...Object.fromEntries(parts.map(p => [p, []])) } }
+  })
 }
 
 const timeOf = (x: Record<string, unknown>): number => typeof x.timestamp === 'string' ? Date.parse(x.timestamp) : 0

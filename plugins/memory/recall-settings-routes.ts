@@ -5,27 +5,37 @@
 // data/memory_settings.json. `_meta` posted back is ignored.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { RecallSettingsSchema } from '@agentd/sdk/kits/recall'
-import type { RecallSettings } from '@agentd/sdk/contracts/recall'
+import type { TObject } from '@agentd/sdk/typebox'
 import type { RecallSettingsStore } from './recall-settings.ts'
 import { settingsApi } from './settings-api.ts'
 import { SETTING_KEYS } from './consolidation/settings.ts'
 
-export const RECALL_API = settingsApi({
-  schema: RecallSettingsSchema,
-  readOnly: [],
-  aliases: {},
-  hint: unknown => unknown.some(k => (SETTING_KEYS as string[]).includes(k)) ? ' Consolidation settings go to POST /api/memory/settings.' : '',
-})
+/** The endpoints' checks for the union in force (the loaded techniques' settings and the fusion's). */
+function recallApi (schema: TObject): ReturnType<typeof settingsApi> {
+  return settingsApi({
+    schema,
+    readOnly: [],
+    aliases: {},
+    hint: unknown => unknown.some(k => (SETTING_KEYS as string[]).includes(k)) ? ' Consolidation settings go to POST /api/memory/settings.' : '',
+  })
+}
 
 export async function recallSettingsRoutes (app: FastifyInstance, store: RecallSettingsStore): Promise<void> {
   const tags = ['memory']
+  // The union is known once every plugin has registered; the same schema gives the same checks.
+  let made: { schema: TObject, api: ReturnType<typeof settingsApi> } | undefined
+  const api = (): ReturnType<typeof settingsApi> => {
+    const schema = store.schema()
+    if (made?.schema !== schema) made = { schema, api: recallApi(schema) }
+    return made.api
+  }
   app.get('/api/memory/recall-settings', {
     schema: {
       tags, summary: 'Recall settings: key -> value; defaults and meanings under _meta',
-      response: { 200: RECALL_API.responseSchema({}) },
+      // The keys depend on the techniques loaded: key -> boolean, number or string, and _meta.
+      response: { 200: Type.Record(Type.String(), Type.Unknown()) },
     },
-  }, async () => RECALL_API.view({ ...store.get() }, {}))
+  }, async () => api().view({ ...store.get() }, {}))
 
   app.post('/api/memory/recall-settings', {
     schema: {
@@ -36,7 +46,7 @@ export async function recallSettingsRoutes (app: FastifyInstance, store: RecallS
       response: { 200: Type.Object({ success: Type.Boolean(), updated: Type.Array(Type.String()), settings: Type.Record(Type.String(), Type.Union([Type.Boolean(), Type.Number(), Type.String()])) }) },
     },
   }, async (request) => {
-    const updated = await store.update(RECALL_API.patch(request.body) as Partial<RecallSettings>)
+    const updated = await store.update(api().patch(request.body))
     return { success: true, updated, settings: store.get() }
   })
 }

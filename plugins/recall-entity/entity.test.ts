@@ -2,7 +2,7 @@
 // the turns when it keeps them with a full-text index (GraphStore.searchTurns: Neo4j),
 // else from the relational store. Store doubles only.
 import t from 'tap'
-import { RECALL_DEFAULTS } from '@agentd/sdk/kits/recall'
+import { RECALL_DEFAULTS } from '../../test/helpers/recall-settings.ts'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { Entity, GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import { entityTechnique } from './entity.ts'

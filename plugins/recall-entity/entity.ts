@@ -3,7 +3,8 @@
 // recall_entity_max_entities), then their current facts, and the turns that mention them
 // (keyword search for the query with the entities' names and aliases). Works with what
 // exists: with no graph store or no entities yet it gives nothing.
-import { STOPWORDS, keywordTurns, words } from '@agentd/sdk/kits/recall'
+import { STOPWORDS, keywordTurns, settingsOf, words } from '@agentd/sdk/kits/recall'
+import { EntitySettings } from './settings.ts'
 import type { Entity, EntityGraph, Fact, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
@@ -50,10 +51,11 @@ async function relatedFacts (graph: GraphStore, walked: Walked, depth: number, l
 export function entityTechnique (stores: { graph: () => GraphStore | undefined, relational: () => RelationalStore | undefined }): RecallTechnique {
   return {
     name: 'entity_centric',
+    settings: EntitySettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const graph = stores.graph()
       if (graph === undefined) return {}
-      const s = input.settings
+      const s = settingsOf(EntitySettings, input.settings)
       const max = s.recall_entity_max_entities
       const timings: Record<string, number> = {}
       let t0 = performance.now()

@@ -7,16 +7,19 @@
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
 import type { RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import { settingsOf } from '@agentd/sdk/kits/recall'
 import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
+import { ExpansionSettings } from './settings.ts'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 export function expansionTechnique (relational: () => RelationalStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
     name: 'query_expansion',
+    settings: ExpansionSettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = relational()
-      const s = input.settings
+      const s = settingsOf(ExpansionSettings, input.settings)
       if (rel === undefined) return {}
       let t0 = performance.now()
       const variants = expandQuery(input.query, s.recall_expansion_max_variants, synonymsOf)

@@ -2,7 +2,7 @@
 // keeps them with a full-text index (GraphStore.searchTurns: Neo4j), else, and when the
 // graph store is down, from the relational store (the record). Store doubles only.
 import t from 'tap'
-import { RECALL_DEFAULTS } from '@agentd/sdk/kits/recall'
+import { RECALL_DEFAULTS } from '../../test/helpers/recall-settings.ts'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import { hybridTechnique } from './hybrid.ts'
@@ -53,6 +53,6 @@ t.test('fusing the service\'s shared vector neighbours, it says so (the service 
   const embedding = { vector: [1, 0], embedder: 'e' }
   const withVector = await hybridTechnique(() => s.rel).run({ ...input, embedding, nearestTurns: async () => [turn('near', 'close')] })
   t.same(withVector.relevant_turns?.map(x => x.id), ['near', 'from-sql'])
-  t.equal(withVector.fuses_nearest_turns, true)
-  t.equal((await hybridTechnique(() => s.rel).run(input)).fuses_nearest_turns, false)
+  t.same(withVector.includes, [{ technique: 'vector_recency', part: 'relevant_turns' }])
+  t.equal((await hybridTechnique(() => s.rel).run(input)).includes, undefined)
 })

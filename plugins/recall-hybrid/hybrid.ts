@@ -5,7 +5,8 @@
 // When the graph store keeps copies of the turns with a full-text index of its own
 // (GraphStore.searchTurns: Neo4j's Lucene index), the keyword list comes from there; the
 // graph store being down sends it back to the relational store, the record.
-import { keywordTurns, rrf } from '@agentd/sdk/kits/recall'
+import { FusionSettings, keywordTurns, rrf, settingsOf } from '@agentd/sdk/kits/recall'
+import { HybridSettings } from './settings.ts'
 import type { GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
@@ -20,6 +21,7 @@ export const depth = (topK: number): number => Math.max(topK * 3, 30)
 export function hybridTechnique (relational: () => RelationalStore | undefined, graph: () => GraphStore | undefined = () => undefined): RecallTechnique {
   return {
     name: 'hybrid',
+    settings: HybridSettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = relational()
       if (rel === undefined) return {}
@@ -35,7 +37,7 @@ export function hybridTechnique (relational: () => RelationalStore | undefined, 
         // The service's shared read of the query's neighbours (vector_recency reads the same), else our own.
         embedding === undefined ? [] : timed('vector', input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels, limit: n })),
       ])
-      const s = input.settings
+      const s = settingsOf(FusionSettings, input.settings)
       const fused = rrf<Turn>([
         { weight: s.recall_hybrid_bm25_weight, items: text },
         { weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > MIN_SIMILARITY) },
@@ -44,7 +46,7 @@ export function hybridTechnique (relational: () => RelationalStore | undefined, 
         relevant_turns: fused.map(({ item, score }) => ({ ...item, score })),
         timings_ms: timings,
         // The vector half is the service's shared list: the service then does not count it again.
-        fuses_nearest_turns: embedding !== undefined && input.nearestTurns !== undefined,
+        ...(embedding !== undefined && input.nearestTurns !== undefined ? { includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } : {}),
       }
     },
   }

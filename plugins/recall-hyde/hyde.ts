@@ -3,7 +3,8 @@
 // since an answer looks more like the turn that holds it than the question does. Off by
 // default. Without a model, or when the model fails, it gives nothing and says why (`note`);
 // the service's time limit covers a model that does not answer.
-import { askModel, rrf, RecallModelError } from '@agentd/sdk/kits/recall'
+import { askModel, FusionSettings, rrf, RecallModelError, settingsOf } from '@agentd/sdk/kits/recall'
+import { HydeSettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
@@ -15,15 +16,17 @@ export const HYDE_PROMPT = 'You are helping to search a memory of past conversat
 export function hydeTechnique (deps: { relational: () => RelationalStore | undefined, providers: () => Provider[] }): RecallTechnique {
   return {
     name: 'hyde',
+    settings: HydeSettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = deps.relational()
       if (rel === undefined) return {}
       const timings: Record<string, number> = {}
       let t0 = performance.now()
       let answer: string
+      const own = settingsOf(HydeSettings, input.settings)
       try {
-        answer = (await askModel(deps.providers(), input.settings.recall_hyde_model, 'recall_hyde_model',
-          [{ role: 'system', content: HYDE_PROMPT }, { role: 'user', content: input.query }], { maxTokens: input.settings.recall_hyde_max_tokens, temperature: input.settings.recall_hyde_temperature, provider: input.settings.recall_hyde_provider, signal: input.signal })).trim()
+        answer = (await askModel(deps.providers(), own.recall_hyde_model, 'recall_hyde_model',
+          [{ role: 'system', content: HYDE_PROMPT }, { role: 'user', content: input.query }], { maxTokens: own.recall_hyde_max_tokens, temperature: own.recall_hyde_temperature, provider: own.recall_hyde_provider, signal: input.signal })).trim()
       } catch (err) {
         if (input.signal?.aborted === true) throw err
         return { note: err instanceof RecallModelError ? err.message : `the model failed: ${(err as Error).message}`, timings_ms: { model: ms(t0) } }
@@ -37,7 +40,7 @@ export function hydeTechnique (deps: { relational: () => RelationalStore | undef
         rel.searchTurns({ text: answer, channels: input.channels, limit: n }),
       ])
       timings.search = ms(t0)
-      const s = input.settings
+      const s = settingsOf(FusionSettings, input.settings)
       const fused = rrf<Turn>([{ weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > 0.05) }, { weight: s.recall_hybrid_bm25_weight, items: text }],
         s.recall_hybrid_rrf_k, t => t.id, t => Date.parse(t.timestamp))
       return { relevant_turns: fused.map(({ item, score }) => ({ ...item, score })), timings_ms: timings }

@@ -4,7 +4,8 @@
 // an answer that is not the JSON asked for, it gives nothing and says why (`note`).
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { Value } from '@agentd/sdk/typebox/value'
-import { askModel, rrf, RecallModelError } from '@agentd/sdk/kits/recall'
+import { askModel, FusionSettings, rrf, RecallModelError, settingsOf } from '@agentd/sdk/kits/recall'
+import { SelfQuerySettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
@@ -40,15 +41,17 @@ export function parseFilters (text: string): Filters {
 export function selfQueryTechnique (deps: { relational: () => RelationalStore | undefined, providers: () => Provider[] }): RecallTechnique {
   return {
     name: 'self_query',
+    settings: SelfQuerySettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = deps.relational()
       if (rel === undefined) return {}
       const timings: Record<string, number> = {}
       let t0 = performance.now()
       let f: Filters
+      const own = settingsOf(SelfQuerySettings, input.settings)
       try {
-        const answer = await askModel(deps.providers(), input.settings.recall_self_query_model, 'recall_self_query_model',
-          [{ role: 'system', content: selfQueryPrompt(new Date()) }, { role: 'user', content: input.query }], { maxTokens: input.settings.recall_self_query_max_tokens, temperature: input.settings.recall_self_query_temperature, provider: input.settings.recall_self_query_provider, json: true, signal: input.signal })
+        const answer = await askModel(deps.providers(), own.recall_self_query_model, 'recall_self_query_model',
+          [{ role: 'system', content: selfQueryPrompt(new Date()) }, { role: 'user', content: input.query }], { maxTokens: own.recall_self_query_max_tokens, temperature: own.recall_self_query_temperature, provider: own.recall_self_query_provider, json: true, signal: input.signal })
         f = parseFilters(answer)
       } catch (err) {
         if (input.signal?.aborted === true) throw err
@@ -67,7 +70,7 @@ export function selfQueryTechnique (deps: { relational: () => RelationalStore | 
         embedding === undefined ? [] : rel.similarTurns({ embedding, channels: input.channels, limit: n }),
       ])
       timings.search = ms(t0)
-      const s = input.settings
+      const s = settingsOf(FusionSettings, input.settings)
       const fused = rrf<Turn>([{ weight: s.recall_hybrid_bm25_weight, items: kw.filter(inRange) }, { weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > 0.05 && inRange(t)) }],
         s.recall_hybrid_rrf_k, t => t.id, t => Date.parse(t.timestamp))
       return { relevant_turns: fused.map(({ item, score }) => ({ ...item, score })), timings_ms: timings }

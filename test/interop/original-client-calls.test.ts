@@ -54,7 +54,10 @@ const plugins = (fakeUrl: string): PluginSpec[] => [
   { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql') },
   { name: 'memory-kv', module: repoPlugin('memory-kv') },
   { name: 'memory', module: repoPlugin('memory') },
+  // Every shipped technique, as the shipped plugins.json has them: each brings its recall settings.
+  { name: 'recall-hybrid', module: repoPlugin('recall-hybrid') },
   { name: 'recall-entity', module: repoPlugin('recall-entity') },
+  { name: 'recall-expansion', module: repoPlugin('recall-expansion') },
   { name: 'recall-hyde', module: repoPlugin('recall-hyde') },
   { name: 'recall-self-query', module: repoPlugin('recall-self-query') },
   { name: 'jobs', module: repoPlugin('jobs'), options: { poll_seconds: 0.5 } },

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { RECALL_DEFAULTS, RECALL_SETTING_KEYS } from '@agentd/sdk/kits/recall'
+import { RECALL_DEFAULTS, RECALL_SETTING_KEYS } from '../helpers/recall-settings.ts'
 import { startKernel } from '../helpers/kernel.ts'
 import { repoPlugin, Workspace } from '../helpers/workspace.ts'
 import { startChat } from '../chat/helpers.ts'

@@ -1,5 +1,6 @@
 // Recall technique contract: one way of finding memories for a query. The memory service
 // runs every registered technique in parallel and fuses their candidates.
+import type { TObject } from '@agentd/sdk/typebox'
 import type { EmbeddingRef, Entity, Turn } from './memory-stores.ts'
 
 /** What a recall technique is asked. */
@@ -23,7 +24,7 @@ export interface RecallInput {
    * out): fetched once per recall by the service and shared, so techniques that all need the
    * query's vector neighbours (vector_recency, hybrid) do not each ask the store. Empty
    * without an embedding. Rejects as the store's similarTurns would. A technique whose turns
-   * fuse this list says so (`RecallCandidates.fuses_nearest_turns`).
+   * fuse this list says so (`RecallCandidates.includes`).
    */
   nearestTurns?: (limit: number) => Promise<Array<Turn & { score: number }>>
   /**
@@ -41,32 +42,12 @@ export interface RecallInput {
   strict: boolean
 }
 
-/** DECISIONS.md's recall settings; defaults and the schema are in the recall kit (`@agentd/sdk/kits/recall`). */
-export interface RecallSettings {
-  recall_enable_hybrid: boolean
-  recall_enable_entity_centric: boolean
-  recall_enable_query_expansion: boolean
-  recall_enable_hyde: boolean
-  recall_enable_self_query: boolean
-  recall_hybrid_bm25_weight: number
-  recall_hybrid_vector_weight: number
-  recall_hybrid_rrf_k: number
-  recall_entity_similarity_threshold: number
-  recall_entity_max_entities: number
-  /** Relationship hops from a matched entity whose entities' facts are recalled too (0: only the matched entities' own). */
-  recall_entity_graph_depth: number
-  recall_expansion_max_variants: number
-  /** `provider/model` (or a bare model a provider knows); '' = none, the technique drops out. */
-  recall_hyde_model: string
-  /** The provider of recall_hyde_model when that is a bare name ('' = the model's own prefix, or any provider that knows it). */
-  recall_hyde_provider: string
-  recall_hyde_temperature: number
-  recall_hyde_max_tokens: number
-  recall_self_query_model: string
-  recall_self_query_provider: string
-  recall_self_query_temperature: number
-  recall_self_query_max_tokens: number
-}
+/**
+ * The recall settings in force (GET /api/memory/recall-settings): key -> value, the fusion's
+ * keys and those of every loaded technique. A technique reads its own through the recall
+ * kit's `settingsOf(itsSchema, input.settings)`, typed and with its defaults.
+ */
+export type RecallSettings = Readonly<Record<string, unknown>>
 
 /** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */
 export type RecallPart = 'relevant_turns' | 'entities' | 'facts' | 'strategies' | 'active_goals'
@@ -78,11 +59,11 @@ export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, u
   /** Why the technique gave nothing (no model set, the model failed): shown in the result's `notes`. */
   note?: string
   /**
-   * true: `relevant_turns` already fuse `RecallInput.nearestTurns` (hybrid: keyword search
-   * fused with them). The service then leaves its own list of those neighbours out of the
-   * fusion, so each list counts once.
+   * Lists of other techniques this one's already contain (hybrid's `relevant_turns` fuse
+   * `RecallInput.nearestTurns`, the service's own technique's list): the service leaves those
+   * out of the fusion, so each list counts once.
    */
-  fuses_nearest_turns?: boolean
+  includes?: Array<{ technique: string, part: RecallPart }>
 }
 
 /**
@@ -96,8 +77,14 @@ export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, u
  * StoreUnavailableError (that part degrades, the chat goes on).
  */
 export interface RecallTechnique {
-  /** Also the settings key: `recall_enable_<name>` turns it on or off (a name without such a key always runs). */
+  /** `recall_enable_<name>` in its settings turns it on or off (without such a key it always runs). */
   readonly name: string
+  /**
+   * Its own recall settings: keys (DECISIONS.md's names), defaults, descriptions and
+   * validation, as a TypeBox object. The recall-settings endpoint serves them beside every
+   * other loaded technique's; read them with the recall kit's `settingsOf`.
+   */
+  readonly settings?: TObject
   /** Weight of this technique's ranks in the fusion (default 1). */
   readonly weight?: number
   run: (input: RecallInput) => Promise<RecallCandidates>

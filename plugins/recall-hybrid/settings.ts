@@ -1,0 +1,7 @@
+// The hybrid technique's own recall setting (its fusion weights are the recall kit's FusionSettings, shared).
+import { Type } from '@agentd/sdk/typebox'
+import { RecallSetting } from '@agentd/sdk/kits/recall'
+
+export const HybridSettings = Type.Object({
+  recall_enable_hybrid: RecallSetting.enable(true, 'full-text search (IDF-weighted, ts_rank_cd) fused with vector search'),
+}, { additionalProperties: false })
