@@ -35,6 +35,8 @@ export interface PreparedCompletion {
   clientTools: ToolDefinition[]
   /** tool_choice "none": no tools at all, agentd's or the client's. */
   noTools: boolean
+  /** tool_choice "required" or one function: the first model call must call a tool (that one). */
+  toolChoice: CompletionRequest['tool_choice']
   profile_id: string | undefined
   channel: string | undefined
   use_memory: boolean
@@ -76,6 +78,10 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   promptComposer(app, 'The openai-api plugin').checkProfile(ro.profile_id) // 404 for an unknown profile
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')
   const noTools = body.tool_choice === 'none'
+  const toolChoice = forcedToolChoice(body.tool_choice)
+  if (toolChoice !== undefined && !provider.capabilities(model).supports_tools) {
+    throw new OpenAIErrors.UNSUPPORTED(`tool_choice ${JSON.stringify(body.tool_choice)} needs a model that calls tools, and ${provider.id}/${model} does not (set models.overrides.${model}.supports_tools if it does). Pick another model or send tool_choice "auto".`)
+  }
   return {
     id: `chatcmpl-${randomBytes(18).toString('base64url')}`,
     created: Math.floor(Date.now() / 1000),
@@ -86,12 +92,20 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
     conversation: messages,
     clientTools: noTools ? [] : toolDefinitions(body.tools),
     noTools,
+    toolChoice,
     profile_id: ro.profile_id,
     channel: ro.channel,
     use_memory: ro.use_memory ?? (typeof memoryDefault === 'boolean' ? memoryDefault : true),
     conversation_id: ro.session_id ?? randomUUID(),
     settings: settingsOf(app, body),
   }
+}
+
+/** OpenAI's tool_choice as the provider contract's: `required`, or one function by name (`auto`, `none` and none: undefined). */
+function forcedToolChoice (choice: CompletionRequestBody['tool_choice']): CompletionRequest['tool_choice'] {
+  if (choice === 'required') return 'required'
+  if (typeof choice === 'object') return { name: choice.function.name }
+  return undefined
 }
 
 const wireFinish = (f: FinishReason): CompletionOutcome['finish_reason'] => f === 'error' ? 'stop' : f
@@ -126,6 +140,7 @@ export async function runCompletion (deps: CompletionDeps, prep: PreparedComplet
     offerTools: opts.enable_tools && !prep.noTools,
     toolFilter: { allowed: opts.allowed_tools, blocked: opts.blocked_tools },
     clientTools: prep.clientTools,
+    toolChoice: prep.toolChoice,
     maxToolRounds: opts.max_tool_rounds,
     toolTimeoutMs: opts.tool_timeout_ms,
     settings: prep.settings,

@@ -48,6 +48,9 @@ export function toParams (req: CompletionRequest, maxTokens: number, thinking: T
   if (system !== '') p.system = system
   if (req.tools !== undefined && req.tools.length > 0) {
     p.tools = req.tools.map(t => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.input_schema } as Anthropic.Messages.Tool.InputSchema }))
+    // Anthropic's names: `any` (some tool), `tool` (this one).
+    const choice = req.tool_choice
+    if (choice !== undefined && choice !== 'auto') p.tool_choice = choice === 'required' ? { type: 'any' } : { type: 'tool', name: choice.name }
   }
   // temperature, top_p and the penalties are not Messages API parameters in the API
   // version this SDK speaks; they are left out rather than sent and refused.

@@ -38,6 +38,8 @@ export function toParams (req: CompletionRequest, quirks: WireQuirks = DEFAULT_Q
   const p: ChatParams = { model: req.model, messages: req.messages.map(toMessage) }
   if (req.tools !== undefined && req.tools.length > 0) {
     p.tools = req.tools.map(t => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.input_schema } }))
+    const choice = req.tool_choice
+    if (choice !== undefined && choice !== 'auto') p.tool_choice = choice === 'required' ? 'required' : { type: 'function', function: { name: choice.name } }
   }
   if (req.max_tokens !== undefined) {
     if (quirks.maxTokensField === 'max_completion_tokens') p.max_completion_tokens = req.max_tokens

@@ -63,6 +63,11 @@ export interface CompletionRequest {
   model: string
   messages: Message[]
   tools?: ToolDefinition[]
+  /**
+   * With `tools`: `auto` (the default: the model decides), `required` (it must call one),
+   * or one tool by name (it must call that one).
+   */
+  tool_choice?: 'auto' | 'required' | { name: string }
   temperature?: number
   max_tokens?: number
   top_p?: number

@@ -54,9 +54,11 @@ export interface ConversationRequest {
   toolFilter: ToolFilter
   /** Tools the client runs itself (/v1): offered, their calls returned. */
   clientTools?: ToolDefinition[]
+  /** The first model call must call a tool (`required`) or this one (by name); a named tool not on offer is a 400. */
+  toolChoice?: CompletionRequest['tool_choice']
   maxToolRounds: number
   toolTimeoutMs: number
-  settings: Omit<CompletionRequest, 'model' | 'messages' | 'tools'>
+  settings: Omit<CompletionRequest, 'model' | 'messages' | 'tools' | 'tool_choice'>
   stream: boolean
   signal?: AbortSignal
   onEvent?: (e: LoopEvent) => void | Promise<void>
@@ -113,6 +115,7 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
       state.head = system === '' ? [] : [{ role: 'system', content: system }]
     }],
     ['loop', async () => {
+      checkToolChoice(req, state.tools)
       const budget = promptBudget(caps, [...(state.tools?.definitions ?? []), ...(req.clientTools ?? [])])
       const pinnedHead = state.head.length
       const pinnedFrom = pinnedHead + req.history.length
@@ -131,6 +134,7 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
         hooks: app.hooks,
         toolContext: { conversation_id: req.conversation_id, channel: req.channel ?? null, use_memory: req.use_memory },
         onEvent: req.onEvent,
+        toolChoice: req.toolChoice,
       })
     }],
   ]
@@ -141,6 +145,16 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
     memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: req.provider.id, tools_used: loop.tools_used, ...req.answerMetadata?.(loop) } })
   }
   return { loop, memoryTurns }
+}
+
+export const ToolChoiceError = createError<[string, string]>('AGENT_ERR_TOOL_CHOICE', 'tool_choice names the tool "%s", which is not on offer; offered: %s.', 400)
+
+/** A tool_choice that names a tool must name one on offer (agentd's or the client's). */
+function checkToolChoice (req: ConversationRequest, tools: ToolSet | undefined): void {
+  const choice = req.toolChoice
+  if (choice === undefined || typeof choice === 'string') return
+  const offered = [...(tools?.definitions ?? []), ...(req.clientTools ?? [])].map(d => d.name)
+  if (!offered.includes(choice.name)) throw new ToolChoiceError(choice.name, offered.join(', ') || 'none')
 }
 
 /** Runs a stage inside every middleware, the first outermost. */

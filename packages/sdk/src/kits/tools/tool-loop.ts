@@ -48,7 +48,9 @@ export interface ToolLoopOptions {
   /** Per tool call. */
   toolTimeoutMs: number
   /** Other request settings (temperature, max_tokens, ...). */
-  settings?: Omit<CompletionRequest, 'model' | 'messages' | 'tools'>
+  settings?: Omit<CompletionRequest, 'model' | 'messages' | 'tools' | 'tool_choice'>
+  /** The first model call's `tool_choice` (`required`, or one tool by name); later rounds are `auto`, so the model can answer after the tools ran. */
+  toolChoice?: CompletionRequest['tool_choice']
   /** Called before every provider call to shape what is sent (e.g. trim to the context window). */
   fit?: (messages: Message[]) => Message[]
   /** Runs tool:before/after around each tool call. */
@@ -217,7 +219,7 @@ async function callModel (s: LoopState, withTools: boolean, round: number): Prom
     ...opts.settings,
     model: opts.model,
     messages: opts.fit === undefined ? s.conversation : opts.fit(s.conversation),
-    ...(withTools ? { tools: s.definitions } : {}),
+    ...(withTools ? { tools: s.definitions, ...(round === 0 && opts.toolChoice !== undefined ? { tool_choice: opts.toolChoice } : {}) } : {}),
   }
   const parser = new ThinkParser()
   const relay = relayer(s, round)
