@@ -13,7 +13,7 @@ import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 import { Breaker } from './breaker.ts'
 import { seedDataDir } from './pglite-seed.ts'
-import { keepStatistics } from './statistics.ts'
+import { keepStatistics, STATISTICS_CHECK_MS, StatementCounter } from './statistics.ts'
 import path from 'node:path'
 
 interface SqlHandleBase {
@@ -59,9 +59,11 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, lo
   // enough rows pass it, so a small channel in a big table still gets its nearest rows.
   await pglite.exec('SET hnsw.iterative_scan = strict_order')
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
-  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
-  // No autovacuum in PGlite: the handle ANALYZEs tables that grew (statistics.ts).
-  const stopStatistics = keepStatistics(db, target.schema, err => { log.warn({ err: (err as Error).message }, 'PGlite: could not refresh planner statistics') })
+  const statements = new StatementCounter()
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin(), statements] })
+  // No autovacuum in PGlite: the handle ANALYZEs tables that grew (statistics.ts), looking
+  // only when statements ran since it last looked.
+  const stopStatistics = keepStatistics(db, target.schema, err => { log.warn({ err: (err as Error).message }, 'PGlite: could not refresh planner statistics') }, STATISTICS_CHECK_MS, 5_000, statements)
   return {
     db, backend: 'pglite', pglite, schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
     close: async () => { stopStatistics(); await db.destroy(); await pglite.close() },
