@@ -82,6 +82,9 @@ const EMBEDDED = {
 /** A worker's poll on PGlite, behind NOTIFY: only a net in case a wake-up is ever missed. */
 const EMBEDDED_BACKSTOP_POLL_SECONDS = 300
 
+/** How long after start a schedule's first ask waits at most (see #askEachSlot). */
+const FIRST_ASK_MS = 30_000
+
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
 const message = (err: unknown): string => err instanceof Error ? err.message : String(err)
 
@@ -194,7 +197,11 @@ export class JobEngine {
       this.#timers.add(timer)
     }
     const ask = async (): Promise<void> => { queued = await this.#tick(boss, job, every); next() }
-    void ask()
+    // The first ask waits a little (a tenth of the slot, at most FIRST_ASK_MS): a run due at
+    // start then does not compete with the start itself and its first requests.
+    const first = setTimeout(() => { this.#timers.delete(first); void ask() }, Math.min(FIRST_ASK_MS, slotMs * 0.1))
+    first.unref()
+    this.#timers.add(first)
   }
 
   /** A cron job is scheduled in pg-boss while enabled and unscheduled while not. */

@@ -51,7 +51,7 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, lo
   const { vector } = await import('@electric-sql/pglite-pgvector')
   if (target.dir !== null) {
     mkdirSync(path.dirname(target.dir), { recursive: true })
-    await seedDataDir(target.dir)
+    await seedDataDir(target.dir, target.schema)
   }
   const pglite = await PGlite.create({ dataDir: target.dir ?? undefined, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')

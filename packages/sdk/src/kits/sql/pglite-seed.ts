@@ -45,8 +45,25 @@ export async function ensurePgliteSeed (): Promise<string> {
   return dir
 }
 
-/** A new (missing or empty) data folder starts as a copy of the seed. */
-export async function seedDataDir (dataDir: string): Promise<void> {
+/**
+ * The prepared seed of a compiled build: the cluster as the shipped plugins leave it on
+ * their first start (every migration and pg-boss's schema applied, in schema `public`),
+ * made by scripts/build.mjs from a start of the compiled server and kept beside the
+ * compiled SDK (packages/sdk/dist/pglite-ready), so it always matches the code that runs.
+ * Run from the sources (tests, `npm run dev`) there is none: the plain seed is copied and
+ * the plugins migrate it.
+ */
+export function preparedSeedDir (): string {
+  return fileURLToPath(new URL('../../pglite-ready', import.meta.url))
+}
+
+/**
+ * A new (missing or empty) data folder starts as a copy of the prepared seed when there is
+ * one for this schema, else of the plain seed.
+ */
+export async function seedDataDir (dataDir: string, schema = 'public'): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return
-  cpSync(await ensurePgliteSeed(), dataDir, { recursive: true })
+  const prepared = preparedSeedDir()
+  const from = schema === 'public' && existsSync(path.join(prepared, 'PG_VERSION')) ? prepared : await ensurePgliteSeed()
+  cpSync(from, dataDir, { recursive: true })
 }
