@@ -15,6 +15,8 @@ import { agentdEnv, bareServer, buildIfStale, cpuMs, healthy, launch, rssMb, sle
 
 const SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60)
 const PROF = process.env.BENCH_CPU_PROF
+/** Node flags added to the start script's for agentd (to try one), e.g. BENCH_EXTRA_FLAGS=--wasm-lazy-compilation. */
+const EXTRA = (process.env.BENCH_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean)
 
 async function main (): Promise<void> {
   buildIfStale()
@@ -25,7 +27,7 @@ async function main (): Promise<void> {
   try {
     const b = launch([...flags, bare.file], {}, await freePort())
     started.push(b)
-    const a = launch([...flags, ...(PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROF)}`]), entry], agentdEnv(path.join(tmp, 'data')), await freePort())
+    const a = launch([...flags, ...EXTRA, ...(PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROF)}`]), entry], agentdEnv(path.join(tmp, 'data')), await freePort())
     started.push(a)
     await until(async () => await status(b.port, '/api/index') === 200, 60_000)
     const readyMs = await healthy(a)

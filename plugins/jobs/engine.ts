@@ -82,7 +82,7 @@ const EMBEDDED = {
 /** A worker's poll on PGlite, behind NOTIFY: only a net in case a wake-up is ever missed. */
 const EMBEDDED_BACKSTOP_POLL_SECONDS = 300
 
-/** How long after start a schedule's first ask waits at most (see #askEachSlot). */
+/** A schedule's first ask waits at least this long after start (or a tenth of its slot, if less: see #askEachSlot). */
 const FIRST_ASK_MS = 30_000
 
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
@@ -187,21 +187,22 @@ export class JobEngine {
   #askEachSlot (boss: PgBoss, job: Job, every: number): void {
     const slotMs = every * 1000
     let queued = false
-    const next = (): void => {
-      if (this.#boss !== boss) return
+    const untilNextAsk = (): number => {
       const into = Date.now() % slotMs
-      const wait = into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
+      return into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
+    }
+    const after = (ms: number): void => {
+      if (this.#boss !== boss) return
       // Long slots are asked about at least every 15 minutes, so a clock jump costs at most that.
-      const timer = setTimeout(() => { this.#timers.delete(timer); void ask() }, Math.min(wait, 900_000))
+      const timer = setTimeout(() => { this.#timers.delete(timer); void ask() }, Math.min(ms, 900_000))
       timer.unref()
       this.#timers.add(timer)
     }
-    const ask = async (): Promise<void> => { queued = await this.#tick(boss, job, every); next() }
-    // The first ask waits a little (a tenth of the slot, at most FIRST_ASK_MS): a run due at
-    // start then does not compete with the start itself and its first requests.
-    const first = setTimeout(() => { this.#timers.delete(first); void ask() }, Math.min(FIRST_ASK_MS, slotMs * 0.1))
-    first.unref()
-    this.#timers.add(first)
+    const ask = async (): Promise<void> => { queued = await this.#tick(boss, job, every); after(untilNextAsk()) }
+    // The first ask is at the slot's next ask time too, and not before a tenth of the slot
+    // (at most FIRST_ASK_MS) has passed: a start runs no job (a run due is asked for at 60%
+    // of this slot, or 10% of the next), so it does not compete with the start itself.
+    after(Math.max(untilNextAsk(), Math.min(FIRST_ASK_MS, slotMs * 0.1)))
   }
 
   /** A cron job is scheduled in pg-boss while enabled and unscheduled while not. */
