@@ -12,7 +12,7 @@ import { PGliteDialect } from './pglite-dialect.ts'
 import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 import { Breaker } from './breaker.ts'
-import { seedDataDir } from './pglite-seed.ts'
+import { pgliteSeedDump, seedDataDir } from './pglite-seed.ts'
 import { keepStatistics, STATISTICS_CHECK_MS, StatementCounter } from './statistics.ts'
 import path from 'node:path'
 
@@ -53,7 +53,9 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, lo
     mkdirSync(path.dirname(target.dir), { recursive: true })
     await seedDataDir(target.dir, target.schema)
   }
-  const pglite = await PGlite.create({ dataDir: target.dir ?? undefined, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
+  // A folder starts as a copy of the seed (above); an in-memory instance loads the seed's tar.
+  const start = target.dir === null ? { loadDataDir: await pgliteSeedDump() } : { dataDir: target.dir }
+  const pglite = await PGlite.create({ ...start, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')
   // A channel filter is applied after the HNSW scan; iterative scans keep going until
   // enough rows pass it, so a small channel in a big table still gets its nearest rows.
