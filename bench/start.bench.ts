@@ -13,7 +13,7 @@ import { freePort } from '../test/helpers/net.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { FakeOpenAI } from '../test/fakes/openai-upstream.ts'
-import { agentdEnv, bareServer, buildIfStale, healthy, launch, median, rssMb, sleep, startArgs, status, stop, until, verdict, type Started } from './processes.ts'
+import { agentdEnv, bareServer, buildIfStale, cpuMs, healthy, launch, median, rssMb, sleep, startArgs, status, stop, until, verdict, type Started } from './processes.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const CHATS = Number(process.env.BENCH_CHATS ?? 1000)
@@ -51,6 +51,9 @@ async function main (): Promise<void> {
     // RSS. Several fresh starts (medians): one sample swings by a few hundred ms and MB.
     const fake = await new FakeOpenAI({ fallback: () => ({ text: 'noted, thanks' }) }).start()
     const readyMs: number[] = []
+    // CPU time (every thread) the start took: on a loaded machine the wall time until ready
+    // mostly measures the other processes; this does not.
+    const readyCpuMs: number[] = []
     const idleMb: number[] = []
     let a: Started | undefined
     try {
@@ -59,12 +62,14 @@ async function main (): Promise<void> {
         const env = agentdEnv(path.join(tmp, `fresh-${i}`), { OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.url, DEFAULT_MODEL: 'openai/gpt-4o-mini' })
         const s: Started = a = launch(AGENTD, env, await freePort())
         readyMs.push(await healthy(s))
+        readyCpuMs.push(cpuMs(s.child.pid!))
         await sleep(5000)
         idleMb.push(rssMb(s.child.pid!))
       }
       const ready = median(readyMs)
       const idle = median(idleMb)
       console.log(`health ready with every section up, new data directory: median ${ready.toFixed(0)} ms after spawn (${readyMs.map(x => x.toFixed(0)).join(', ')}) (target < 2000 ms): ${verdict(ready < 2000)}`)
+      console.log(`  CPU used until then: median ${median(readyCpuMs).toFixed(0)} ms (${readyCpuMs.map(x => x.toFixed(0)).join(', ')})`)
       console.log(`idle RSS 5 s after ready: median ${idle.toFixed(0)} MiB (${idleMb.map(x => x.toFixed(0)).join(', ')}) (target <= 160 MiB): ${verdict(idle <= 160)}`)
       if (a === undefined) throw new Error('BENCH_FRESH must be at least 1')
       const port = a.port
