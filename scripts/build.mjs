@@ -82,5 +82,9 @@ writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify({ type: 'module
 // The embedded database's initialised cluster, so a new data folder starts in a second.
 const { ensurePgliteSeed } = await import(pathToFileURL(path.join(sdkDist, 'kits', 'sql', 'pglite-seed.js')).href)
 await ensurePgliteSeed()
+// The same cluster with every migration applied by the compiled plugins (prepared-seed.mjs).
+const { makePreparedSeed } = await import('./prepared-seed.mjs')
+const why = await makePreparedSeed(root, path.join(sdkDist, 'pglite-ready'))
+if (why !== undefined) console.warn(`build: no prepared PGlite seed (${why}); a new data folder is migrated at its first start instead.`)
 writeFileSync(stamp, new Date().toISOString())
 console.log(`build: compiled to dist/ in ${Math.round(performance.now() - started)} ms`)

@@ -32,6 +32,7 @@ async function main () {
     console.log('0 passed, 1 failed (tap build failed)')
     process.exit(1)
   }
+  const started = performance.now()
   const child = spawn('npx', ['tap', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } })
   let buffer = ''
   child.stdout.on('data', (chunk) => {
@@ -39,6 +40,8 @@ async function main () {
     buffer = (buffer + chunk.toString()).split('\n').slice(-50).join('\n')
   })
   child.on('close', (code) => {
+    // Before the summary, which stays the last line (CI reads it).
+    console.log(`npm test took ${Math.round((performance.now() - started) / 1000)} s`)
     const summary = parseSummary(buffer)
     if (summary === undefined) {
       console.log(`0 passed, 1 failed${code === 0 ? '' : ` (tap exited ${code} without a summary)`}`)

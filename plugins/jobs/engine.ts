@@ -61,6 +61,32 @@ export function bossSchema (schema: string): string {
   return schema === 'public' ? 'pgboss' : `${schema.slice(0, 55)}_pgboss`
 }
 
+/**
+ * pg-boss on PGlite. A PGlite folder is open in one process only, so nothing is queued,
+ * scheduled or left running by anyone else: what pg-boss polls for on a shared database
+ * (other processes' sends, their heartbeats, dependency flows) cannot happen, and at rest
+ * each of those polls was a query in WebAssembly (with its garbage) every few seconds:
+ * ~50 ms of CPU a second in all. Here a send wakes its worker through PGlite's in-process
+ * NOTIFY; the instance registry (and its 20 ms event-loop sampler) is not kept, since this
+ * process is the only worker (workers() answers for it); supervision (expiring runs past
+ * their time, deleting old jobs) runs every 10 minutes; flows, which no job uses, and
+ * background migrations are looked at hourly.
+ */
+const EMBEDDED = {
+  useListenNotify: true,
+  registerInstance: false,
+  superviseIntervalSeconds: 600,
+  monitorIntervalSeconds: 600,
+  queueCacheIntervalSeconds: 3600,
+  flowIntervalSeconds: 3600,
+  bamIntervalSeconds: 3600,
+} as const
+/** A worker's poll on PGlite, behind NOTIFY: only a net in case a wake-up is ever missed. */
+const EMBEDDED_BACKSTOP_POLL_SECONDS = 300
+
+/** A schedule's first ask waits at least this long after start (or a tenth of its slot, if less: see #askEachSlot). */
+const FIRST_ASK_MS = 30_000
+
 const sleep = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
 const message = (err: unknown): string => err instanceof Error ? err.message : String(err)
 
@@ -125,7 +151,7 @@ export class JobEngine {
       schedule: this.#jobs().some(j => { const s = this.scheduleOf(j); return s !== null && 'cron' in s }),
     }
     const boss = h.backend === 'pglite'
-      ? new PgBoss({ ...common, db: fromPglite(h.pglite), backend: 'pglite' })
+      ? new PgBoss({ ...common, ...EMBEDDED, db: fromPglite(h.pglite), backend: 'pglite' })
       : new PgBoss({ ...common, db: poolDb(h.pool) })
     boss.on('error', err => { this.#opts.log.warn({ err: message(err) }, 'jobs: pg-boss reported an error') })
     boss.on('warning', w => { this.#opts.log.warn({ warning: w }, 'jobs: pg-boss warning') })
@@ -147,10 +173,13 @@ export class JobEngine {
 
   async #startJob (boss: PgBoss, job: Job): Promise<void> {
     const q = queueName(job.name)
-    const queue = { retryLimit: 0, expireInSeconds: this.#timeout(job) + 60 }
+    const embedded = this.#h.backend === 'pglite'
+    // On PGlite a queued run wakes its worker in-process (NOTIFY), so the poll is only a backstop.
+    const queue = { retryLimit: 0, expireInSeconds: this.#timeout(job) + 60, notify: embedded }
     await boss.createQueue(q, { policy: 'exclusive', ...queue })
     await boss.updateQueue(q, queue)
-    this.#workerIds.set(job.name, await boss.work(q, { pollingIntervalSeconds: this.#opts.pollSeconds, batchSize: 1, includeMetadata: true }, async ([pj]) => await this.#handle(job, pj)))
+    const poll = { pollingIntervalSeconds: this.#opts.pollSeconds, ...(embedded ? { notifyPollingIntervalSeconds: Math.max(this.#opts.pollSeconds, EMBEDDED_BACKSTOP_POLL_SECONDS) } : {}) }
+    this.#workerIds.set(job.name, await boss.work(q, { ...poll, batchSize: 1, includeMetadata: true }, async ([pj]) => await this.#handle(job, pj)))
     await this.#applySchedule(boss, job)
     const sched = this.scheduleOf(job)
     if (sched !== null && 'every_seconds' in sched) this.#askEachSlot(boss, job, sched.every_seconds)
@@ -165,23 +194,36 @@ export class JobEngine {
   #askEachSlot (boss: PgBoss, job: Job, first: number): void {
     let every = first
     let queued = false
-    const next = (): void => {
-      if (this.#boss !== boss) return
-      // The schedule is read again before each ask: a job's may follow a live setting (the
-      // memory plugin's job intervals). A new length starts with the next slot.
+    // The schedule is read again before each ask: a job's may follow a live setting (the
+    // memory plugin's job intervals). A new length starts with the next slot.
+    const current = (): number | undefined => {
       const sched = this.scheduleOf(job)
-      if (sched === null || !('every_seconds' in sched)) return
+      if (sched === null || !('every_seconds' in sched)) return undefined
       if (sched.every_seconds !== every) { every = sched.every_seconds; queued = false }
-      const slotMs = every * 1000
+      return every * 1000
+    }
+    const untilNextAsk = (slotMs: number): number => {
       const into = Date.now() % slotMs
-      const wait = into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
+      return into < slotMs * 0.1 ? slotMs * 0.1 - into : into < slotMs * 0.6 && !queued ? slotMs * 0.6 - into : slotMs * 1.1 - into
+    }
+    const after = (ms: number): void => {
+      if (this.#boss !== boss) return
       // Long slots are asked about at least every 15 minutes, so a clock jump costs at most that.
-      const timer = setTimeout(() => { this.#timers.delete(timer); void ask() }, Math.min(wait, 900_000))
+      const timer = setTimeout(() => { this.#timers.delete(timer); void ask() }, Math.min(ms, 900_000))
       timer.unref()
       this.#timers.add(timer)
     }
-    const ask = async (): Promise<void> => { queued = await this.#tick(boss, job, every); next() }
-    void ask()
+    const ask = async (): Promise<void> => {
+      queued = await this.#tick(boss, job, every)
+      if (this.#boss !== boss) return
+      const slotMs = current()
+      if (slotMs !== undefined) after(untilNextAsk(slotMs))
+    }
+    // The first ask is at the slot's next ask time too, and not before a tenth of the slot
+    // (at most FIRST_ASK_MS) has passed: a start runs no job (a run due is asked for at 60%
+    // of this slot, or 10% of the next), so it does not compete with the start itself.
+    const slotMs = current()
+    if (slotMs !== undefined) after(Math.max(untilNextAsk(slotMs), Math.min(FIRST_ASK_MS, slotMs * 0.1)))
   }
 
   /** A cron job is scheduled in pg-boss while enabled and unscheduled while not. */
@@ -297,6 +339,7 @@ export class JobEngine {
   async workers (): Promise<WorkerInfo[]> {
     const boss = this.#boss0()
     const now = Date.now()
+    if (this.#h.backend === 'pglite') return [this.#self(now)]
     return (await boss.getInstances()).filter(i => i.live).map(i => ({
       id: i.name ?? i.id,
       host: i.host,
@@ -309,13 +352,28 @@ export class JobEngine {
     }))
   }
 
+  /** This process as a worker, on PGlite, where it is the only one (answering, so alive). */
+  #self (now: number): WorkerInfo {
+    return {
+      id: this.workerName,
+      host: hostname(),
+      pid: process.pid,
+      status: 'running',
+      this_process: true,
+      started_at: new Date(this.#startedAt).toISOString(),
+      uptime_seconds: Math.round((now - this.#startedAt) / 1000),
+      last_heartbeat: new Date(now).toISOString(),
+    }
+  }
+
   /**
    * Ends the runs whose worker is gone (a process killed mid-run: its run stays `running`
    * until this), as failures, and fails their pg-boss jobs so the queue takes the next run.
    */
   async clearStuck (): Promise<RunRecord[]> {
     const boss = this.#boss0()
-    const live = new Set((await boss.getInstances()).filter(i => i.live).map(i => i.name))
+    // On PGlite every other worker is a previous process (or generation) on this folder: gone.
+    const live = new Set(this.#h.backend === 'pglite' ? [] : (await boss.getInstances()).filter(i => i.live).map(i => i.name))
     const stuck = (await this.#state.openRuns()).filter(r => r.worker === this.workerName ? !this.#local.has(r.id) : !live.has(r.worker))
     const cleared: RunRecord[] = []
     for (const r of stuck) {

@@ -22,8 +22,8 @@ const Schedule = Type.Union([
 
 export const options = Type.Object({
   ...SqlOptionsSchema.properties,
-  poll_seconds: Type.Number({ minimum: 0.5, maximum: 300, default: 10, description: 'how often an idle worker looks for a run queued by another process (a run this process queues, scheduled or asked for, starts at once)' }),
-  worker_heartbeat_seconds: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'a worker silent for three of these is dead: clear-stuck may end its runs' }),
+  poll_seconds: Type.Number({ minimum: 0.5, maximum: 300, default: 10, description: 'on PostgreSQL, how often an idle worker looks for a run queued by another process (a run this process queues, scheduled or asked for, starts at once); on PGlite, where no other process can queue, a queued run wakes its worker in-process and workers look every 5 minutes at most as a safety net' }),
+  worker_heartbeat_seconds: Type.Integer({ minimum: 1, maximum: 3600, default: 10, description: 'on PostgreSQL, a worker silent for three of these is dead: clear-stuck may end its runs (on PGlite, any worker but this process is dead: a PGlite folder is open in one process only)' }),
   history_keep: Type.Integer({ minimum: 10, maximum: 100_000, default: 100, description: 'finished runs kept per job' }),
   schedules: Type.Record(Type.String({ pattern: JOB_NAME.source }), Schedule, { default: {}, description: 'per job: a schedule replacing its default ({every_seconds}, {cron, tz}, or null for manual only)' }),
 }, { additionalProperties: false })

@@ -1,4 +1,5 @@
 // The jobs plugin on PGlite and on the real PostgreSQL. `run` waits for the result and returns metrics; history keeps the last 10.
+// One server per backend for both behaviours (each on jobs of its own).
 import t from 'tap'
 import { startKernel } from '../../test/helpers/kernel.ts'
 import { Workspace } from '../../test/helpers/workspace.ts'
@@ -6,9 +7,10 @@ import { pollUntil } from '../../test/helpers/poll.ts'
 import { journal } from '../../test/fixtures/plugins/test-jobs/index.ts'
 import { JOBS_TARGETS, plugins, post, type Body } from './test-targets.ts'
 
-for (const target of JOBS_TARGETS) {
-  t.test(`${target.name}: run waits for the result and returns its metrics; a failure is reported, not thrown`, async t => {
-    const s = await startKernel(t, { plugins: plugins([{ name: 'slow', sleep_ms: 300 }, { name: 'broken', fail: true }], target.sqlOptions(t)) })
+for (const target of JOBS_TARGETS) t.test(target.name, async t => {
+  const s = await startKernel(t, { plugins: plugins([{ name: 'slow', sleep_ms: 300 }, { name: 'broken', fail: true }, { name: 'quick' }], target.sqlOptions(t)) })
+
+  t.test('run waits for the result and returns its metrics; a failure is reported, not thrown', async t => {
     const ok = await post(s, '/api/jobs/slow/run')
     t.equal(ok.status, 200)
     t.match(ok.body, { success: true, job: 'slow', metrics: { slept_ms: 300 } })
@@ -33,8 +35,7 @@ for (const target of JOBS_TARGETS) {
     t.equal(body.workers[0].jobs_run, 2, 'each worker says how many runs it finished')
   })
 
-  t.test(`${target.name}: history holds the last 10 runs, newest first`, async t => {
-    const s = await startKernel(t, { plugins: plugins([{ name: 'quick' }], target.sqlOptions(t)) })
+  t.test('history holds the last 10 runs, newest first', async t => {
     for (let i = 0; i < 12; i++) t.equal((await post(s, '/api/jobs/quick/run')).status, 200)
     const { body } = await s.json('/api/jobs/quick')
     t.equal(body.history.length, 10)
@@ -45,4 +46,4 @@ for (const target of JOBS_TARGETS) {
     t.ok(Number.isInteger(body.history[0].duration_ms), 'duration_ms is an integer (SPEC.md)')
     t.equal(body.job.success_rate, 1)
   })
-}
+})

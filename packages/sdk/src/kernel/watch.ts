@@ -11,6 +11,10 @@ export class FileWatcher {
   #pending = new Set<string>()
   readonly #debounceMs: number
   readonly #onChange: (files: string[]) => void
+  /** Bumped by every close(): a set() that a close() overtook stops where it is. */
+  #epoch = 0
+  /** Ends the wait of a set() in progress (its watcher closed before it was ready). */
+  #unblock: (() => void) | undefined
 
   constructor (debounceMs: number, onChange: (files: string[]) => void) {
     this.#debounceMs = debounceMs
@@ -22,9 +26,12 @@ export class FileWatcher {
     const next = new Set(files.map(f => path.resolve(f)))
     if (this.#watcher !== undefined && [...next].every(f => this.#files.has(f)) && next.size === this.#files.size) return
     await this.close()
+    const epoch = this.#epoch
     this.#files = next
     const dirs = [...new Set([...next].map(f => path.dirname(f)))]
     const { watch } = await import('chokidar')
+    // Closed while chokidar loaded (a shutdown right after start): no watcher to leave behind.
+    if (epoch !== this.#epoch) return
     const w = watch(dirs, {
       depth: 0,
       ignoreInitial: true,
@@ -43,10 +50,16 @@ export class FileWatcher {
         this.#onChange(changed)
       }, this.#debounceMs)
     })
-    await new Promise<void>(resolve => w.once('ready', () => { resolve() }))
+    // A watcher closed before it is ready never says so: close() ends this wait instead,
+    // or a shutdown right after start would wait on it forever.
+    await new Promise<void>(resolve => { this.#unblock = resolve; w.once('ready', () => { resolve() }) })
+    this.#unblock = undefined
   }
 
   async close (): Promise<void> {
+    this.#epoch++
+    this.#unblock?.()
+    this.#unblock = undefined
     clearTimeout(this.#timer)
     const w = this.#watcher
     this.#watcher = undefined

@@ -12,8 +12,8 @@ import { PGliteDialect } from './pglite-dialect.ts'
 import { NulSafePlugin } from './nul-safe.ts'
 import { redactUri, type SqlTarget } from './target.ts'
 import { Breaker } from './breaker.ts'
-import { seedDataDir } from './pglite-seed.ts'
-import { keepStatistics } from './statistics.ts'
+import { pgliteSeedDump, seedDataDir } from './pglite-seed.ts'
+import { keepStatistics, STATISTICS_CHECK_MS, StatementCounter } from './statistics.ts'
 import path from 'node:path'
 
 interface SqlHandleBase {
@@ -51,17 +51,21 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, lo
   const { vector } = await import('@electric-sql/pglite-pgvector')
   if (target.dir !== null) {
     mkdirSync(path.dirname(target.dir), { recursive: true })
-    await seedDataDir(target.dir)
+    await seedDataDir(target.dir, target.schema)
   }
-  const pglite = await PGlite.create({ dataDir: target.dir ?? undefined, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
+  // A folder starts as a copy of the seed (above); an in-memory instance loads the seed's tar.
+  const start = target.dir === null ? { loadDataDir: await pgliteSeedDump() } : { dataDir: target.dir }
+  const pglite = await PGlite.create({ ...start, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')
   // A channel filter is applied after the HNSW scan; iterative scans keep going until
   // enough rows pass it, so a small channel in a big table still gets its nearest rows.
   await pglite.exec('SET hnsw.iterative_scan = strict_order')
   if (target.schema !== 'public') await pglite.exec(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"; SET search_path TO "${target.schema}", public`)
-  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin()] })
-  // No autovacuum in PGlite: the handle ANALYZEs tables that grew (statistics.ts).
-  const stopStatistics = keepStatistics(db, target.schema, err => { log.warn({ err: (err as Error).message }, 'PGlite: could not refresh planner statistics') })
+  const statements = new StatementCounter()
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite), plugins: [new NulSafePlugin(), statements] })
+  // No autovacuum in PGlite: the handle ANALYZEs tables that grew (statistics.ts), looking
+  // only when statements ran since it last looked.
+  const stopStatistics = keepStatistics(db, target.schema, err => { log.warn({ err: (err as Error).message }, 'PGlite: could not refresh planner statistics') }, STATISTICS_CHECK_MS, 5_000, statements)
   return {
     db, backend: 'pglite', pglite, schema: target.schema, label: target.dir ?? 'pglite (in memory)', breaker: new Breaker(0),
     close: async () => { stopStatistics(); await db.destroy(); await pglite.close() },

@@ -4,7 +4,7 @@ import t from 'tap'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { ensurePgliteSeed, seedDataDir } from './pglite-seed.ts'
+import { ensurePgliteSeed, pgliteSeedDump, seedDataDir } from './pglite-seed.ts'
 
 t.test('a new data folder from the seed holds the one database, pgvector, and keeps what is written', async t => {
   const { PGlite } = await import('@electric-sql/pglite')
@@ -34,4 +34,14 @@ t.test('a folder that already holds a cluster is left as it is', async t => {
   rmSync(path.join(dir, 'postgresql.conf'))
   await seedDataDir(dir)
   t.notOk(existsSync(path.join(dir, 'postgresql.conf')), 'not copied over')
+})
+
+t.test('an in-memory instance loads the seed\'s tar: the one database and pgvector, without initdb', async t => {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { vector } = await import('@electric-sql/pglite-pgvector')
+  const db = await PGlite.create({ loadDataDir: await pgliteSeedDump(), extensions: { vector } })
+  t.teardown(async () => { await db.close() })
+  const { rows } = await db.query<{ dbs: string[], ext: number }>(`SELECT (SELECT array_agg(datname) FROM pg_database) AS dbs, (SELECT count(*)::int FROM pg_extension WHERE extname = 'vector') AS ext`)
+  t.same(rows[0], { dbs: ['postgres'], ext: 1 })
+  t.equal(await pgliteSeedDump(), await pgliteSeedDump(), 'read once per process')
 })

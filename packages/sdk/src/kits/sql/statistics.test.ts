@@ -3,7 +3,7 @@
 import t from 'tap'
 import { sql, type Kysely } from 'kysely'
 import { openSql, type SqlHandle } from './connect.ts'
-import { analyzeStale, keepStatistics, staleTables } from './statistics.ts'
+import { analyzeStale, keepStatistics, staleTables, StatementCounter } from './statistics.ts'
 import { ensureVectorIndex } from './vector.ts'
 import { until } from '../../../../../test/helpers/poll.ts'
 
@@ -78,4 +78,22 @@ t.test('keepStatistics analyzes a grown table on its own, and stops', async t =>
   t.teardown(stop)
   await until('the timer analyzed items', async () => (await hasColumnStats(db, 'items')).length > 0)
   t.same(errors, [])
+})
+
+t.test('given the handle\'s statement counter, keepStatistics asks nothing while no statement ran, and looks again after one', async t => {
+  const h = await pglite(t)
+  const counter = new StatementCounter()
+  const db = h.db.withPlugin(counter)
+  await sql`CREATE TABLE items (id int PRIMARY KEY, channel text, body text)`.execute(db)
+  await fill(db, 1, 2000)
+  const stop = keepStatistics(db, 'public', () => {}, 20, 5, counter)
+  t.teardown(stop)
+  await until('the first check analyzed items', async () => (await hasColumnStats(h.db, 'items')).length > 0)
+  await new Promise(resolve => setTimeout(resolve, 100)) // the check's own statements settle
+  const atRest = counter.count
+  await new Promise(resolve => setTimeout(resolve, 200)) // ten periods
+  t.equal(counter.count, atRest, 'no statement while nothing else ran')
+  await fill(db, 2001, 4000)
+  await until('checked again after the insert', async () => counter.count > atRest + 1)
+  await until('and analyzed the grown table', async () => (await staleTables(h.db, 'public')).length === 0)
 })

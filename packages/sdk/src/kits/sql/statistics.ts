@@ -10,7 +10,7 @@
 // sets a table's size in pg_class but gathers no column statistics, so pg_statistic is
 // what tells), and one analyzed before once it has doubled (autovacuum's own threshold, 50 rows + 10%, would re-analyze far more
 // often than the plans change).
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely'
 
 /** A table this small is scanned whatever the plan; analyzing it buys nothing. */
 const MIN_PAGES = 8
@@ -61,16 +61,34 @@ export async function analyzeStale (db: Kysely<unknown>, schema: string): Promis
 export const STATISTICS_CHECK_MS = 10_000
 
 /**
+ * Counts the statements a Kysely instance runs (a plugin of it): keepStatistics skips its
+ * check while the count stands still, so a database at rest is not asked anything (the
+ * catalog query was, with its garbage, most of an idle server's CPU after the job queue's).
+ */
+export class StatementCounter implements KyselyPlugin {
+  count = 0
+  transformQuery (args: PluginTransformQueryArgs): RootOperationNode { this.count++; return args.node }
+  async transformResult (args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> { return args.result }
+}
+
+/**
  * Keeps PGlite's statistics fresh: checks `firstMs` after opening (not during start, when
  * the stores migrate) and then every `everyMs`, on timers that do not hold the process open. Returns the function that stops it. Failures (the
- * database closing under it) are reported to `onError` and the timer goes on.
+ * database closing under it) are reported to `onError` and the timer goes on. Given the
+ * database's `StatementCounter`, a check happens only when statements ran since the last.
  */
-export function keepStatistics (db: Kysely<unknown>, schema: string, onError: (err: unknown) => void, everyMs = STATISTICS_CHECK_MS, firstMs = 5_000): () => void {
+export function keepStatistics (db: Kysely<unknown>, schema: string, onError: (err: unknown) => void, everyMs = STATISTICS_CHECK_MS, firstMs = 5_000, activity?: StatementCounter): () => void {
   let stopped = false
   let running: Promise<void> | undefined
+  let seen = -1
   const check = (): void => {
     if (stopped || running !== undefined) return
-    running = analyzeStale(db, schema).then(() => undefined, err => { if (!stopped) onError(err) }).finally(() => { running = undefined })
+    if (activity !== undefined && activity.count === seen) return
+    running = analyzeStale(db, schema).then(() => undefined, err => { if (!stopped) onError(err) }).finally(() => {
+      running = undefined
+      // The check's own statements do not count as activity.
+      if (activity !== undefined) seen = activity.count
+    })
   }
   const timer = setInterval(check, everyMs)
   timer.unref()
