@@ -98,7 +98,7 @@ t.test('similarFacts: the vector index first, scores turned back into cosine, re
   const res = await store.similarFacts({ embedding: { vector: [0, 2], embedder: 'e2' }, channels: ['sf'], limit: 2 })
   t.same(res.map(f => [f.claim, Number(f.score.toFixed(3))]), [['near', 0.9], ['far', 0]])
   const near = driver.sent(Q.nearestFacts)[0]
-  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), include_superseded: false, index: 'agentd_fact_vec_2', k: neo4j.int(100) })
+  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), include_superseded: false, property: 'vec_2', index: 'agentd_fact_vec_2', k: neo4j.int(100) })
   t.equal(driver.sent(Q.scanFacts).length, 0, 'enough from the index: no scan')
   t.same(driver.sent(Q.touchFacts)[0].params, { ids: [F1, F2] })
   t.equal(res[0].access_count, 2, 'Integer access count mapped')

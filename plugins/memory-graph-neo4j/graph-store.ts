@@ -217,17 +217,17 @@ export class Neo4jGraphStore implements GraphStore {
 
   /**
    * Nearest by the vector index, then (when the channel filter left fewer than asked) an
-   * exact scan of the channels. Neo4j scores cosine as (1 + cos) / 2; the contract wants cos.
+   * exact scan of the channels. Neo4j's vector.similarity.cosine is (1 + cos) / 2; the contract wants cos.
    */
   async #nearest<T extends { id: string }> (kind: VectorKind, q: VectorQuery & { include_superseded?: boolean }, indexed: string, scan: string, key: string, map: (r: Row) => T): Promise<Array<T & { score: number }>> {
     const dims = q.embedding.vector.length
     if (q.channels.length === 0 || q.limit <= 0 || dims === 0) return []
     const index = await this.#run('WRITE', async () => await this.#vectorIndex(kind, dims))
     const vector = normalize(q.embedding.vector)
-    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit), ...(kind === 'fact' ? { include_superseded: q.include_superseded === true } : {}) }
+    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit), property: vectorProperty(dims), ...(kind === 'fact' ? { include_superseded: q.include_superseded === true } : {}) }
     const rows = await this.#run(kind === 'fact' ? 'WRITE' : 'READ', async tx => {
       let records = (await tx.run(indexed, { ...p, index, k: int(candidates(q.limit)) })).records
-      if (records.length < q.limit) records = (await tx.run(scan, { ...p, dims: int(dims), property: vectorProperty(dims) })).records
+      if (records.length < q.limit) records = (await tx.run(scan, { ...p, dims: int(dims) })).records
       const out = records.map(x => ({ ...map(x.get(key) as Row), score: 2 * num(x.get('score')) - 1 }))
       if (kind === 'fact' && out.length > 0) await tx.run(Q.touchFacts, { ids: out.map(f => f.id) })
       return out
