@@ -55,6 +55,14 @@ export const CQ = {
   removeStrategy: 'MATCH (s:Strategy {id: $id}) DETACH DELETE s RETURN count(s) AS n',
   removeConversationTurns: 'MATCH (t:Turn {conversation_id: $id}) DETACH DELETE t RETURN count(t) AS n',
   removeConversation: 'MATCH (c:Conversation {id: $id}) DETACH DELETE c RETURN count(c) AS n',
+  // Nearest copied turns: the vector index picks candidates, the exact cosine ranks them (as for entities).
+  nearestTurns: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS t
+    WHERE t.channel IN $channels AND t.embedder = $embedder
+    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
+    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
+  scanTurns: `MATCH (t:Turn) WHERE t.channel IN $channels AND t.embedder = $embedder AND t.embedding_dims = $dims
+    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
+    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
   searchTurns: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS t, score
     WHERE t.channel IN $channels
     RETURN ${TURN} AS turn, score ORDER BY score DESC, t.timestamp DESC LIMIT $limit`,

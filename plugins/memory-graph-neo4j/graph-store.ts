@@ -414,6 +414,11 @@ export class Neo4jGraphStore implements GraphStore {
     })
   }
 
+  /** The nearest copied turns through the turns' vector index (recall's shared read of the query's neighbours). */
+  async similarTurns (q: VectorQuery): Promise<Array<Turn & { score: number }>> {
+    return await this.#nearest('turn', q, CQ.nearestTurns, CQ.scanTurns, 'turn', toTurn)
+  }
+
   /** Keyword search over the copied turns through the full-text index. */
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
     const query = fulltextQuery(q.text)

@@ -431,6 +431,24 @@ export function graphCopiesContract (t: Test, open: OpenGraphStore): void {
       t.ok((await store.embedderUsage()).some(u => u.embedder === E && u.dimensions === 8), 'its vector is counted')
     })
 
+    t.test('turns: the nearest by vector in their channels and embedder, scored by cosine (optional member)', { skip: store.similarTurns === undefined ? `the ${store.backend} graph store has no vector search over turns` : false }, async t => {
+      const { similarTurns } = store
+      if (similarTurns === undefined) return
+      const t0 = turn(0, 'Dr Okafor signed the Paystream contract')
+      // In a conversation of their own, removed at the end: the tests below count the channel's turns.
+      await upsertTurn.call(store, turn(3, 'near the third axis', 'cp', 'conv-vec'), { vector: axis(8, 3, 0.2), embedder: E })
+      await upsertTurn.call(store, turn(4, 'on the fourth axis', 'cp', 'conv-vec'), { vector: axis(8, 4), embedder: E })
+      await upsertTurn.call(store, turn(5, 'another embedder', 'cp', 'conv-vec'), { vector: axis(8, 3), embedder: 'other' })
+      await upsertTurn.call(store, turn(6, 'another channel', 'cp-far', 'conv-far'), { vector: axis(8, 3), embedder: E })
+      const near = await similarTurns.call(store, { embedding: { vector: axis(8, 3), embedder: E }, channels: ['cp'], limit: 2 })
+      t.same(near.map(x => x.content), ['near the third axis', 'on the fourth axis'], 'its channels and embedder only, nearest first')
+      t.ok(Math.abs(near[0].score - axis(8, 3, 0.2)[3]) < 1e-5, 'the score is the cosine')
+      t.ok(Math.abs(near[1].score) < 1e-5, 'at right angles: 0')
+      t.same((await similarTurns.call(store, { embedding: { vector: axis(8, 0), embedder: E }, channels: ['cp'], limit: 1 })).map(x => x.id), [t0.id])
+      t.equal(await removeCopy.call(store, 'conversation', 'conv-vec'), 4)
+      t.equal(await removeCopy.call(store, 'conversation', 'conv-far'), 2)
+    })
+
     t.test('goals and strategies: replaced by id, removed once', async t => {
       await upsertGoal.call(store, goal, { vector: axis(8, 1), embedder: E })
       await upsertGoal.call(store, { ...goal, status: 'blocked' })

@@ -117,7 +117,8 @@ async function live (t: Test): Promise<{ svc: MemoryServiceImpl, rel: SqlRelatio
   reg.recallTechniques.add('recall-hybrid', hybridTechnique(() => rel, () => store))
   reg.recallTechniques.add('recall-entity', entityTechnique({ graph: () => store, relational: () => rel }))
   let settings: RecallSettings = { ...RECALL_DEFAULTS }
-  const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), log, { ...opts, recallSettings: () => settings })
+  // A technique gets a minute: the test is about what it finds, on two cores shared with other work.
+  const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), log, { ...opts, recallSettings: () => settings, techniqueTimeoutMs: 60_000 })
   const cypher = async (q: string, p: Record<string, unknown> = {}): Promise<Array<Record<string, unknown>>> => {
     const session = driver.session({ defaultAccessMode: 'WRITE' })
     try { return await session.executeWrite(async tx => (await tx.run(q, p)).records.map(r => r.toObject())) } finally { await session.close() }
@@ -138,10 +139,11 @@ t.test('on a real Neo4j', { skip: skipLive }, async t => {
     const a = await svc.storeTurn({ conversation_id: 'lc-1', role: 'user', content: 'Dr Okafor called about the Paystream invoice', channel: 'lc' })
     await svc.storeTurn({ conversation_id: 'lc-1', role: 'assistant', content: 'Noted', channel: 'lc' })
     const turns = await cypher(`MATCH (c:Conversation {id: 'lc-1'})-[:HAS_TURN]->(t:Turn) OPTIONAL MATCH (t)-[:NEXT]->(nx:Turn)
-      RETURN t.id AS id, t.index AS i, t.content AS content, t.channel AS channel, nx.index AS next, t.embedder AS embedder, t.vec_256 IS NOT NULL AS vec ORDER BY i`)
+      RETURN t.id AS id, t.index AS i, t.content AS content, t.channel AS channel, nx.index AS next, t.embedder AS embedder, t.vec_384 IS NOT NULL AS vec ORDER BY i`)
     t.same(turns.map(x => [n(x.i), x.content, x.channel, x.next === null ? null : n(x.next)]), [[0, 'Dr Okafor called about the Paystream invoice', 'lc', 1], [1, 'Noted', 'lc', null]], 'both turns, linked in order')
     t.equal(turns[0].id, a.turn?.id, 'under the id SQL gave it')
     t.equal(turns[0].embedder, 'hash-v2', 'with its vector\'s embedder')
+    t.equal(turns[0].vec, true, 'and the vector')
     const goal = await svc.addGoal({ description: 'Close the Okafor deal', priority: 3, channel: 'lc' })
     const sub = await svc.addGoal({ description: 'Send the contract', priority: 2, channel: 'lc', parent_goal_id: goal.id })
     await svc.editGoal(goal.id, { status: 'completed' })
@@ -164,6 +166,18 @@ t.test('on a real Neo4j', { skip: skipLive }, async t => {
     t.ok(found, 'the Neo4j-only turn is recalled')
     t.same(found?.found_by, ['hybrid'])
     t.ok(r.relevant_turns.some(x => x.content === 'the Paystream invoice is overdue'), 'and the copied turn that shares a word')
+  })
+
+  t.test('the query\'s nearest turns come from Neo4j\'s vector index over the copied turns', async t => {
+    const { svc, store, recall } = await live(t)
+    await svc.storeTurn({ conversation_id: 'vx-1', role: 'user', content: 'the harbour crane broke down on Tuesday', channel: 'vx' })
+    // A copy only Neo4j holds: recalled by similarity, it can only have come from Neo4j's index.
+    const text = 'the harbour crane was repaired on Friday'
+    const [vector] = await new HashEmbedder().embed([text])
+    await store.upsertTurn({ id: 'vx-only-in-neo4j', conversation_id: 'vx-2', index: 0, timestamp: new Date().toISOString(), role: 'user', content: text, token_count: null, metadata: {}, channel: 'vx', embedder: 'hash-v2' }, { vector, embedder: 'hash-v2' })
+    const r = await recall('when was the harbour crane repaired', 'vx', OFF)
+    t.same(r.techniques, ['vector_recency'])
+    t.same(r.relevant_turns.map(x => x.content).sort(), ['the harbour crane broke down on Tuesday', text].sort(), 'the copied turn and the Neo4j-only one')
   })
 
   t.test('entity_centric recall: the entity named in the query, its current facts from Neo4j, turns that mention it by alias', async t => {

@@ -449,6 +449,11 @@ export interface GraphStore extends ReembedSupport {
    * full-text index over them: Neo4j). Recall prefers it when there, the relational store's otherwise.
    */
   searchTurns?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
+  /**
+   * Optional nearest copied turns by vector, as RelationalStore.similarTurns (a store with a
+   * vector index over its copies: Neo4j). Recall prefers it when there, the relational store's otherwise.
+   */
+  similarTurns?: (q: VectorQuery) => Promise<Array<Turn & { score: number }>>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /** The entity, its facts and the relationships reachable within `depth` hops; undefined if unknown. */
