@@ -67,6 +67,13 @@ export const CQ = {
     WHERE t.channel IN $channels
     RETURN ${TURN} AS turn, score ORDER BY score DESC, t.timestamp DESC LIMIT $limit`,
 
+  // The back-fill (plugins/memory graph-backfill.ts): which copies exist, and its progress, kept here.
+  copiedTurns: 'MATCH (n:Turn) WHERE n.id IN $ids RETURN n.id AS id',
+  copiedGoals: 'MATCH (n:Goal) WHERE n.id IN $ids RETURN n.id AS id',
+  copiedStrategies: 'MATCH (n:Strategy) WHERE n.id IN $ids RETURN n.id AS id',
+  backfillState: "MATCH (b:AgentdBackfill {id: 'copies'}) RETURN b.state AS state",
+  saveBackfillState: "MERGE (b:AgentdBackfill {id: 'copies'}) SET b.state = $state, b.saved_at = datetime()",
+
   // A channel's copies, counted by kind (deleteChannel), and every goal and strategy (deleteAll).
   deleteChannelTurns: 'MATCH (t:Turn {channel: $channel}) DETACH DELETE t RETURN count(t) AS n',
   deleteChannelConversations: 'MATCH (c:Conversation {channel: $channel}) DETACH DELETE c RETURN count(c) AS n',

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
 import { Breaker, EntityConflictError, StoreUnavailableError, normalize } from '@agentd/sdk/kits/memory'
-import type { CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { BackfillState, CopiedKind, CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'
@@ -417,6 +417,28 @@ export class Neo4jGraphStore implements GraphStore {
   /** The nearest copied turns through the turns' vector index (recall's shared read of the query's neighbours). */
   async similarTurns (q: VectorQuery): Promise<Array<Turn & { score: number }>> {
     return await this.#nearest('turn', q, CQ.nearestTurns, CQ.scanTurns, 'turn', toTurn)
+  }
+
+  async copiedIds (kind: CopiedKind, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return []
+    const q = kind === 'turn' ? CQ.copiedTurns : kind === 'goal' ? CQ.copiedGoals : CQ.copiedStrategies
+    return await this.#run('READ', async tx => (await tx.run(q, { ids })).records.map(r => String(r.get('id'))))
+  }
+
+  /** The back-fill's progress, as JSON text on one node of this database: a new server starts over. */
+  async backfillState (): Promise<BackfillState | undefined> {
+    return await this.#run('READ', async tx => {
+      const text = (await tx.run(CQ.backfillState, {})).records[0]?.get('state')
+      if (typeof text !== 'string') return undefined
+      try {
+        const o = JSON.parse(text) as Partial<BackfillState>
+        return { after: o.after ?? {}, done: o.done === true, copied: Number(o.copied ?? 0) }
+      } catch { return undefined }
+    })
+  }
+
+  async saveBackfillState (s: BackfillState): Promise<void> {
+    await this.#run('WRITE', async tx => { await tx.run(CQ.saveBackfillState, { state: JSON.stringify(s) }) })
   }
 
   /** Keyword search over the copied turns through the full-text index. */

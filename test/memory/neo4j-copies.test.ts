@@ -26,6 +26,7 @@ import { entityTechnique } from '../../plugins/recall-entity/entity.ts'
 import { openDriver } from '../../plugins/memory-graph-neo4j/driver.ts'
 import { resolveNeo4jTarget } from '../../plugins/memory-graph-neo4j/target.ts'
 import { liveNeo4j, neo4jSkip, type LiveNeo4j } from '../neo4j/server.ts'
+import { GraphBackfill } from '../../plugins/memory/graph-backfill.ts'
 
 const log = pino({ level: 'silent' })
 const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
@@ -178,6 +179,46 @@ t.test('on a real Neo4j', { skip: skipLive }, async t => {
     const r = await recall('when was the harbour crane repaired', 'vx', OFF)
     t.same(r.techniques, ['vector_recency'])
     t.same(r.relevant_turns.map(x => x.content).sort(), ['the harbour crane broke down on Tuesday', text].sort(), 'the copied turn and the Neo4j-only one')
+  })
+
+  t.test('the back-fill copies what SQL held before Neo4j was configured, resumes after a stop, skips what is there', async t => {
+    const { store, cypher } = await live(t)
+    // A database of its own: the back-fill reads every item in it.
+    const rel = new SqlRelationalStore(await pglite!.open(t))
+    await rel.init()
+    const [vector] = await new HashEmbedder().embed(['written before Neo4j'])
+    const before = []
+    for (let i = 0; i < 5; i++) before.push(await rel.addTurn({ conversation_id: 'bf-1', role: i % 2 === 0 ? 'user' : 'assistant', content: `written before Neo4j ${i}`, channel: 'bf', embedding: { vector, embedder: 'hash-v2' } }))
+    const goal = await rel.addGoal({ description: 'an old goal', priority: 2, channel: 'bf' })
+    await rel.addStrategy({ description: 'an old strategy', context_pattern: 'when', tool_sequence: ['a'], channel: 'bf' })
+    // One turn the live copy path already wrote (with content SQL does not have): left as it is.
+    await store.upsertTurn({ ...before[4], content: 'copied live' })
+    const turnsInNeo4j = async (): Promise<number> => n((await cypher("MATCH (t:Turn {channel: 'bf'}) RETURN count(t) AS n"))[0].n)
+    t.equal(await turnsInNeo4j(), 1)
+
+    const stopAfterFirstBatch = new AbortController()
+    const save = store.saveBackfillState.bind(store)
+    store.saveBackfillState = async s => { await save(s); stopAfterFirstBatch.abort() }
+    const fill = new GraphBackfill({ relational: () => rel, graph: () => store, batchSize: 2, log })
+    t.equal(await fill.needed(), true)
+    const first = await fill.run(stopAfterFirstBatch.signal)
+    t.match(first, { status: 'stopped', seen: 2 }, 'stopped after one batch')
+    // Items go in id order (random ids): the batch may hold the turn that was there already.
+    t.equal(await turnsInNeo4j(), 1 + first.copied, 'what it copied is in Neo4j')
+    store.saveBackfillState = save
+
+    // A new run (a restart) resumes past the saved position.
+    const again = new GraphBackfill({ relational: () => rel, graph: () => store, batchSize: 2, log })
+    const done = await again.run()
+    t.match(done, { status: 'done', copied: 6 }, 'the other 2 turns (one was there), the goal and the strategy')
+    t.equal(done.seen, 5, 'what the first run did was not read again: 3 turns, the goal, the strategy')
+    t.equal(await turnsInNeo4j(), 5)
+    t.same(await cypher("MATCH (t:Turn {conversation_id: 'bf-1'}) RETURN t.index AS i, t.content AS c, t.vec_384 IS NOT NULL AS v ORDER BY i").then(r => r.map(x => [n(x.i), x.c, x.v])),
+      [[0, 'written before Neo4j 0', true], [1, 'written before Neo4j 1', true], [2, 'written before Neo4j 2', true], [3, 'written before Neo4j 3', true], [4, 'copied live', false]], 'in order, with their stored vectors; the live copy kept')
+    t.equal(await n((await cypher("MATCH (:Turn {conversation_id: 'bf-1'})-[r:NEXT]->() RETURN count(r) AS n"))[0].n), 4, 'linked')
+    t.same(await cypher('MATCH (g:Goal {id: $id}) RETURN g.description AS d', { id: goal.id }), [{ d: 'an old goal' }])
+    t.equal(await again.needed(), false, 'done is remembered in Neo4j')
+    t.match(await new GraphBackfill({ relational: () => rel, graph: () => store, batchSize: 2, log }).run(), { status: 'done', copied: 6, seen: 0 }, 'a later run reads nothing')
   })
 
   t.test('entity_centric recall: the entity named in the query, its current facts from Neo4j, turns that mention it by alias', async t => {

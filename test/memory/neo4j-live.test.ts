@@ -46,6 +46,9 @@ t.test('agentd on a real Neo4j', { skip: neo4jSkip() }, async t => {
   const facts = async (q: string): Promise<Body[]> => (await s.json(`/api/memory/facts?limit=100&${q}`)).body.facts
 
   t.match((await s.json('/api/health?include_memory=true')).body.memory.neo4j, { backend: 'neo4j', status: 'healthy' }, 'Neo4j is the graph store')
+  // The back-fill starts by itself with a graph store that keeps copies; nothing was written before, so it has nothing to copy.
+  await until('the back-fill to be done', async () => (await s.json('/api/health?include_memory=true')).body.memory.graph_backfill?.status === 'done', 60_000)
+  t.match((await s.json('/api/health?include_memory=true')).body.memory.graph_backfill, { status: 'done', copied: 0 }, 'its progress is in health')
 
   t.test('Neo4j stopped and started mid-chat: every chat answers, every turn is in SQL at once and in Neo4j once it is back', async t => {
     const chat = async (message: string, session?: string): Promise<string> => {
