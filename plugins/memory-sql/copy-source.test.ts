@@ -5,13 +5,14 @@ import t from 'tap'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlRelationalStore } from './relational-store.ts'
+import type { Turn } from '@agentd/sdk/contracts/memory-stores'
 
 for (const backend of SQL_BACKENDS) {
   t.test(`copySource on ${backend.name}`, async t => {
     const rel = new SqlRelationalStore(await backend.open(t))
     await rel.init()
     const v = axis(8, 2, 0.5)
-    const turns = []
+    const turns: Turn[] = []
     for (let i = 0; i < 3; i++) turns.push(await rel.addTurn({ conversation_id: 'cs', role: 'user', content: `turn ${i}`, channel: 'cs', ...(i === 0 ? { embedding: { vector: v, embedder: 'e8' } } : {}) }))
     const goal = await rel.addGoal({ description: 'g', priority: 1, channel: 'cs' })
     t.same(await rel.copySourceCount(), { turn: 3, goal: 1, strategy: 0 })
