@@ -15,12 +15,21 @@ const root = t
 
 // One server for the file, started on first use (skipped files start none).
 let server: Promise<LiveNeo4j> | undefined
-async function open (t: Test): Promise<Neo4jGraphStore> {
+async function newStore (t: Test): Promise<Neo4jGraphStore> {
   server ??= liveNeo4j(root)
   const target = resolveNeo4jTarget((await server).env, { pool_size: 4, connect_timeout_ms: 5000, circuit_cooldown_ms: 0 })
   if (target === undefined) throw new Error('unreachable: the live server gives NEO4J_URI')
   const store = new Neo4jGraphStore({ driver: openDriver(target), database: target.database, cooldownMs: 0 })
-  t.teardown(async () => { await store.deleteAll().catch(() => {}); await store.close() })
+  t.teardown(async () => { await store.close() })
+  return store
+}
+
+// The contract suites share one store (its schema set up once), emptied after each suite.
+let shared: Promise<Neo4jGraphStore> | undefined
+async function open (t: Test): Promise<Neo4jGraphStore> {
+  shared ??= newStore(root)
+  const store = await shared
+  t.teardown(async () => { await store.deleteAll().catch(() => {}) })
   return store
 }
 
@@ -33,8 +42,7 @@ t.test('graph store on neo4j', { skip }, async t => {
 })
 
 t.test('schema and indexes on neo4j', { skip }, async t => {
-  const stores: Neo4jGraphStore[] = []
-  const fresh = async (): Promise<Neo4jGraphStore> => { const s = await open(t); stores.push(s); return s }
+  const fresh = async (): Promise<Neo4jGraphStore> => await newStore(t)
 
   t.test('the schema is set up idempotently: two stores at once, then again; every constraint and index online', async t => {
     const [a, b] = [await fresh(), await fresh()]
