@@ -10,6 +10,9 @@ import { resolveNeo4jTarget } from './target.ts'
 import { SCHEMA } from './schema.ts'
 import neo4j from 'neo4j-driver'
 
+// The first Neo4j of a run waits for the launcher's JVM: on two busy cores that can take a minute.
+t.setTimeout(300_000)
+
 const skip = neo4jSkip()
 const root = t
 

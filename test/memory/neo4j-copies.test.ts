@@ -28,6 +28,9 @@ import { resolveNeo4jTarget } from '../../plugins/memory-graph-neo4j/target.ts'
 import { liveNeo4j, neo4jSkip, type LiveNeo4j } from '../neo4j/server.ts'
 import { GraphBackfill } from '../../plugins/memory/graph-backfill.ts'
 
+// The first Neo4j of a run waits for the launcher's JVM: on two busy cores that can take a minute.
+t.setTimeout(300_000)
+
 const log = pino({ level: 'silent' })
 const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
 const pglite = SQL_BACKENDS.find(b => b.name === 'pglite')

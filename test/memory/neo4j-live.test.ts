@@ -12,6 +12,9 @@ import { postJson } from './memory-kernel.ts'
 import { liveNeo4j, neo4jSkip } from '../neo4j/server.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
+// The first Neo4j of a run waits for the launcher's JVM: on two busy cores that can take a minute.
+t.setTimeout(300_000)
+
 type Body = any // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
 
 t.test('agentd on a real Neo4j', { skip: neo4jSkip() }, async t => {
