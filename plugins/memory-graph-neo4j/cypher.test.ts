@@ -35,6 +35,7 @@ const driver = new FakeDriver((q, p) => {
   if (([CQ.copiedTurns, CQ.copiedGoals, CQ.copiedStrategies] as string[]).includes(q)) return [rec({ id: 't1' })]
   if (q === CQ.backfillState) return [rec({ state: '{"after":{"turn":"t1"},"done":false,"copied":1}' })]
   if (q === CQ.saveBackfillState) return []
+  if (q === CQ.searchTopTurns) return []
   if (q === CQ.searchTurns || q === CQ.scanTurns) return [rec({ turn: { id: 't1', conversation_id: 'c1', index: neo4j.int(0), timestamp: null, role: 'user', content: 'x', token_count: null, metadata: '{}', channel: 'c', embedder: null }, score: 1 })]
   if (q === CQ.upsertTurn || q === CQ.upsertGoal || q === CQ.upsertStrategy) return [rec({ id: 'x' })]
   if (q === PQ.fact) return [rec({ claim_hash: 'h', channel: 'c' })]

@@ -445,8 +445,12 @@ export class Neo4jGraphStore implements GraphStore {
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
     const query = fulltextQuery(q.text)
     if (query === undefined || q.channels.length === 0 || q.limit <= 0) return []
-    return await this.#run('READ', async tx => (await tx.run(CQ.searchTurns, { index: TURN_TEXT_INDEX, query, channels: q.channels, limit: int(q.limit) })).records
-      .map(x => ({ ...toTurn(x.get('turn') as Row), score: num(x.get('score')) })))
+    const p = { index: TURN_TEXT_INDEX, query, channels: q.channels, limit: int(q.limit) }
+    return await this.#run('READ', async tx => {
+      let records = (await tx.run(CQ.searchTopTurns, { ...p, k: int(candidates(q.limit)) })).records
+      if (records.length < q.limit) records = (await tx.run(CQ.searchTurns, p)).records
+      return records.map(x => ({ ...toTurn(x.get('turn') as Row), score: num(x.get('score')) }))
+    })
   }
 
   // ---- channels and housekeeping -------------------------------------------------------
