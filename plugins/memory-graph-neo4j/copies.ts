@@ -55,9 +55,30 @@ export const CQ = {
   removeStrategy: 'MATCH (s:Strategy {id: $id}) DETACH DELETE s RETURN count(s) AS n',
   removeConversationTurns: 'MATCH (t:Turn {conversation_id: $id}) DETACH DELETE t RETURN count(t) AS n',
   removeConversation: 'MATCH (c:Conversation {id: $id}) DETACH DELETE c RETURN count(c) AS n',
+  // Nearest copied turns: the vector index picks candidates, the exact cosine ranks them (as for entities).
+  nearestTurns: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS t
+    WHERE t.channel IN $channels AND t.embedder = $embedder
+    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
+    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
+  scanTurns: `MATCH (t:Turn) WHERE t.channel IN $channels AND t.embedder = $embedder AND t.embedding_dims = $dims
+    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
+    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
+  // The best $k matches by Lucene's ranking, then the channels: with every turn matching a
+  // common word, reading all of them took 200 ms at 100k turns (bench/neo4j.bench.ts).
+  searchTopTurns: `CALL db.index.fulltext.queryNodes($index, $query, {limit: $k}) YIELD node AS t, score
+    WHERE t.channel IN $channels
+    RETURN ${TURN} AS turn, score ORDER BY score DESC, t.timestamp DESC LIMIT $limit`,
+  // Every match: when the channels hold fewer than asked among the top ones (a small channel in a big graph).
   searchTurns: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS t, score
     WHERE t.channel IN $channels
     RETURN ${TURN} AS turn, score ORDER BY score DESC, t.timestamp DESC LIMIT $limit`,
+
+  // The back-fill (plugins/memory graph-backfill.ts): which copies exist, and its progress, kept here.
+  copiedTurns: 'MATCH (n:Turn) WHERE n.id IN $ids RETURN n.id AS id',
+  copiedGoals: 'MATCH (n:Goal) WHERE n.id IN $ids RETURN n.id AS id',
+  copiedStrategies: 'MATCH (n:Strategy) WHERE n.id IN $ids RETURN n.id AS id',
+  backfillState: "MATCH (b:AgentdBackfill {id: 'copies'}) RETURN b.state AS state",
+  saveBackfillState: "MERGE (b:AgentdBackfill {id: 'copies'}) SET b.state = $state, b.saved_at = datetime()",
 
   // A channel's copies, counted by kind (deleteChannel), and every goal and strategy (deleteAll).
   deleteChannelTurns: 'MATCH (t:Turn {channel: $channel}) DETACH DELETE t RETURN count(t) AS n',

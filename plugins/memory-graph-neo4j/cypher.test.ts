@@ -31,7 +31,12 @@ const driver = new FakeDriver((q, p) => {
   if (q === Q.countByChannel) return [rec({ channel: 'c', kind: 'facts', n: neo4j.int(1) })]
   if (q === Q.embedderUsage) return [rec({ embedder: 'e', dims: neo4j.int(8), n: neo4j.int(1) })]
   if (([Q.staleEntities, Q.staleFacts, CQ.staleTurns, CQ.staleGoals, CQ.staleStrategies] as string[]).includes(q)) return []
-  if (q === CQ.searchTurns) return [rec({ turn: { id: 't1', conversation_id: 'c1', index: neo4j.int(0), timestamp: null, role: 'user', content: 'x', token_count: null, metadata: '{}', channel: 'c', embedder: null }, score: 1 })]
+  if (q === CQ.nearestTurns) return []
+  if (([CQ.copiedTurns, CQ.copiedGoals, CQ.copiedStrategies] as string[]).includes(q)) return [rec({ id: 't1' })]
+  if (q === CQ.backfillState) return [rec({ state: '{"after":{"turn":"t1"},"done":false,"copied":1}' })]
+  if (q === CQ.saveBackfillState) return []
+  if (q === CQ.searchTopTurns) return []
+  if (q === CQ.searchTurns || q === CQ.scanTurns) return [rec({ turn: { id: 't1', conversation_id: 'c1', index: neo4j.int(0), timestamp: null, role: 'user', content: 'x', token_count: null, metadata: '{}', channel: 'c', embedder: null }, score: 1 })]
   if (q === CQ.upsertTurn || q === CQ.upsertGoal || q === CQ.upsertStrategy) return [rec({ id: 'x' })]
   if (q === PQ.fact) return [rec({ claim_hash: 'h', channel: 'c' })]
   if (q === PQ.factThere || q === PQ.entityThere) return p.channel === 'merge' ? [rec({ id: 'there', t_aliases: [], s_aliases: [], t_properties: '{}', s_properties: '{}' })] : []
@@ -72,6 +77,9 @@ async function exercise (): Promise<void> {
   await s.upsertStrategy({ id: 's1', description: 'd', context_pattern: 'p', tool_sequence: ['a'], success_count: 1, failure_count: 0, last_used: null, channel: 'c' }, v)
   for (const kind of ['goal', 'strategy', 'conversation'] as const) await s.removeCopy(kind, 'x')
   await s.searchTurns({ text: 'hi there', channels: ['c'], limit: 3 })
+  await s.similarTurns({ embedding: v, channels: ['c'], limit: 2 })
+  for (const kind of ['turn', 'goal', 'strategy'] as const) await s.copiedIds(kind, ['t1'])
+  await s.saveBackfillState({ ...await s.backfillState() ?? { after: {}, done: false, copied: 0 }, done: true })
   await s.deleteChannel('c')
   await s.countByChannel()
   await s.deleteAll()

@@ -67,14 +67,17 @@ export const Q = {
   // Relationships and ABOUT links go with it; the facts stay.
   deleteEntity: 'MATCH (e:Entity {id: $id}) DETACH DELETE e RETURN count(e) AS n',
   // Approximate nearest neighbours over the whole index, then the caller's channels and embedder.
-  nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e, score
+  // The index's own score is approximate (Neo4j 5.23+ quantizes vectors in it, which
+  // moved cosines by up to 0.08 and swapped neighbours on a real server): it picks the
+  // candidates, the exact cosine of the stored vector ranks them.
+  nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e
     WHERE e.channel IN $channels AND e.embedder = $embedder
+    WITH e, vector.similarity.cosine(e[$property], $vector) AS score
     RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
   // Exact scan within the channels, when the index gave fewer than asked (a small channel in a big graph).
   scanEntities: `MATCH (e:Entity) WHERE e.channel IN $channels AND e.embedder = $embedder AND e.embedding_dims = $dims
-    WITH e, e[$property] AS v
-    WITH e, reduce(s = 0.0, i IN range(0, size(v) - 1) | s + v[i] * $vector[i]) AS cosine
-    RETURN ${ENTITY} AS entity, (cosine + 1) / 2 AS score ORDER BY score DESC LIMIT $limit`,
+    WITH e, vector.similarity.cosine(e[$property], $vector) AS score
+    RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
   searchEntities: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS e, score
     WHERE e.channel IN $channels
     RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
@@ -116,14 +119,14 @@ export const Q = {
 ${FACT_LIST_FILTER}    RETURN count(f) AS total`,
   listFacts: `MATCH (f:Fact)
 ${FACT_LIST_FILTER}    RETURN ${FACT} AS fact ORDER BY f.created_at DESC, f.id SKIP $offset LIMIT $limit`,
-  nearestFacts: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS f, score
+  nearestFacts: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS f
     WHERE f.channel IN $channels AND f.embedder = $embedder AND ($include_superseded OR f.superseded_at IS NULL)
+    WITH f, vector.similarity.cosine(f[$property], $vector) AS score
     RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
   scanFacts: `MATCH (f:Fact) WHERE f.channel IN $channels AND f.embedder = $embedder AND f.embedding_dims = $dims
       AND ($include_superseded OR f.superseded_at IS NULL)
-    WITH f, f[$property] AS v
-    WITH f, reduce(s = 0.0, i IN range(0, size(v) - 1) | s + v[i] * $vector[i]) AS cosine
-    RETURN ${FACT} AS fact, (cosine + 1) / 2 AS score ORDER BY score DESC LIMIT $limit`,
+    WITH f, vector.similarity.cosine(f[$property], $vector) AS score
+    RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,
   searchFacts: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS f, score
     WHERE f.channel IN $channels AND f.superseded_at IS NULL
     RETURN ${FACT} AS fact, score ORDER BY score DESC LIMIT $limit`,

@@ -98,7 +98,7 @@ t.test('similarFacts: the vector index first, scores turned back into cosine, re
   const res = await store.similarFacts({ embedding: { vector: [0, 2], embedder: 'e2' }, channels: ['sf'], limit: 2 })
   t.same(res.map(f => [f.claim, Number(f.score.toFixed(3))]), [['near', 0.9], ['far', 0]])
   const near = driver.sent(Q.nearestFacts)[0]
-  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), include_superseded: false, index: 'agentd_fact_vec_2', k: neo4j.int(100) })
+  t.same(near.params, { channels: ['sf'], embedder: 'e2', vector: [0, 1], limit: neo4j.int(2), include_superseded: false, property: 'vec_2', index: 'agentd_fact_vec_2', k: neo4j.int(100) })
   t.equal(driver.sent(Q.scanFacts).length, 0, 'enough from the index: no scan')
   t.same(driver.sent(Q.touchFacts)[0].params, { ids: [F1, F2] })
   t.equal(res[0].access_count, 2, 'Integer access count mapped')
@@ -403,7 +403,8 @@ t.test('searchTurns: the turn full-text index with the query\'s words only; Inte
     : [])
   const r = await store.searchTurns({ text: 'Okafor" OR *:*', channels: ['work', '_global'], limit: 5 })
   t.same(r, [{ id: 't1', conversation_id: 'conv', index: 2, timestamp: '2026-03-01T10:00:00.000Z', role: 'assistant', content: 'Okafor', token_count: 3, metadata: { a: 1 }, channel: 'work', embedder: null, score: 1.5 }])
-  t.same(driver.sent(CQ.searchTurns)[0].params, { index: 'agentd_turn_text', query: 'okafor or', channels: ['work', '_global'], limit: neo4j.int(5) })
+  t.same(driver.sent(CQ.searchTopTurns)[0].params, { index: 'agentd_turn_text', query: 'okafor or', channels: ['work', '_global'], limit: neo4j.int(5), k: neo4j.int(100) }, 'the top matches first')
+  t.same(driver.sent(CQ.searchTurns)[0].params, { index: 'agentd_turn_text', query: 'okafor or', channels: ['work', '_global'], limit: neo4j.int(5) }, 'then, too few in the channels, every match')
   t.same(await store.searchTurns({ text: '*** ()', channels: ['work'], limit: 5 }), [], 'no words: no query')
   t.equal(driver.sent(CQ.searchTurns).length, 1)
 })

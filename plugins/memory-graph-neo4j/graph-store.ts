@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
 import { Breaker, EntityConflictError, StoreUnavailableError, graphWalkLimit, normalize } from '@agentd/sdk/kits/memory'
-import type { CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { BackfillState, CopiedKind, CopyKind, DeleteCounts, EmbedderUsage, EmbeddingRef, Entity, EntityGraph, EntityPatch, Fact, FactPatch, Goal, GraphStore, LearnedStrategy, NewEntity, NewFact, PageResult, Relationship, StaleEmbedding, StaleQuery, StoreHealth, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { isUnavailable, type CypherDriver, type CypherTx, type Params } from './driver.ts'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'
@@ -217,17 +217,17 @@ export class Neo4jGraphStore implements GraphStore {
 
   /**
    * Nearest by the vector index, then (when the channel filter left fewer than asked) an
-   * exact scan of the channels. Neo4j scores cosine as (1 + cos) / 2; the contract wants cos.
+   * exact scan of the channels. Neo4j's vector.similarity.cosine is (1 + cos) / 2; the contract wants cos.
    */
   async #nearest<T extends { id: string }> (kind: VectorKind, q: VectorQuery & { include_superseded?: boolean }, indexed: string, scan: string, key: string, map: (r: Row) => T): Promise<Array<T & { score: number }>> {
     const dims = q.embedding.vector.length
     if (q.channels.length === 0 || q.limit <= 0 || dims === 0) return []
     const index = await this.#run('WRITE', async () => await this.#vectorIndex(kind, dims))
     const vector = normalize(q.embedding.vector)
-    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit), ...(kind === 'fact' ? { include_superseded: q.include_superseded === true } : {}) }
+    const p = { channels: q.channels, embedder: q.embedding.embedder, vector, limit: int(q.limit), property: vectorProperty(dims), ...(kind === 'fact' ? { include_superseded: q.include_superseded === true } : {}) }
     const rows = await this.#run(kind === 'fact' ? 'WRITE' : 'READ', async tx => {
       let records = (await tx.run(indexed, { ...p, index, k: int(candidates(q.limit)) })).records
-      if (records.length < q.limit) records = (await tx.run(scan, { ...p, dims: int(dims), property: vectorProperty(dims) })).records
+      if (records.length < q.limit) records = (await tx.run(scan, { ...p, dims: int(dims) })).records
       const out = records.map(x => ({ ...map(x.get(key) as Row), score: 2 * num(x.get('score')) - 1 }))
       if (kind === 'fact' && out.length > 0) await tx.run(Q.touchFacts, { ids: out.map(f => f.id) })
       return out
@@ -417,12 +417,43 @@ export class Neo4jGraphStore implements GraphStore {
     })
   }
 
+  /** The nearest copied turns through the turns' vector index (recall's shared read of the query's neighbours). */
+  async similarTurns (q: VectorQuery): Promise<Array<Turn & { score: number }>> {
+    return await this.#nearest('turn', q, CQ.nearestTurns, CQ.scanTurns, 'turn', toTurn)
+  }
+
+  async copiedIds (kind: CopiedKind, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return []
+    const q = kind === 'turn' ? CQ.copiedTurns : kind === 'goal' ? CQ.copiedGoals : CQ.copiedStrategies
+    return await this.#run('READ', async tx => (await tx.run(q, { ids })).records.map(r => String(r.get('id'))))
+  }
+
+  /** The back-fill's progress, as JSON text on one node of this database: a new server starts over. */
+  async backfillState (): Promise<BackfillState | undefined> {
+    return await this.#run('READ', async tx => {
+      const text = (await tx.run(CQ.backfillState, {})).records[0]?.get('state')
+      if (typeof text !== 'string') return undefined
+      try {
+        const o = JSON.parse(text) as Partial<BackfillState>
+        return { after: o.after ?? {}, done: o.done === true, copied: Number(o.copied ?? 0) }
+      } catch { return undefined }
+    })
+  }
+
+  async saveBackfillState (s: BackfillState): Promise<void> {
+    await this.#run('WRITE', async tx => { await tx.run(CQ.saveBackfillState, { state: JSON.stringify(s) }) })
+  }
+
   /** Keyword search over the copied turns through the full-text index. */
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
     const query = fulltextQuery(q.text)
     if (query === undefined || q.channels.length === 0 || q.limit <= 0) return []
-    return await this.#run('READ', async tx => (await tx.run(CQ.searchTurns, { index: TURN_TEXT_INDEX, query, channels: q.channels, limit: int(q.limit) })).records
-      .map(x => ({ ...toTurn(x.get('turn') as Row), score: num(x.get('score')) })))
+    const p = { index: TURN_TEXT_INDEX, query, channels: q.channels, limit: int(q.limit) }
+    return await this.#run('READ', async tx => {
+      let records = (await tx.run(CQ.searchTopTurns, { ...p, k: int(candidates(q.limit)) })).records
+      if (records.length < q.limit) records = (await tx.run(CQ.searchTurns, p)).records
+      return records.map(x => ({ ...toTurn(x.get('turn') as Row), score: num(x.get('score')) }))
+    })
   }
 
   // ---- channels and housekeeping -------------------------------------------------------

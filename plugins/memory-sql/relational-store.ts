@@ -3,7 +3,7 @@
 // Set-up (migrations, vector mode) is SqlReady's, on first use.
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { AuditEntry, GoalPatch, Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
+import type { AuditEntry, CopiedKind, CopySourceItem, GoalPatch, Channel, ConversationInfo, DeleteCounts, EmbedderUsage, EmbeddingRef, GraphStore, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, NewTurn, PageResult, RelationalStore, StaleEmbedding, StaleQuery, StoreHealth, LearnedStrategy, StrategyRun, ToolInvocation, Turn, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import {
   SQL_CHANNEL_TX, SqlReady, iso, isoOrNull, jsonb, likeContains, nearestRows, num, obj, setEmbeddings, staleEmbeddings, strArr, vectorValue,
   type Row, type SqlHandle, type SqlTxParticipant, type VectorSource,
@@ -58,6 +58,13 @@ const toTool = (r: Row): ToolInvocation => ({
   id: String(r.id), conversation_id: r.conversation_id === null ? null : String(r.conversation_id), tool: String(r.tool), arguments: obj(r.arguments),
   result: String(r.result), is_error: Boolean(r.is_error), duration_ms: r.duration_ms === null ? null : num(r.duration_ms), channel: String(r.channel), created_at: iso(r.created_at),
 })
+
+/** A row's stored vector (pgvector's `[..]` or real[]'s `{..}` as text) with its embedder. */
+function storedVector (r: Row): EmbeddingRef | undefined {
+  if (typeof r.vector_text !== 'string' || r.embedder === null || r.embedder === undefined) return undefined
+  const vector = r.vector_text.replace(/^[[{]|[\]}]$/g, '').split(',').filter(x => x !== '').map(Number)
+  return vector.length === 0 ? undefined : { vector, embedder: String(r.embedder) }
+}
 
 const TURN_COLUMNS = ['id', 'conversation_id', 'idx', 'ts', 'role', 'content', 'token_count', 'metadata', 'channel', 'embedder']
 const TURN_COLS = sql.raw(TURN_COLUMNS.map(c => `t.${c}`).join(', '))
@@ -135,6 +142,29 @@ export class SqlRelationalStore implements RelationalStore {
       await this.#r.index('turns', v.length)
       const rows = await nearestRows(db, this.#r.mode, { table: 'turns', alias: 't', cols: TURN_COLS }, q)
       return rows.map(row => ({ ...toTurn(row), score: num(row.score) }))
+    })
+  }
+
+  async copySource (q: { kind: CopiedKind, after?: string, limit: number }): Promise<CopySourceItem[]> {
+    const table = q.kind === 'turn' ? 'turns' : q.kind === 'goal' ? 'goals' : 'strategies'
+    return await this.#run(async db => {
+      // By primary key, past the last id copied: each batch is an index range, however far the run is.
+      const r = await sql<Row>`SELECT x.*, x.embedding::text AS vector_text FROM ${sql.table(table)} x
+        WHERE ${q.after ?? null}::uuid IS NULL OR x.id > ${q.after ?? null}::uuid ORDER BY x.id LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => {
+        const embedding = storedVector(row)
+        const more = embedding === undefined ? {} : { embedding }
+        if (q.kind === 'turn') return { kind: 'turn' as const, item: toTurn(row), ...more }
+        if (q.kind === 'goal') return { kind: 'goal' as const, item: toGoal(row), ...more }
+        return { kind: 'strategy' as const, item: toStrategy(row), ...more }
+      })
+    })
+  }
+
+  async copySourceCount (): Promise<Record<CopiedKind, number>> {
+    return await this.#run(async db => {
+      const r = await sql<Row>`SELECT (SELECT count(*) FROM turns) AS turn, (SELECT count(*) FROM goals) AS goal, (SELECT count(*) FROM strategies) AS strategy`.execute(db)
+      return { turn: num(r.rows[0].turn), goal: num(r.rows[0].goal), strategy: num(r.rows[0].strategy) }
     })
   }
 

@@ -4,10 +4,11 @@
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
 import type { StoreHealth } from '@agentd/sdk/contracts/memory-stores'
 import type { MemoryServiceImpl } from './service.ts'
+import type { GraphBackfill } from './graph-backfill.ts'
 
 const NOT_CONFIGURED: StoreHealth = { status: 'not_configured', backend: 'none' }
 
-export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
+export function memoryHealth (svc: MemoryServiceImpl, backfill?: GraphBackfill): HealthContributor {
   return {
     section: 'memory',
     optIn: 'include_memory',
@@ -31,7 +32,10 @@ export function memoryHealth (svc: MemoryServiceImpl): HealthContributor {
       const graphCopies = copies === undefined || copies.pending === 0 ? {} : { graph_copy_outbox: copies }
       const unhealthy = [neo4j, postgres, redis].some(s => s.status === 'unhealthy') || outbox?.status === 'full' || copies?.status === 'full'
       const configured = [neo4j, postgres, redis].some(s => s.status !== 'not_configured')
-      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder, ...(outbox === undefined ? {} : { outbox }), ...graphCopies }
+      // The copying of items written before the graph store was configured, once it has started (graph-backfill.ts).
+      const fill = backfill?.progress()
+      const graphBackfill = fill === undefined || fill.status === 'idle' ? {} : { graph_backfill: fill }
+      return { status: unhealthy ? 'unhealthy' : configured ? 'healthy' : 'not_configured', neo4j, postgres, redis, embedder, ...(outbox === undefined ? {} : { outbox }), ...graphCopies, ...graphBackfill }
     },
   }
 }

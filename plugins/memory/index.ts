@@ -23,6 +23,7 @@ import path from 'node:path'
 import { RecallSettingsStore } from './recall-settings.ts'
 import { recallSettingsRoutes } from './recall-settings-routes.ts'
 import { Outbox } from './outbox/outbox.ts'
+import { GraphBackfill } from './graph-backfill.ts'
 
 export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
@@ -40,6 +41,7 @@ export const options = Type.Object({
   auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
   recall_technique_timeout_ms: Type.Integer({ minimum: 10, maximum: 120_000, default: 2000, description: 'how long a recall technique (hybrid, HyDE...) may take before the recall goes on without it and says so' }),
+  graph_backfill: Type.Boolean({ default: true, description: 'when the graph store keeps copies (Neo4j) and lacks items written before it was configured, copy them in the background (progress: health memory.graph_backfill; job graph_backfill)' }),
   outbox: Type.Boolean({ default: true, description: 'keep the chat\'s memory writes in a durable outbox under AGENT_DATA_DIR/memory-outbox while their store is down, and store them in order once it is back' }),
   outbox_max_entries: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 100_000, description: 'writes the outbox keeps at most; past it a write is refused (and logged)' }),
   outbox_max_bytes: Type.Integer({ minimum: 1024, maximum: 10 * 1024 ** 3, default: 64 * 1024 ** 2 }),
@@ -72,7 +74,9 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   })
   if (opts.outbox) await attachOutboxes(app, svc, opts)
   app.registry.memoryServices.add(opts.instance, svc)
-  app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc))
+  // Items written before a graph store that keeps copies (Neo4j) was configured: copied in the background.
+  const backfill = new GraphBackfill({ relational: () => svc.relational, graph: () => svc.graph, batchSize: 500, log: app.log })
+  app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc, backfill))
   await memoryRoutes(app, svc)
   await recallSettingsRoutes(app, recallSettings)
   // Consolidation: settings, extractors, the consolidate/patterns/promote jobs and their endpoints.
@@ -97,11 +101,26 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     toolInvocationRetentionDays: opts.tool_invocation_retention_days,
     cleanupEverySeconds: opts.cleanup_interval_seconds,
   })) if (!app.registry.jobs.has(job.name)) app.registry.jobs.add(job.name, job)
+  if (!app.registry.jobs.has('graph_backfill')) {
+    app.registry.jobs.add('graph_backfill', {
+      name: 'graph_backfill',
+      description: 'Copies turns, goals and strategies written before the graph store (Neo4j) was configured into it; resumes where it stopped. Started by itself when needed.',
+      schedule: null,
+      run: async ({ signal }) => { const p = await backfill.run(signal); return { ...p } },
+    })
+  }
   app.lifecycle.add({
     name: `${opts.instance}:outbox-and-reembed`,
     // Only the serving generation replays the outbox.
-    activate: () => { svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log) },
-    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop() },
+    activate: () => {
+      svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log)
+      // Never awaited: start-up and chats do not wait on it; a graph store that is down is tried at the next start or run.
+      if (opts.graph_backfill) {
+        void backfill.needed().then(async needed => { if (needed) await backfill.run() })
+          .catch((err: unknown) => { app.log.warn({ err: (err as Error).message }, 'memory: could not check whether the graph store needs a back-fill; POST /api/jobs/graph_backfill/run once it is up') })
+      }
+    },
+    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop(); await backfill.stop() },
   })
 }
 

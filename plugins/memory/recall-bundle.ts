@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { FusionSettings, enableKey, settingsOf } from '@agentd/sdk/kits/recall'
+import { FusionSettings, enableKey, settingsOf, vectorTurns } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
@@ -115,7 +115,8 @@ export class Recall {
     // needs them; turns ranked as the service ranks them (recency when the query asks for it).
     const nearestTurns = sharedRead(async limit => {
       const rel = ctx.relational
-      return embedding === undefined || rel === undefined ? [] : rankNeighbours(await rel.similarTurns({ embedding, channels, limit }), query.text, ctx.opts)
+      // The graph store's vector index over its copies of the turns when it keeps them (Neo4j), else the relational store's.
+      return embedding === undefined || rel === undefined ? [] : rankNeighbours(await vectorTurns({ graph: ctx.graph, relational: rel }, { embedding, channels, limit }), query.text, ctx.opts)
     })
     const nearestEntities = sharedRead(async limit => {
       const graph = ctx.graph

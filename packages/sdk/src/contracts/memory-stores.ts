@@ -242,6 +242,13 @@ export interface RelationalStore extends ReembedSupport {
   deleteChannelWith?: (name: string, graph: GraphStore) => Promise<{ relational: DeleteCounts, graph: DeleteCounts } | undefined>
   /** Per channel: turns, strategies, goals, conversations. */
   countByChannel: () => Promise<Record<string, Record<string, number>>>
+  /**
+   * Optional: items of one kind in id order after `after`, with their stored vectors, for a
+   * graph store's back-fill of copies (items written before it was configured).
+   */
+  copySource?: (q: { kind: CopiedKind, after?: string, limit: number }) => Promise<CopySourceItem[]>
+  /** Optional: how many items of each kind there are (the back-fill's total). */
+  copySourceCount?: () => Promise<Record<CopiedKind, number>>
   /** Deletes strategies and goals (the consolidated memories this store holds). */
   deleteMemories: () => Promise<number>
 
@@ -341,6 +348,23 @@ export interface NewFact {
 
 /** What a graph store may hold a copy of (GraphStore.removeCopy). */
 export type CopyKind = 'goal' | 'strategy' | 'conversation'
+
+/** The items a graph store keeps copies of, one by one (the back-fill copies them in this order). */
+export type CopiedKind = 'turn' | 'goal' | 'strategy'
+/** One item of the relational store as a copy needs it: the item and its stored vector. */
+export type CopySourceItem =
+  | { kind: 'turn', item: Turn, embedding?: EmbeddingRef }
+  | { kind: 'goal', item: Goal, embedding?: EmbeddingRef }
+  | { kind: 'strategy', item: LearnedStrategy, embedding?: EmbeddingRef }
+/** Where a back-fill of copies stands, kept in the graph store it fills (a new server starts over). */
+export interface BackfillState {
+  /** The last id copied per kind (items are read in id order). */
+  after: Partial<Record<CopiedKind, string>>
+  /** Every item the relational store held when the run started has been looked at. */
+  done: boolean
+  /** Items copied so far (those the graph store already had are not counted). */
+  copied: number
+}
 
 export interface Relationship { id: string, source_id: string, target_id: string, type: string, confidence: number, channel: string }
 
@@ -453,6 +477,16 @@ export interface GraphStore extends ReembedSupport {
    * full-text index over them: Neo4j). Recall prefers it when there, the relational store's otherwise.
    */
   searchTurns?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
+  /**
+   * Optional nearest copied turns by vector, as RelationalStore.similarTurns (a store with a
+   * vector index over its copies: Neo4j). Recall prefers it when there, the relational store's otherwise.
+   */
+  similarTurns?: (q: VectorQuery) => Promise<Array<Turn & { score: number }>>
+  /** Optional, with the copy writers: which of these ids it holds a copy of (the back-fill skips them). */
+  copiedIds?: (kind: CopiedKind, ids: string[]) => Promise<string[]>
+  /** Optional, with the copy writers: the back-fill's progress as last saved here; undefined before the first. */
+  backfillState?: () => Promise<BackfillState | undefined>
+  saveBackfillState?: (s: BackfillState) => Promise<void>
 
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /**
