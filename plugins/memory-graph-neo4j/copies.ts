@@ -7,6 +7,7 @@
 import neo4j from 'neo4j-driver'
 import type { Goal, LearnedStrategy, Turn } from '@agentd/sdk/contracts/memory-stores'
 import { iso, num, type Row } from './rows.ts'
+import { nearestByVector, scanByVector } from './cypher.ts'
 
 /** Counts and positions are integers in Neo4j (a JS number would be stored as a float). */
 const int = (n: number): ReturnType<typeof neo4j.int> => neo4j.int(Math.trunc(n))
@@ -56,13 +57,8 @@ export const CQ = {
   removeConversationTurns: 'MATCH (t:Turn {conversation_id: $id}) DETACH DELETE t RETURN count(t) AS n',
   removeConversation: 'MATCH (c:Conversation {id: $id}) DETACH DELETE c RETURN count(c) AS n',
   // Nearest copied turns: the vector index picks candidates, the exact cosine ranks them (as for entities).
-  nearestTurns: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS t
-    WHERE t.channel IN $channels AND t.embedder = $embedder
-    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
-    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
-  scanTurns: `MATCH (t:Turn) WHERE t.channel IN $channels AND t.embedder = $embedder AND t.embedding_dims = $dims
-    WITH t, vector.similarity.cosine(t[$property], $vector) AS score
-    RETURN ${TURN} AS turn, score ORDER BY score DESC LIMIT $limit`,
+  nearestTurns: nearestByVector('t', TURN, 'turn'),
+  scanTurns: scanByVector('t', 'Turn', TURN, 'turn'),
   // The best $k matches by Lucene's ranking, then the channels: with every turn matching a
   // common word, reading all of them took 200 ms at 100k turns (bench/neo4j.bench.ts).
   searchTopTurns: `CALL db.index.fulltext.queryNodes($index, $query, {limit: $k}) YIELD node AS t, score

@@ -4,6 +4,20 @@
 // every node and RELATES_TO carries its `channel`.
 
 /** An entity as a map (`e`), without its vectors. */
+/**
+ * Nearest nodes by vector: the index picks $k candidates in the channels, the exact cosine of
+ * the stored vector ranks them (the index's own score is approximate, see nearestEntities).
+ */
+export const nearestByVector = (v: string, projection: string, as: string): string => `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS ${v}
+    WHERE ${v}.channel IN $channels AND ${v}.embedder = $embedder
+    WITH ${v}, vector.similarity.cosine(${v}[$property], $vector) AS score
+    RETURN ${projection} AS ${as}, score ORDER BY score DESC LIMIT $limit`
+
+/** The same by an exact scan of the channels' nodes of that embedder and dimension. */
+export const scanByVector = (v: string, label: string, projection: string, as: string): string => `MATCH (${v}:${label}) WHERE ${v}.channel IN $channels AND ${v}.embedder = $embedder AND ${v}.embedding_dims = $dims
+    WITH ${v}, vector.similarity.cosine(${v}[$property], $vector) AS score
+    RETURN ${projection} AS ${as}, score ORDER BY score DESC LIMIT $limit`
+
 export const ENTITY = 'e {.id, .name, .type, .aliases, .description, .salience, .properties, .first_seen, .last_accessed, .access_count, .channel, conversation_count: size(coalesce(e.conversation_ids, []))}'
 /** A fact as a map (`f`) with its links: entity ids, and both ends of its supersession. */
 export const FACT = `f {.id, .claim, .claim_hash, .confidence, .source, .source_turn_id, .created_at, .channel, .last_accessed, .access_count,
@@ -70,14 +84,9 @@ export const Q = {
   // The index's own score is approximate (Neo4j 5.23+ quantizes vectors in it, which
   // moved cosines by up to 0.08 and swapped neighbours on a real server): it picks the
   // candidates, the exact cosine of the stored vector ranks them.
-  nearestEntities: `CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node AS e
-    WHERE e.channel IN $channels AND e.embedder = $embedder
-    WITH e, vector.similarity.cosine(e[$property], $vector) AS score
-    RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
+  nearestEntities: nearestByVector('e', ENTITY, 'entity'),
   // Exact scan within the channels, when the index gave fewer than asked (a small channel in a big graph).
-  scanEntities: `MATCH (e:Entity) WHERE e.channel IN $channels AND e.embedder = $embedder AND e.embedding_dims = $dims
-    WITH e, vector.similarity.cosine(e[$property], $vector) AS score
-    RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,
+  scanEntities: scanByVector('e', 'Entity', ENTITY, 'entity'),
   searchEntities: `CALL db.index.fulltext.queryNodes($index, $query) YIELD node AS e, score
     WHERE e.channel IN $channels
     RETURN ${ENTITY} AS entity, score ORDER BY score DESC LIMIT $limit`,

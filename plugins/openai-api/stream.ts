@@ -25,7 +25,10 @@ export function completionStreamHandler (deps: CompletionDeps) {
     // Everything but the delta and finish_reason is the same on every chunk: built once.
     // `system_fingerprint`, `logprobs` and the other chunks' `usage: null` are optional in
     // OpenAI's chunk and left out: the per-token line is most of what a stream costs.
-    const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(`${prep.provider.id}/${prep.model}`)},"choices":[{"index":0,"delta":`
+    // Every chunk, the usage chunk too, names the model the request resolved to (OpenAI's
+    // chunks all carry one model; the upstream's own name for it comes only at the end).
+    const model = `${prep.provider.id}/${prep.model}`
+    const head = `data: {"id":${JSON.stringify(prep.id)},"object":"chat.completion.chunk","created":${prep.created},"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":`
     const tail = ',"finish_reason":null}]}\n\n'
     const textHead = `${head}{"content":`
     const thinkingHead = `${head}{"reasoning_content":`
@@ -50,7 +53,7 @@ export function completionStreamHandler (deps: CompletionDeps) {
       await write(`${head}{}${tail.replace('"finish_reason":null', `"finish_reason":${JSON.stringify(outcome.finish_reason)}`)}`)
       if (includeUsage) {
         const u = outcome.loop.usage
-        await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model: outcome.model, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
+        await write(`data: ${JSON.stringify({ id: prep.id, object: 'chat.completion.chunk', created: prep.created, model, choices: [], usage: { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.total_tokens } })}\n\n`)
       }
       await write('data: [DONE]\n\n')
       stream.afterClose(() => { deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns) })

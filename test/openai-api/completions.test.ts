@@ -40,8 +40,10 @@ t.test('stream: OpenAI chunks, reasoning_content deltas, usage with include_usag
   let finish: string | null = null
   let usage: OpenAI.CompletionUsage | null | undefined
   let chunks = 0
+  const models = new Set<string>()
   for await (const chunk of stream) {
     chunks++
+    models.add(chunk.model)
     t.equal(chunk.object, 'chat.completion.chunk')
     if (chunk.usage !== null && chunk.usage !== undefined) { usage = chunk.usage; t.equal(chunk.choices.length, 0, 'the usage chunk has no choices'); continue }
     const c = chunk.choices[0]
@@ -55,6 +57,7 @@ t.test('stream: OpenAI chunks, reasoning_content deltas, usage with include_usag
   t.equal(reasoning, 'hmm')
   t.equal(finish, 'stop')
   t.same(usage, { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 })
+  t.same([...models], [MODEL], 'every chunk, the usage chunk too, names one model')
   t.equal(fake.completions[0].body.stream, true, 'the upstream call streams too')
 })
 

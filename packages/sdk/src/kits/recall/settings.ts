@@ -26,6 +26,16 @@ export const RecallSetting = {
   model: (what: string): ReturnType<typeof Type.String> => Type.String({ maxLength: 200, default: '', description: `provider/model that ${what}; '' = none (the technique drops out and the recall says so)` }),
   provider: (model: string): ReturnType<typeof Type.String> => Type.String({ maxLength: 100, default: '', description: `provider of ${model} when that is a bare model name ('' = the model's own provider/ prefix, or any provider that knows it)` }),
   temperature: (def: number, what: string): ReturnType<typeof Type.Number> => Type.Number({ minimum: 0, maximum: 2, default: def, description: `sampling temperature of the model call that writes ${what}` }),
+  /**
+   * The four keys of a technique that asks a model (`<prefix>_model`, `_provider`,
+   * `_temperature`, `_max_tokens`): what the model writes, and the longest answer in tokens.
+   */
+  modelCall: <P extends string>(prefix: P, writes: string, answer: string, maxTokens: number) => ({
+    [`${prefix}_model`]: RecallSetting.model(writes),
+    [`${prefix}_provider`]: RecallSetting.provider(`${prefix}_model`),
+    [`${prefix}_temperature`]: RecallSetting.temperature(0, `the ${answer}`),
+    [`${prefix}_max_tokens`]: Type.Integer({ minimum: 16, maximum: 4000, default: maxTokens, description: `longest ${answer}, in tokens` }),
+  }) as { [K in `${P}_model` | `${P}_provider`]: ReturnType<typeof Type.String> } & { [K in `${P}_temperature`]: ReturnType<typeof Type.Number> } & { [K in `${P}_max_tokens`]: ReturnType<typeof Type.Integer> },
 }
 
 /** Every key of a schema with its default. */

@@ -10,15 +10,7 @@ export async function keywordTurns (
   stores: { graph?: GraphStore, relational?: RelationalStore },
   q: { text: string, channels: string[], limit: number },
 ): Promise<Array<Turn & { score: number }>> {
-  const { graph, relational } = stores
-  if (graph?.searchTurns !== undefined) {
-    try {
-      return await graph.searchTurns(q)
-    } catch (err) {
-      if (!(err instanceof StoreUnavailableError) || relational === undefined) throw err
-    }
-  }
-  return relational === undefined ? [] : await relational.searchTurns(q)
+  return await graphFirst(stores, g => g.searchTurns?.bind(g), r => r.searchTurns(q), q)
 }
 
 /**
@@ -30,13 +22,28 @@ export async function vectorTurns (
   stores: { graph?: GraphStore, relational?: RelationalStore },
   q: VectorQuery,
 ): Promise<Array<Turn & { score: number }>> {
+  return await graphFirst(stores, g => g.similarTurns?.bind(g), r => r.similarTurns(q), q)
+}
+
+/**
+ * The graph store's read when it offers one (it keeps copies of the turns: Neo4j), else the
+ * relational store's; the graph store being down sends the read back to the relational store.
+ */
+async function graphFirst<Q, T> (
+  stores: { graph?: GraphStore, relational?: RelationalStore },
+  ofGraph: (g: GraphStore) => ((q: Q) => Promise<T[]>) | undefined,
+  ofRelational: (r: RelationalStore) => Promise<T[]>,
+  q: Q,
+): Promise<T[]> {
   const { graph, relational } = stores
-  if (graph?.similarTurns !== undefined) {
+  const read = graph === undefined ? undefined : ofGraph(graph)
+  if (read !== undefined) {
     try {
-      return await graph.similarTurns(q)
+      return await read(q)
     } catch (err) {
       if (!(err instanceof StoreUnavailableError) || relational === undefined) throw err
     }
   }
-  return relational === undefined ? [] : await relational.similarTurns(q)
+  return relational === undefined ? [] : await ofRelational(relational)
 }
+
