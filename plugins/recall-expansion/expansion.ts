@@ -5,7 +5,7 @@
 // words, a dense one already places synonyms near), which vector_recency and hybrid already
 // count in the fusion. Counting them a third time buried what only the variants found:
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
-import type { RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+import type { TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { settingsOf } from '@agentd/sdk/kits/recall'
 import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
@@ -13,7 +13,7 @@ import { ExpansionSettings } from './settings.ts'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
-export function expansionTechnique (relational: () => RelationalStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
+export function expansionTechnique (relational: () => TurnStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
     name: 'query_expansion',
     settings: ExpansionSettings,

@@ -7,7 +7,7 @@
 // graph store being down sends it back to the relational store, the record.
 import { FusionSettings, keywordTurns, rrf, settingsOf } from '@agentd/sdk/kits/recall'
 import { HybridSettings } from './settings.ts'
-import type { GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { CopyStore, Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
 /** Below this cosine a vector neighbour is noise, not a match. */
@@ -18,7 +18,7 @@ export const ms = (t0: number): number => Math.round((performance.now() - t0) * 
 /** How deep each list is read: fusion needs more than the top_k of each to agree on. */
 export const depth = (topK: number): number => Math.max(topK * 3, 30)
 
-export function hybridTechnique (relational: () => RelationalStore | undefined, graph: () => GraphStore | undefined = () => undefined): RecallTechnique {
+export function hybridTechnique (relational: () => TurnStore | undefined, graph: () => CopyStore | undefined = () => undefined): RecallTechnique {
   return {
     name: 'hybrid',
     settings: HybridSettings,

@@ -6,14 +6,14 @@
 import { askModel, FusionSettings, rrf, RecallModelError, settingsOf } from '@agentd/sdk/kits/recall'
 import { HydeSettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
-import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 export const HYDE_PROMPT = 'You are helping to search a memory of past conversations. Write one or two sentences that could be the message in which someone said the answer to the question below, in the first person, with plausible details. Answer with the sentences only.'
 
-export function hydeTechnique (deps: { relational: () => RelationalStore | undefined, providers: () => Provider[] }): RecallTechnique {
+export function hydeTechnique (deps: { relational: () => TurnStore | undefined, providers: () => Provider[] }): RecallTechnique {
   return {
     name: 'hyde',
     settings: HydeSettings,

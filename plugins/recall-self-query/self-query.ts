@@ -7,7 +7,7 @@ import { Value } from '@agentd/sdk/typebox/value'
 import { askModel, FusionSettings, rrf, RecallModelError, settingsOf } from '@agentd/sdk/kits/recall'
 import { SelfQuerySettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
-import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
 const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
@@ -38,7 +38,7 @@ export function parseFilters (text: string): Filters {
   return value
 }
 
-export function selfQueryTechnique (deps: { relational: () => RelationalStore | undefined, providers: () => Provider[] }): RecallTechnique {
+export function selfQueryTechnique (deps: { relational: () => TurnStore | undefined, providers: () => Provider[] }): RecallTechnique {
   return {
     name: 'self_query',
     settings: SelfQuerySettings,

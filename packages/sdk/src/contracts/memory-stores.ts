@@ -171,11 +171,16 @@ export interface ConversationInfo { id: string, channel: string, turn_count: num
 /** A similarity search: vectors made by other embedders are ignored. */
 export interface VectorQuery { embedding: EmbeddingRef, channels: string[], limit: number }
 
-/** Turns, conversations, goals, strategies, tool invocations, channels, audit log, and their vectors. */
-export interface RelationalStore extends ReembedSupport {
+/** What every store answers: its backend's name, health, the embedders its vectors come from. */
+export interface StoreBasics {
   readonly backend: string
   health: () => Promise<StoreHealth>
+  embedderUsage: () => Promise<EmbedderUsage[]>
+  close?: () => Promise<void>
+}
 
+/** Turns: appended per conversation, read back, searched by vector and by keywords, and read in order for copies elsewhere (the graph back-fill). */
+export interface TurnStore {
   /** Appends a turn at the conversation's next index (creating the conversation); an `id` already stored returns that turn. */
   addTurn: (turn: NewTurn) => Promise<Turn>
   /** A conversation's turns in order, the last `limit`. */
@@ -184,12 +189,6 @@ export interface RelationalStore extends ReembedSupport {
   similarTurns: (q: VectorQuery) => Promise<Array<Turn & { score: number }>>
   /** Newest turns in these channels. */
   recentTurns: (channels: string[], limit: number) => Promise<Turn[]>
-  /** Removes a conversation and its turns; null when it did not exist. */
-  deleteConversation: (conversationId: string) => Promise<DeleteCounts | null>
-  /** Clears every conversation's consolidated marker; returns how many were set. */
-  resetConsolidation: () => Promise<number>
-
-  // For recall techniques and consolidation jobs that come as plugins (no store change needed):
   /**
    * Keyword search over turn text: full text with the language-neutral `simple`
    * configuration, matching any of the query's words, best first (`score` = text rank).
@@ -198,11 +197,29 @@ export interface RelationalStore extends ReembedSupport {
    * channels' turns), returning fewer than `limit`.
    */
   searchTurns: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Turn & { score: number }>>
+  /**
+   * Optional: items of one kind in id order after `after`, with their stored vectors, for a
+   * graph store's back-fill of copies (items written before it was configured).
+   */
+  copySource?: (q: { kind: CopiedKind, after?: string, limit: number }) => Promise<CopySourceItem[]>
+  /** Optional: how many items of each kind there are (the back-fill's total). */
+  copySourceCount?: () => Promise<Record<CopiedKind, number>>
+}
+
+/** Conversations as units: deleted whole, and marked when consolidation has read them. */
+export interface ConversationStore {
+  /** Removes a conversation and its turns; null when it did not exist. */
+  deleteConversation: (conversationId: string) => Promise<DeleteCounts | null>
+  /** Clears every conversation's consolidated marker; returns how many were set. */
+  resetConsolidation: () => Promise<number>
   /** Conversations never consolidated, or with turns added since; least recently changed first. `idle_seconds`: only those unchanged for that long. */
   unconsolidatedConversations: (q: { limit: number, idle_seconds?: number }) => Promise<ConversationInfo[]>
   /** Sets consolidated_at (now, or `at`) on these conversations; returns how many exist. */
   markConsolidated: (ids: string[], at?: string) => Promise<number>
+}
 
+/** Goals (procedural memory). */
+export interface GoalStore {
   addGoal: (goal: NewGoal) => Promise<Goal>
   goals: (q: { channels?: string[], status?: Goal['status'], limit: number }) => Promise<Goal[]>
   goal: (id: string) => Promise<Goal | undefined>
@@ -210,6 +227,10 @@ export interface RelationalStore extends ReembedSupport {
   updateGoal: (id: string, patch: GoalPatch) => Promise<Goal | undefined>
   /** False for an unknown id. */
   deleteGoal: (id: string) => Promise<boolean>
+}
+
+/** Learned strategies: ways of using tools that worked (the patterns job records them). */
+export interface StrategyStore {
   addStrategy: (s: NewLearnedStrategy) => Promise<LearnedStrategy>
   /**
    * Counts one tool-using run towards the strategy with this tool sequence in this channel
@@ -223,12 +244,19 @@ export interface RelationalStore extends ReembedSupport {
   deleteStrategy: (id: string) => Promise<boolean>
   strategies: (q: { channel?: string, search?: string } & Page) => Promise<PageResult<LearnedStrategy>>
   similarStrategies: (q: VectorQuery) => Promise<Array<LearnedStrategy & { score: number }>>
+}
+
+/** The tool calls chats made (procedural memory's raw material). */
+export interface ToolLogStore {
   addToolInvocation: (t: NewToolInvocation) => Promise<ToolInvocation>
   /** Optional: removes tool invocations older than `days`; returns how many (the `cleanup` job). */
   pruneToolInvocations?: (days: number) => Promise<number>
   /** Oldest first; `since`: only those recorded after that moment (the patterns job's watermark). */
   toolInvocations: (q: { conversation_id?: string, channel?: string, since?: string, limit: number }) => Promise<ToolInvocation[]>
+}
 
+/** Channels: created, listed, counted and deleted with everything in them. */
+export interface ChannelStore {
   /** Idempotent; returns false when the channel already existed. */
   createChannel: (name: string) => Promise<{ created: boolean, channel: Channel }>
   channels: () => Promise<Channel[]>
@@ -242,26 +270,26 @@ export interface RelationalStore extends ReembedSupport {
   deleteChannelWith?: (name: string, graph: GraphStore) => Promise<{ relational: DeleteCounts, graph: DeleteCounts } | undefined>
   /** Per channel: turns, strategies, goals, conversations. */
   countByChannel: () => Promise<Record<string, Record<string, number>>>
-  /**
-   * Optional: items of one kind in id order after `after`, with their stored vectors, for a
-   * graph store's back-fill of copies (items written before it was configured).
-   */
-  copySource?: (q: { kind: CopiedKind, after?: string, limit: number }) => Promise<CopySourceItem[]>
-  /** Optional: how many items of each kind there are (the back-fill's total). */
-  copySourceCount?: () => Promise<Record<CopiedKind, number>>
   /** Deletes strategies and goals (the consolidated memories this store holds). */
   deleteMemories: () => Promise<number>
+}
 
+/** The audit log: every change to a memory, by whom; an item's history. */
+export interface AuditStore {
   audit: (entry: { action: string, target?: string, channel?: string, details?: Record<string, unknown> }) => Promise<void>
   /** Removes audit entries older than `days`; returns how many. */
   pruneAudit: (days: number) => Promise<number>
   /** The audit entries about one item (its `target`), oldest first: an item's history. */
   auditFor: (target: string, limit: number) => Promise<AuditEntry[]>
   auditLog: (limit: number) => Promise<Array<{ at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }>>
-
-  embedderUsage: () => Promise<EmbedderUsage[]>
-  close?: () => Promise<void>
 }
+
+/**
+ * Turns, conversations, goals, strategies, tool invocations, channels, audit log, and their vectors: every relational role.
+ * Callers depend on the roles they use (a recall technique on TurnStore, a job on the
+ * roles it reads and writes); a backend registers the whole.
+ */
+export interface RelationalStore extends StoreBasics, ReembedSupport, TurnStore, ConversationStore, GoalStore, StrategyStore, ToolLogStore, ChannelStore, AuditStore {}
 
 // ---- graph ---------------------------------------------------------------------------
 
@@ -385,11 +413,8 @@ export interface EntityGraph {
   truncated: boolean
 }
 
-/** Entities, facts, relationships and their links; traversal to depth 1-3. */
-export interface GraphStore extends ReembedSupport {
-  readonly backend: string
-  health: () => Promise<StoreHealth>
-
+/** Entities: deduplicated by name and type per channel, found by name, by vector or by text. */
+export interface EntityStore {
   /** Same (channel, name case-insensitively, type) -> the existing entity, aliases merged, `conversation_id` counted once. */
   upsertEntity: (e: NewEntity) => Promise<{ entity: Entity, created: boolean }>
   entity: (id: string) => Promise<Entity | undefined>
@@ -414,7 +439,16 @@ export interface GraphStore extends ReembedSupport {
    * empty answer means the channels hold no such entity (recall-entity relies on it).
    */
   similarEntities: (q: VectorQuery) => Promise<Array<Entity & { score: number }>>
+  /**
+   * Optional keyword search (a store with a full-text index: Neo4j): entities whose name,
+   * aliases or description hold any of the query's words, best first (`score` = text rank).
+   * Punctuation and operators in `text` are ignored, never interpreted.
+   */
+  searchEntities?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Entity & { score: number }>>
+}
 
+/** Facts about entities, with supersession: a correction replaces a fact, which stays with its history. */
+export interface FactStore {
   /**
    * Same (channel, claim_hash) -> the existing fact (`created: false`), not a second row;
    * its confidence becomes the higher of the two and `conversation_id` is counted once.
@@ -447,15 +481,33 @@ export interface GraphStore extends ReembedSupport {
   updateFact: (id: string, patch: FactPatch) => Promise<Fact | undefined>
   /** Deletes one fact; links to it from other facts (supersedes/superseded_by) are cleared. False for an unknown id. */
   deleteFact: (id: string) => Promise<boolean>
-  /**
-   * Optional keyword search (a store with a full-text index: Neo4j): entities whose name,
-   * aliases or description hold any of the query's words, best first (`score` = text rank).
-   * Punctuation and operators in `text` are ignored, never interpreted.
-   */
-  searchEntities?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Entity & { score: number }>>
   /** Optional keyword search over current (not superseded) facts' claims, as searchEntities. */
   searchFacts?: (q: { text: string, channels: string[], limit: number }) => Promise<Array<Fact & { score: number }>>
+}
 
+/** Relationships between entities, the graph walk, and what consolidation changes on items (salience, promotion to another channel). */
+export interface RelationStore {
+  relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
+  /**
+   * The entity, its facts and the relationships reachable within `depth` hops, at most
+   * `limit` of them (default and bounds: the memory kit's `GRAPH_WALK_LIMIT`), the nearest
+   * first; undefined if unknown.
+   */
+  graph: (entityId: string, depth: number, limit?: number) => Promise<EntityGraph | undefined>
+  // For consolidation jobs that come as plugins:
+  /** Sets an entity's or a fact's salience (clamped to 0-1); false when there is no such item. */
+  setSalience: (kind: 'entity' | 'fact', id: string, salience: number) => Promise<boolean>
+  /**
+   * Moves an entity or a fact to another channel (promotion to `_global`). When that channel
+   * already holds the same item (entity: name any case + type; fact: claim_hash), the two
+   * merge into the one already there: links, relationships and access counts move over.
+   * Returns the id that remains; undefined for an unknown id.
+   */
+  moveToChannel: (kind: 'entity' | 'fact', id: string, channel: string) => Promise<{ id: string, merged: boolean } | undefined>
+}
+
+/** Copies of turns, goals and strategies a graph store keeps beside its own items (Neo4j: full text and vector search over them), and the back-fill's position. Every member optional: a store that keeps no copies has none. */
+export interface CopyStore {
   // Optional copies of what the relational store keeps (it stays the record): a graph store
   // that holds the seed's whole model (Neo4j: Conversation, Turn, Goal and Strategy nodes)
   // has all four of upsertTurn, upsertGoal, upsertStrategy and removeCopy, or none. The
@@ -487,35 +539,24 @@ export interface GraphStore extends ReembedSupport {
   /** Optional, with the copy writers: the back-fill's progress as last saved here; undefined before the first. */
   backfillState?: () => Promise<BackfillState | undefined>
   saveBackfillState?: (s: BackfillState) => Promise<void>
+}
 
-  relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
-  /**
-   * The entity, its facts and the relationships reachable within `depth` hops, at most
-   * `limit` of them (default and bounds: the memory kit's `GRAPH_WALK_LIMIT`), the nearest
-   * first; undefined if unknown.
-   */
-  graph: (entityId: string, depth: number, limit?: number) => Promise<EntityGraph | undefined>
-
-  // For consolidation jobs that come as plugins:
-  /** Sets an entity's or a fact's salience (clamped to 0-1); false when there is no such item. */
-  setSalience: (kind: 'entity' | 'fact', id: string, salience: number) => Promise<boolean>
-  /**
-   * Moves an entity or a fact to another channel (promotion to `_global`). When that channel
-   * already holds the same item (entity: name any case + type; fact: claim_hash), the two
-   * merge into the one already there: links, relationships and access counts move over.
-   * Returns the id that remains; undefined for an unknown id.
-   */
-  moveToChannel: (kind: 'entity' | 'fact', id: string, channel: string) => Promise<{ id: string, merged: boolean } | undefined>
-
+/** A graph store's channels: counted, deleted with everything in them; everything deleted. */
+export interface GraphChannelStore {
   /** Removes the channel's items (and copies: turns, conversations, goals, strategies, counted by kind). */
   deleteChannel: (name: string) => Promise<DeleteCounts>
   /** Per channel: entities, facts (copies are counted by the relational store, the record). */
   countByChannel: () => Promise<Record<string, Record<string, number>>>
   /** Deletes every entity, fact and relationship (and copies of goals and strategies, not counted: the relational store counts those); returns how many rows. */
   deleteAll: () => Promise<number>
-  embedderUsage: () => Promise<EmbedderUsage[]>
-  close?: () => Promise<void>
 }
+
+/**
+ * Entities, facts, relationships, and copies of turns, goals and strategies where the store keeps them: every graph role.
+ * Callers depend on the roles they use (a recall technique on TurnStore, a job on the
+ * roles it reads and writes); a backend registers the whole.
+ */
+export interface GraphStore extends StoreBasics, ReembedSupport, EntityStore, FactStore, RelationStore, CopyStore, GraphChannelStore {}
 
 
 declare module '../kernel/registry.ts' {

@@ -3,11 +3,11 @@
 // Lucene index), else the relational store's full text. The relational store is the
 // record, so the graph store being down sends the search back to it (nothing degrades);
 // any other failure is the caller's to see.
-import type { GraphStore, RelationalStore, Turn, VectorQuery } from '../../contracts/memory-stores.ts'
+import type { CopyStore, Turn, TurnStore, VectorQuery } from '../../contracts/memory-stores.ts'
 import { StoreUnavailableError } from '../memory/index.ts'
 
 export async function keywordTurns (
-  stores: { graph?: GraphStore, relational?: RelationalStore },
+  stores: { graph?: CopyStore, relational?: TurnStore },
   q: { text: string, channels: string[], limit: number },
 ): Promise<Array<Turn & { score: number }>> {
   return await graphFirst(stores, g => g.searchTurns?.bind(g), r => r.searchTurns(q), q)
@@ -19,7 +19,7 @@ export async function keywordTurns (
  * keyword search, the graph store being down sends the read back to the relational store.
  */
 export async function vectorTurns (
-  stores: { graph?: GraphStore, relational?: RelationalStore },
+  stores: { graph?: CopyStore, relational?: TurnStore },
   q: VectorQuery,
 ): Promise<Array<Turn & { score: number }>> {
   return await graphFirst(stores, g => g.similarTurns?.bind(g), r => r.similarTurns(q), q)
@@ -30,9 +30,9 @@ export async function vectorTurns (
  * relational store's; the graph store being down sends the read back to the relational store.
  */
 async function graphFirst<Q, T> (
-  stores: { graph?: GraphStore, relational?: RelationalStore },
-  ofGraph: (g: GraphStore) => ((q: Q) => Promise<T[]>) | undefined,
-  ofRelational: (r: RelationalStore) => Promise<T[]>,
+  stores: { graph?: CopyStore, relational?: TurnStore },
+  ofGraph: (g: CopyStore) => ((q: Q) => Promise<T[]>) | undefined,
+  ofRelational: (r: TurnStore) => Promise<T[]>,
   q: Q,
 ): Promise<T[]> {
   const { graph, relational } = stores
