@@ -33,6 +33,10 @@ export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpe
         { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql') },
         { name: 'memory-kv', module: repoPlugin('memory-kv') },
         { name: 'memory', module: repoPlugin('memory') },
+        // The shipped techniques: each brings its recall settings (the settings form shows them).
+        { name: 'recall-hybrid', module: repoPlugin('recall-hybrid') },
+        { name: 'recall-entity', module: repoPlugin('recall-entity') },
+        { name: 'recall-expansion', module: repoPlugin('recall-expansion') },
       ]
   // The scheduler on the embedded database (the memory plugins' when they are in).
   // Without memory, one manual job of the test fixture gives the page something to run.
