@@ -17,7 +17,7 @@ export { options }
 export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 /** The /v1 paths and their method, for a 405 with `Allow` on a known path. */
-const ROUTES: Readonly<Record<string, string>> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST' }
+const ROUTES: Readonly<Record<string, string>> = { '/v1/models': 'GET', '/v1/chat/completions': 'POST', '/v1/embeddings': 'POST' }
 
 async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOptions>): Promise<void> {
   // The tool loop runs the tool points (the chat plugin runs them too; declaring twice is
@@ -52,7 +52,7 @@ async function openaiApi (app: FastifyInstance, opts: PluginOptions<OpenAIApiOpt
           .send(toOpenAIError({ error: `Method ${request.method} is not allowed on ${url}; allowed: ${allowed}.`, code: 'AGENT_ERR_METHOD_NOT_ALLOWED', statusCode: 405 }))
       }
       return await reply.code(404).type('application/json; charset=utf-8')
-        .send(toOpenAIError({ error: `No route ${request.method} ${url}. This server offers GET /v1/models and POST /v1/chat/completions.`, code: 'AGENT_ERR_NOT_FOUND', statusCode: 404 }))
+        .send(toOpenAIError({ error: `No route ${request.method} ${url}. This server offers GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings.`, code: 'AGENT_ERR_NOT_FOUND', statusCode: 404 }))
     })
     await openaiRoutes(v1, deps)
   }, { prefix: '/v1' })

@@ -7,6 +7,7 @@ import { prepareCompletion, runCompletion, type CompletionDeps } from './service
 import { completionStreamHandler } from './stream.ts'
 import { toWireToolCall } from './convert.ts'
 import { listWireModels } from './models.ts'
+import { embeddingRoutes } from './embeddings.ts'
 
 const WireModelSchema = Type.Object({ id: Type.String(), object: Type.Literal('model'), created: Type.Integer(), owned_by: Type.String() })
 
@@ -27,6 +28,8 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
     if (found === undefined) throw new Errors.NOT_FOUND(`The model "${id}" does not exist; GET /v1/models lists agentd's models.`)
     return found
   })
+
+  embeddingRoutes(v1)
 
   const stream = completionStreamHandler(deps)
   const caps = { chats: concurrencyCap('chats', v1.agentConfig.env), streams: concurrencyCap('streams', v1.agentConfig.env) }
