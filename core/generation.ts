@@ -68,8 +68,6 @@ export class Generation {
       pluginTimeout: 60_000,
       bodyLimit: 8 * 1024 * 1024,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-      // The kernel's dispatcher sets it on every request (kernel.ts): the id Fastify logs with.
-      requestIdHeader: 'x-request-id',
     })
     app.log = log
     const registry = createRegistry()

@@ -4,7 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import type { Logger } from 'pino'
@@ -17,9 +17,6 @@ import { RateLimitBackend } from './rate-limit-store.ts'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from '@agentd/sdk/typebox'
 import { createRequestGuard, isLoopbackHost, type Refusal } from '@agentd/sdk'
-
-/** An incoming X-Request-Id kept as the request's id: letters, digits and `._:-`, at most 128. */
-const REQUEST_ID = /^[\w.:-]{1,128}$/
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -104,20 +101,14 @@ export class Kernel {
   get current (): Generation | undefined { return this.#current }
 
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
-    // One id per request, unique across a cluster (or the caller's, when well-formed): the
-    // response header, every log line of the request (Fastify's request.id) and error bodies.
-    const given = req.headers['x-request-id']
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
-    req.headers['x-request-id'] = id
-    res.setHeader('x-request-id', id)
     const refused = this.#guard(req)
     if (refused !== undefined) {
-      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403, request_id: id }))
+      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403 }))
       return
     }
     const gen = this.#current
     if (gen === undefined) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503, request_id: id }))
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))
       return
     }
     gen.track(res)

@@ -36,8 +36,6 @@ export interface ErrorBody {
   code: string
   statusCode: number
   details?: ErrorDetail[]
-  /** The request's id (its X-Request-Id), set by the kernel when it renders the body. */
-  request_id?: string
 }
 
 /** An error that carries validation details (path + message) into the body. */
