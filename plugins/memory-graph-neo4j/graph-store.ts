@@ -29,7 +29,6 @@ export class Neo4jGraphStore extends Neo4jCopyRoles implements GraphStore {
     })
   }
 
-
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
     return await this.run('READ', async tx => {
       const out: Record<string, Record<string, number>> = {}
@@ -37,7 +36,6 @@ export class Neo4jGraphStore extends Neo4jCopyRoles implements GraphStore {
       return out
     })
   }
-
 
   async deleteAll (): Promise<number> {
     return await this.run('WRITE', async tx => {

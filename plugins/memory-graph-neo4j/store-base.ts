@@ -57,14 +57,12 @@ export class Neo4jStoreBase {
 
   protected readonly vectorIndexes = new Map<string, Promise<void>>()
 
-
   constructor (opts: Neo4jGraphStoreOptions) {
     this.driver = opts.driver
     this.database = opts.database
     this.breaker = new Breaker(opts.cooldownMs ?? 5000, opts.now)
     this.indexWait = opts.indexWaitSeconds ?? 60
   }
-
 
   // ---- running statements --------------------------------------------------------------
   protected async session<T> (mode: 'READ' | 'WRITE', work: (tx: CypherTx) => Promise<T>): Promise<T> {
@@ -75,7 +73,6 @@ export class Neo4jStoreBase {
       await session.close().catch(() => {})
     }
   }
-
 
   /** Runs `work` after the schema is in place; connection failures become StoreUnavailableError and open the breaker. */
   protected async run<T> (mode: 'READ' | 'WRITE', work: (tx: CypherTx) => Promise<T>): Promise<T> {
@@ -96,7 +93,6 @@ export class Neo4jStoreBase {
     }
   }
 
-
   /** Constraints and indexes, once; a failure is retried by the next call. */
   protected async ready (): Promise<void> {
     this.schema ??= (async () => {
@@ -105,7 +101,6 @@ export class Neo4jStoreBase {
     })().catch((err: unknown) => { this.schema = undefined; throw err })
     await this.schema
   }
-
 
   /** The vector index for this kind and size, created on first use and awaited online. */
   protected async vectorIndex (kind: VectorKind, dims: number): Promise<string> {
@@ -122,7 +117,6 @@ export class Neo4jStoreBase {
     return name
   }
 
-
   /** The properties a vector is stored in: its embedder, its size, and `vec_<size>` (unit length). */
   protected vectorProps (v: EmbeddingRef | undefined | null, oldDims?: number | null): Params {
     const out: Params = {}
@@ -130,7 +124,6 @@ export class Neo4jStoreBase {
     if (v === undefined || v === null) return { ...out, embedder: null, embedding_dims: null }
     return { ...out, embedder: v.embedder, embedding_dims: int(v.vector.length), [vectorProperty(v.vector.length)]: normalize(v.vector) }
   }
-
 
   /**
    * Nearest by the vector index, then (when the channel filter left fewer than asked) an
@@ -152,9 +145,7 @@ export class Neo4jStoreBase {
     return rows
   }
 
-
   async init (): Promise<void> { await this.run('READ', async tx => { await tx.run(Q.ping, {}) }) }
-
 
   async health (): Promise<StoreHealth> {
     try {
@@ -165,12 +156,10 @@ export class Neo4jStoreBase {
     }
   }
 
-
   async embedderUsage (): Promise<EmbedderUsage[]> {
     return await this.run('READ', async tx => (await tx.run(Q.embedderUsage, {})).records
       .map(r => ({ embedder: String(r.get('embedder')), dimensions: num(r.get('dims')), count: num(r.get('n')) })))
   }
-
 
   async staleEmbeddings (q: StaleQuery): Promise<StaleEmbedding[]> {
     return await this.run('READ', async tx => {
@@ -184,7 +173,6 @@ export class Neo4jStoreBase {
       return out
     })
   }
-
 
   async setEmbeddings (items: Array<{ kind: string, id: string, embedding: EmbeddingRef | null }>): Promise<number> {
     const kindOf = (k: string): VectorKind => {
@@ -207,7 +195,6 @@ export class Neo4jStoreBase {
       return n
     })
   }
-
 
   async close (): Promise<void> { await this.driver.close() }
 }

@@ -18,11 +18,9 @@ export class Neo4jCopyRoles extends Neo4jFactRoles {
     await this.run('WRITE', async tx => { await work(tx, embedding === undefined ? {} : this.vectorProps(embedding)) })
   }
 
-
   async upsertTurn (t: Turn, embedding?: EmbeddingRef): Promise<void> {
     await this.#copy('turn', embedding, async (tx, vector) => { await tx.run(CQ.upsertTurn, { ...turnParams(t), vector }) })
   }
-
 
   async upsertGoal (g: Goal, embedding?: EmbeddingRef): Promise<void> {
     await this.#copy('goal', embedding, async (tx, vector) => {
@@ -31,11 +29,9 @@ export class Neo4jCopyRoles extends Neo4jFactRoles {
     })
   }
 
-
   async upsertStrategy (s: LearnedStrategy, embedding?: EmbeddingRef): Promise<void> {
     await this.#copy('strategy', embedding, async (tx, vector) => { await tx.run(CQ.upsertStrategy, { ...strategyParams(s), vector }) })
   }
-
 
   async removeCopy (kind: CopyKind, id: string): Promise<number> {
     return await this.run('WRITE', async tx => {
@@ -47,19 +43,16 @@ export class Neo4jCopyRoles extends Neo4jFactRoles {
     })
   }
 
-
   /** The nearest copied turns through the turns' vector index (recall's shared read of the query's neighbours). */
   async similarTurns (q: VectorQuery): Promise<Array<Turn & { score: number }>> {
     return await this.nearest('turn', q, CQ.nearestTurns, CQ.scanTurns, 'turn', toTurn)
   }
-
 
   async copiedIds (kind: CopiedKind, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return []
     const q = kind === 'turn' ? CQ.copiedTurns : kind === 'goal' ? CQ.copiedGoals : CQ.copiedStrategies
     return await this.run('READ', async tx => (await tx.run(q, { ids })).records.map(r => String(r.get('id'))))
   }
-
 
   /** The back-fill's progress, as JSON text on one node of this database: a new server starts over. */
   async backfillState (): Promise<BackfillState | undefined> {
@@ -73,11 +66,9 @@ export class Neo4jCopyRoles extends Neo4jFactRoles {
     })
   }
 
-
   async saveBackfillState (s: BackfillState): Promise<void> {
     await this.run('WRITE', async tx => { await tx.run(CQ.saveBackfillState, { state: JSON.stringify(s) }) })
   }
-
 
   /** Keyword search over the copied turns through the full-text index. */
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {

@@ -1,7 +1,7 @@
 // The Neo4j graph store's entity and relationship roles (EntityStore, RelationStore).
 import { randomUUID } from 'node:crypto'
 import neo4j from 'neo4j-driver'
-import { EntityConflictError, graphWalkLimit } from '@agentd/sdk/kits/memory'
+import { EntityConflictError, graphWalkLimit, walkedRelationship } from '@agentd/sdk/kits/memory'
 import type { Entity, EntityGraph, EntityPatch, NewEntity, PageResult, Relationship, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { Q } from './cypher.ts'
 import { moveToChannel, mergeAliases } from './promote.ts'
@@ -28,14 +28,12 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
     })
   }
 
-
   async entity (id: string): Promise<Entity | undefined> {
     return await this.run('READ', async tx => {
       const r = await tx.run(Q.entity, { id })
       return r.records[0] === undefined ? undefined : toEntity(r.records[0].get('entity') as Row)
     })
   }
-
 
   async entities (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number, offset: number, limit: number }): Promise<PageResult<Entity>> {
     const p = { channel: q.channel ?? null, exclude_channel: q.exclude_channel ?? null, min_salience: q.min_salience ?? 0, type: q.type ?? null, search: q.search ?? null }
@@ -46,14 +44,12 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
     })
   }
 
-
   async findEntities (q: { channels: string[], name: string, limit: number }): Promise<Entity[]> {
     const name = q.name.trim()
     if (q.channels.length === 0 || name === '') return []
     return await this.run('READ', async tx => (await tx.run(Q.findEntities, { channels: q.channels, name, limit: int(q.limit) })).records
       .map(x => toEntity(x.get('entity') as Row)))
   }
-
 
   async updateEntity (id: string, p: EntityPatch): Promise<Entity | undefined> {
     if (p.embedding !== undefined) await this.run('WRITE', async () => await this.vectorIndex('entity', p.embedding?.vector.length ?? 0))
@@ -77,16 +73,13 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
     })
   }
 
-
   async deleteEntity (id: string): Promise<boolean> {
     return await this.run('WRITE', async tx => num((await tx.run(Q.deleteEntity, { id })).records[0].get('n')) > 0)
   }
 
-
   async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
     return await this.nearest('entity', q, Q.nearestEntities, Q.scanEntities, 'entity', toEntity)
   }
-
 
   /** Keyword search over names, aliases and descriptions through the full-text index. */
   async searchEntities (q: { text: string, channels: string[], limit: number }): Promise<Array<Entity & { score: number }>> {
@@ -98,7 +91,6 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
     })
   }
 
-
   // ---- relationships and traversal -----------------------------------------------------
   async relate (rel: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }): Promise<Relationship> {
     return await this.run('WRITE', async tx => {
@@ -108,7 +100,6 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
       return { id: String(row.id), source_id: String(row.source_id), target_id: String(row.target_id), type: String(row.type), confidence: num(row.confidence), channel: String(row.channel) }
     })
   }
-
 
   async graph (entityId: string, depth: number, limit?: number): Promise<EntityGraph | undefined> {
     const d = Math.max(1, Math.min(3, Math.trunc(depth)))
@@ -123,15 +114,7 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
       return {
         entity,
         facts: facts.records.map(x => toFact(x.get('fact') as Row)),
-        relationships: rels.records.slice(0, max).map(x => {
-          const r = x.toObject() as Row
-          return {
-            type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
-            direction: r.forward === true ? 'outgoing' as const : 'incoming' as const,
-            source: { id: String(r.source_id), name: String(r.source_name), type: String(r.source_type) },
-            target: { id: String(r.target_id), name: String(r.target_name), type: String(r.target_type) },
-          }
-        }),
+        relationships: rels.records.slice(0, max).map(x => walkedRelationship(x.toObject() as Row)),
         depth: d,
         limit: max,
         truncated: rels.records.length > max,
@@ -139,14 +122,12 @@ export class Neo4jEntityRoles extends Neo4jStoreBase {
     })
   }
 
-
   // ---- consolidation support -----------------------------------------------------------
   async setSalience (kind: 'entity' | 'fact', id: string, salience: number): Promise<boolean> {
     if (!Number.isFinite(salience)) throw new Error(`salience must be a number between 0 and 1, got ${salience}`)
     const v = Math.min(1, Math.max(0, salience))
     return await this.run('WRITE', async tx => num((await tx.run(kind === 'entity' ? Q.setEntitySalience : Q.setFactSalience, { id, salience: v })).records[0].get('n')) > 0)
   }
-
 
   async moveToChannel (kind: 'entity' | 'fact', id: string, channel: string): Promise<{ id: string, merged: boolean } | undefined> {
     return await this.run('WRITE', async tx => await moveToChannel(tx, kind, id, channel))

@@ -24,12 +24,10 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
     return { id, created: r.get('created') === true }
   }
 
-
   async #fact (tx: CypherTx, id: string): Promise<Fact | undefined> {
     const r = await tx.run(Q.fact, { id })
     return r.records[0] === undefined ? undefined : toFact(r.records[0].get('fact') as Row)
   }
-
 
   async addFact (f: NewFact): Promise<{ fact: Fact, created: boolean }> {
     if (f.embedding !== undefined) await this.run('WRITE', async () => await this.vectorIndex('fact', f.embedding?.vector.length ?? 0))
@@ -38,7 +36,6 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
       return { fact: await this.#fact(tx, id) as Fact, created }
     })
   }
-
 
   async supersedeFact (oldId: string, next: NewFact): Promise<{ old: Fact, fact: Fact }> {
     if (next.embedding !== undefined) await this.run('WRITE', async () => await this.vectorIndex('fact', next.embedding?.vector.length ?? 0))
@@ -52,11 +49,9 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
     })
   }
 
-
   async fact (id: string): Promise<Fact | undefined> {
     return await this.run('READ', async tx => await this.#fact(tx, id))
   }
-
 
   async findFact (q: { channels: string[], claim_hash: string }): Promise<Fact | undefined> {
     if (q.channels.length === 0) return undefined
@@ -66,13 +61,11 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
     })
   }
 
-
   async currentFacts (q: { channels: string[], subject_id: string, attribute: string }): Promise<Fact[]> {
     if (q.channels.length === 0) return []
     return await this.run('READ', async tx => (await tx.run(Q.currentFacts, { channels: q.channels, subject_id: q.subject_id, attribute: q.attribute })).records
       .map(x => toFact(x.get('fact') as Row)))
   }
-
 
   async facts (q: { channel?: string, exclude_channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, flagged?: boolean, min_access_count?: number, min_conversations?: number, offset: number, limit: number }): Promise<PageResult<Fact>> {
     const p = {
@@ -86,11 +79,9 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
     })
   }
 
-
   async similarFacts (q: VectorQuery & { include_superseded?: boolean }): Promise<Array<Fact & { score: number }>> {
     return await this.nearest('fact', q, Q.nearestFacts, Q.scanFacts, 'fact', toFact)
   }
-
 
   async updateFact (id: string, p: FactPatch): Promise<Fact | undefined> {
     return await this.run('WRITE', async tx => {
@@ -102,11 +93,9 @@ export class Neo4jFactRoles extends Neo4jEntityRoles {
     })
   }
 
-
   async deleteFact (id: string): Promise<boolean> {
     return await this.run('WRITE', async tx => num((await tx.run(Q.deleteFact, { id })).records[0].get('n')) > 0)
   }
-
 
   /** Keyword search over current facts' claims through the full-text index. */
   async searchFacts (q: { text: string, channels: string[], limit: number }): Promise<Array<Fact & { score: number }>> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import type { Entity, EntityGraph, EntityPatch, NewEntity, PageResult, Relationship, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { jsonb, likeContains, nearestRows, num, vectorValue, type Row } from '@agentd/sdk/kits/sql'
-import { EntityConflictError, graphWalkLimit } from '@agentd/sdk/kits/memory'
+import { EntityConflictError, graphWalkLimit, walkedRelationship } from '@agentd/sdk/kits/memory'
 import { moveToChannel } from './promote.ts'
 import { findEntityRows, noteConversation } from './consolidation-sql.ts'
 import { SqlGraphBase } from './graph-base.ts'
@@ -29,7 +29,6 @@ export class SqlEntityRoles extends SqlGraphBase {
     })
   }
 
-
   async entity (id: string): Promise<Entity | undefined> {
     if (!UUID.test(id)) return undefined
     return await this.run(async db => {
@@ -37,7 +36,6 @@ export class SqlEntityRoles extends SqlGraphBase {
       return r.rows[0] === undefined ? undefined : toEntity(r.rows[0])
     })
   }
-
 
   async entities (q: { channel?: string, exclude_channel?: string, search?: string, type?: string, min_salience?: number, offset: number, limit: number }): Promise<PageResult<Entity>> {
     return await this.run(async db => {
@@ -53,12 +51,10 @@ export class SqlEntityRoles extends SqlGraphBase {
     })
   }
 
-
   async findEntities (q: { channels: string[], name: string, limit: number }): Promise<Entity[]> {
     if (q.channels.length === 0 || q.name.trim() === '') return []
     return await this.run(async db => (await findEntityRows(db, ENTITY_COLS, { ...q, name: q.name.trim() })).map(toEntity))
   }
-
 
   async similarEntities (q: VectorQuery): Promise<Array<Entity & { score: number }>> {
     return await this.run(async db => {
@@ -68,7 +64,6 @@ export class SqlEntityRoles extends SqlGraphBase {
       return rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
     })
   }
-
 
   /** Keyword search over entity names, aliases and descriptions, as searchFacts. */
   async searchEntities (q: { text: string, channels: string[], limit: number }): Promise<Array<Entity & { score: number }>> {
@@ -83,7 +78,6 @@ export class SqlEntityRoles extends SqlGraphBase {
       return r.rows.map(row => ({ ...toEntity(row), score: num(row.score) }))
     })
   }
-
 
   async updateEntity (id: string, p: EntityPatch): Promise<Entity | undefined> {
     if (!UUID.test(id)) return undefined
@@ -108,13 +102,11 @@ export class SqlEntityRoles extends SqlGraphBase {
     }))
   }
 
-
   async deleteEntity (id: string): Promise<boolean> {
     if (!UUID.test(id)) return false
     // Relationships and fact links go with it (ON DELETE CASCADE).
     return await this.run(async db => Number((await sql`DELETE FROM entities WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
   }
-
 
   async relate (rel: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }): Promise<Relationship> {
     return await this.run(async db => {
@@ -125,7 +117,6 @@ export class SqlEntityRoles extends SqlGraphBase {
       return { id: String(row.id), source_id: String(row.source_id), target_id: String(row.target_id), type: String(row.type), confidence: num(row.confidence), channel: String(row.channel) }
     })
   }
-
 
   async graph (entityId: string, depth: number, limit?: number): Promise<EntityGraph | undefined> {
     const entity = await this.entity(entityId)
@@ -165,14 +156,7 @@ export class SqlEntityRoles extends SqlGraphBase {
       return {
         entity,
         facts: facts.rows.map(toFact),
-        relationships: rels.rows.slice(0, max).map(r => {
-          return {
-            type: String(r.type), confidence: num(r.confidence), depth: num(r.depth),
-            direction: r.forward === true || r.forward === 't' ? 'outgoing' as const : 'incoming' as const,
-            source: { id: String(r.source_id), name: String(r.source_name), type: String(r.source_type) },
-            target: { id: String(r.target_id), name: String(r.target_name), type: String(r.target_type) },
-          }
-        }),
+        relationships: rels.rows.slice(0, max).map(walkedRelationship),
         depth: d,
         limit: max,
         truncated: rels.rows.length > max,
@@ -180,14 +164,12 @@ export class SqlEntityRoles extends SqlGraphBase {
     })
   }
 
-
   async setSalience (kind: 'entity' | 'fact', id: string, salience: number): Promise<boolean> {
     if (!Number.isFinite(salience)) throw new Error(`salience must be a number between 0 and 1, got ${salience}`)
     if (!UUID.test(id)) return false
     const v = Math.min(1, Math.max(0, salience))
     return await this.run(async db => Number((await sql`UPDATE ${sql.table(kind === 'entity' ? 'entities' : 'facts')} SET salience = ${v} WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
   }
-
 
   async moveToChannel (kind: 'entity' | 'fact', id: string, channel: string): Promise<{ id: string, merged: boolean } | undefined> {
     if (!UUID.test(id)) return undefined

@@ -30,7 +30,6 @@ export class SqlFactRoles extends SqlEntityRoles {
     return { fact: toFact(r.rows[0]), created }
   }
 
-
   async addFact (f: NewFact): Promise<{ fact: Fact, created: boolean }> {
     return await this.run(async db => {
       // Outside the transaction: PGlite has one connection, which the transaction holds.
@@ -38,7 +37,6 @@ export class SqlFactRoles extends SqlEntityRoles {
       return await db.transaction().execute(async trx => await this.#insertFact(trx, f, null))
     })
   }
-
 
   async supersedeFact (oldId: string, next: NewFact): Promise<{ old: Fact, fact: Fact }> {
     if (next.embedding !== undefined) await this.run(async () => { await this.r.index('facts', next.embedding?.vector.length ?? 0) })
@@ -53,7 +51,6 @@ export class SqlFactRoles extends SqlEntityRoles {
     }))
   }
 
-
   async fact (id: string): Promise<Fact | undefined> {
     if (!UUID.test(id)) return undefined
     return await this.run(async db => {
@@ -62,18 +59,15 @@ export class SqlFactRoles extends SqlEntityRoles {
     })
   }
 
-
   async findFact (q: { channels: string[], claim_hash: string }): Promise<Fact | undefined> {
     if (q.channels.length === 0) return undefined
     return await this.run(async db => { const row = await findFactRow(db, FACT_COLS, q); return row === undefined ? undefined : toFact(row) })
   }
 
-
   async currentFacts (q: { channels: string[], subject_id: string, attribute: string }): Promise<Fact[]> {
     if (q.channels.length === 0 || !UUID.test(q.subject_id)) return []
     return await this.run(async db => (await currentFactRows(db, FACT_COLS, q)).map(toFact))
   }
-
 
   async facts (q: { channel?: string, exclude_channel?: string, search?: string, min_confidence?: number, include_superseded?: boolean, flagged?: boolean, min_access_count?: number, min_conversations?: number, offset: number, limit: number }): Promise<PageResult<Fact>> {
     return await this.run(async db => {
@@ -91,7 +85,6 @@ export class SqlFactRoles extends SqlEntityRoles {
     })
   }
 
-
   async similarFacts (q: VectorQuery & { include_superseded?: boolean }): Promise<Array<Fact & { score: number }>> {
     return await this.run(async db => {
       const v = q.embedding.vector
@@ -103,7 +96,6 @@ export class SqlFactRoles extends SqlEntityRoles {
       return rows.map(row => ({ ...toFact(row), score: num(row.score) }))
     })
   }
-
 
   /** Keyword search over current facts' claims: full text (`simple`), any of the words, best first. */
   async searchFacts (q: { text: string, channels: string[], limit: number }): Promise<Array<Fact & { score: number }>> {
@@ -118,7 +110,6 @@ export class SqlFactRoles extends SqlEntityRoles {
     })
   }
 
-
   async updateFact (id: string, p: FactPatch): Promise<Fact | undefined> {
     if (!UUID.test(id)) return undefined
     return await this.run(async db => {
@@ -132,7 +123,6 @@ export class SqlFactRoles extends SqlEntityRoles {
       return toFact((await sql<Row>`SELECT ${FACT_COLS} FROM facts f WHERE f.id = ${id}::uuid`.execute(db)).rows[0])
     })
   }
-
 
   async deleteFact (id: string): Promise<boolean> {
     if (!UUID.test(id)) return false

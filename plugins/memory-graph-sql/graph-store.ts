@@ -15,7 +15,6 @@ export class SqlGraphStore extends SqlFactRoles implements GraphStore, SqlTxPart
     return { prepare: async () => { await this.init() }, deleteChannel: async (trx, name) => await this.#deleteChannelIn(trx, name) }
   }
 
-
   async #deleteChannelIn (trx: Kysely<unknown>, name: string): Promise<DeleteCounts> {
     const facts = Number((await sql`DELETE FROM facts WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
     const rels = Number((await sql`DELETE FROM relationships WHERE channel = ${name}`.execute(trx)).numAffectedRows ?? 0)
@@ -23,17 +22,14 @@ export class SqlGraphStore extends SqlFactRoles implements GraphStore, SqlTxPart
     return { entities, facts, relationships: rels }
   }
 
-
   async deleteChannel (name: string): Promise<DeleteCounts> {
     return await this.run(async db => await db.transaction().execute(async trx => await this.#deleteChannelIn(trx, name)))
   }
-
 
   async countByChannel (): Promise<Record<string, Record<string, number>>> {
     return await this.r.countByChannel(sql<Row>`SELECT channel, 'entities' AS kind, count(*)::int AS n FROM entities GROUP BY channel
         UNION ALL SELECT channel, 'facts', count(*)::int FROM facts GROUP BY channel`)
   }
-
 
   async deleteAll (): Promise<number> {
     return await this.run(async db => await db.transaction().execute(async trx => {

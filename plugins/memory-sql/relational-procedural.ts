@@ -1,9 +1,7 @@
 // The SQL relational store's procedural roles: goals, learned strategies, tool calls (GoalStore, StrategyStore, ToolLogStore).
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import type {
-  GoalPatch, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, PageResult, LearnedStrategy, StrategyRun, ToolInvocation, VectorQuery,
-} from '@agentd/sdk/contracts/memory-stores'
+import type { GoalPatch, Goal, NewGoal, NewLearnedStrategy, NewToolInvocation, PageResult, LearnedStrategy, StrategyRun, ToolInvocation, VectorQuery } from '@agentd/sdk/contracts/memory-stores'
 import { jsonb, likeContains, nearestRows, num, vectorValue, type Row } from '@agentd/sdk/kits/sql'
 import { recordStrategyRun } from './strategy-runs.ts'
 import { SqlTurnRoles } from './relational-turns.ts'

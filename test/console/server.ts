@@ -5,7 +5,7 @@
 import path from 'node:path'
 import type { Test } from 'tap'
 import { startKernel, type Started } from '../helpers/kernel.ts'
-import { repoPlugin, Workspace, REPO, type PluginSpec } from '../helpers/workspace.ts'
+import { memoryWithRecall, repoPlugin, Workspace, REPO, type PluginSpec } from '../helpers/workspace.ts'
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-upstream.ts'
 import { startFixtureServer, type FixtureServer } from '../fixtures/mcp/server.ts'
 
@@ -27,17 +27,8 @@ export interface ConsoleSetup {
 export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpec[] {
   const memory: PluginSpec[] = setup.memory === false
     ? []
-    : [
-        { name: 'embed-hash', module: repoPlugin('embed-hash') },
-        { name: 'memory-sql', module: repoPlugin('memory-sql') },
-        { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql') },
-        { name: 'memory-kv', module: repoPlugin('memory-kv') },
-        { name: 'memory', module: repoPlugin('memory') },
-        // The shipped techniques: each brings its recall settings (the settings form shows them).
-        { name: 'recall-hybrid', module: repoPlugin('recall-hybrid') },
-        { name: 'recall-entity', module: repoPlugin('recall-entity') },
-        { name: 'recall-expansion', module: repoPlugin('recall-expansion') },
-      ]
+    // The shipped techniques too: each brings its recall settings (the settings form shows them).
+    : memoryWithRecall()
   // The scheduler on the embedded database (the memory plugins' when they are in).
   // Without memory, one manual job of the test fixture gives the page something to run.
   const jobs: PluginSpec[] = [

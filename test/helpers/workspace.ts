@@ -18,6 +18,16 @@ export const providersWithConfigApi = (): PluginSpec[] => [
   { name: 'providers-api', module: repoPlugin('providers-api') },
   { name: 'config-api', module: repoPlugin('config-api') },
 ]
+/**
+ * The memory plugins on embedded defaults with the shipped recall techniques (each brings its
+ * recall settings), as the shipped plugins.json has them; `models: true` adds the techniques
+ * that ask a model (HyDE, self-query).
+ */
+export const memoryWithRecall = (opts: { models?: boolean } = {}): PluginSpec[] => [
+  ...['embed-hash', 'memory-sql', 'memory-graph-sql', 'memory-kv', 'memory', 'recall-hybrid', 'recall-entity', 'recall-expansion'].map(name => ({ name, module: repoPlugin(name) })),
+  ...(opts.models === true ? ['recall-hyde', 'recall-self-query'].map(name => ({ name, module: repoPlugin(name) })) : []),
+]
+
 export const fixturePlugin = (name: string): string => path.join(REPO, 'test', 'fixtures', 'plugins', name)
 
 export class Workspace {

@@ -6,7 +6,7 @@
 // levels deep to every POST route, and an upload to a path that takes none.
 import t from 'tap'
 import { startKernel, type Started } from '../helpers/kernel.ts'
-import { repoPlugin, Workspace, type PluginSpec } from '../helpers/workspace.ts'
+import { memoryWithRecall, repoPlugin, Workspace, type PluginSpec } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 import { parseSse } from '../chat/helpers.ts'
 
@@ -49,17 +49,8 @@ const plugins = (fakeUrl: string): PluginSpec[] => [
   { name: 'translation', module: repoPlugin('translation'), options: { backend: 'chat' } },
   { name: 'cot', module: repoPlugin('strategy-cot') },
   { name: 'agent', module: repoPlugin('agent') },
-  { name: 'embed-hash', module: repoPlugin('embed-hash') },
-  { name: 'memory-sql', module: repoPlugin('memory-sql') },
-  { name: 'memory-graph-sql', module: repoPlugin('memory-graph-sql') },
-  { name: 'memory-kv', module: repoPlugin('memory-kv') },
-  { name: 'memory', module: repoPlugin('memory') },
-  // Every shipped technique, as the shipped plugins.json has them: each brings its recall settings.
-  { name: 'recall-hybrid', module: repoPlugin('recall-hybrid') },
-  { name: 'recall-entity', module: repoPlugin('recall-entity') },
-  { name: 'recall-expansion', module: repoPlugin('recall-expansion') },
-  { name: 'recall-hyde', module: repoPlugin('recall-hyde') },
-  { name: 'recall-self-query', module: repoPlugin('recall-self-query') },
+  // The memory plugins and every shipped technique, as the shipped plugins.json has them.
+  ...memoryWithRecall({ models: true }),
   { name: 'jobs', module: repoPlugin('jobs'), options: { poll_seconds: 0.5 } },
   // Not the client's, but POST routes of the shipped set the deep-JSON check below covers.
   { name: 'openai-api', module: repoPlugin('openai-api') },

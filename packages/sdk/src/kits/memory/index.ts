@@ -1,7 +1,7 @@
 // The memory kit: values every memory plugin shares (the contracts are types only).
 // A store throws StoreUnavailableError when its backend cannot be reached; channel names
 // follow one rule everywhere; vectors are unit length; a fact's duplicate key is claimHash.
-import type { StoreHealth } from '../../contracts/memory-stores.ts'
+import type { EntityGraph, StoreHealth } from '../../contracts/memory-stores.ts'
 
 export { claimHash } from './claim-hash.ts'
 
@@ -53,6 +53,20 @@ export const GRAPH_WALK_LIMIT = { default: 500, max: 2000 } as const
 /** A walk's limit as a store applies it: the default when absent, else an integer within 1 and the maximum. */
 export const graphWalkLimit = (limit?: number): number =>
   limit === undefined || !Number.isFinite(limit) ? GRAPH_WALK_LIMIT.default : Math.max(1, Math.min(GRAPH_WALK_LIMIT.max, Math.trunc(limit)))
+
+/**
+ * One relationship of a graph walk as every graph store answers it, from the row its walk
+ * query returns (`type`, `confidence`, `depth`, `forward`, and the two ends' id, name, type).
+ * `forward` is a boolean, or `'t'` from a database that sends booleans as text.
+ */
+export function walkedRelationship (r: Record<string, unknown>): EntityGraph['relationships'][number] {
+  return {
+    type: String(r.type), confidence: Number(r.confidence), depth: Number(r.depth),
+    direction: r.forward === true || r.forward === 't' ? 'outgoing' : 'incoming',
+    source: { id: String(r.source_id), name: String(r.source_name), type: String(r.source_type) },
+    target: { id: String(r.target_id), name: String(r.target_name), type: String(r.target_type) },
+  }
+}
 
 /** Scales a vector to unit length (a zero vector stays zero). */
 export function normalize (v: number[]): number[] {

@@ -43,3 +43,4 @@ export { analyzeStale, keepStatistics, staleTables, StatementCounter, STATISTICS
 export { NulSafePlugin } from './nul-safe.ts'
 export { PGliteDialect } from './pglite-dialect.ts'
 export { ensurePgliteSeed, pgliteSeedDir } from './pglite-seed.ts'
+export { SqlStore } from './store-base.ts'
