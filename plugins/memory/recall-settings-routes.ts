@@ -29,11 +29,16 @@ export async function recallSettingsRoutes (app: FastifyInstance, store: RecallS
     if (made?.schema !== schema) made = { schema, api: recallApi(schema) }
     return made.api
   }
+  // The keys depend on the techniques loaded, known once every plugin has registered: the
+  // answer's schema is filled in then (the OpenAPI document is made on its first request,
+  // so it names every key of the loaded techniques).
+  const answer = Type.Object({}, { additionalProperties: true })
+  app.addHook('onReady', async () => { Object.assign(answer.properties, api().responseSchema({}).properties) })
   app.get('/api/memory/recall-settings', {
     schema: {
       tags, summary: 'Recall settings: key -> value; defaults and meanings under _meta',
-      // The keys depend on the techniques loaded: key -> boolean, number or string, and _meta.
-      response: { 200: Type.Record(Type.String(), Type.Unknown()) },
+      description: 'The fusion\'s keys and every loaded technique\'s own (docs/api.md, "recall-settings").',
+      response: { 200: answer },
     },
   }, async () => api().view({ ...store.get() }, {}))
 

@@ -52,6 +52,9 @@ t.test('its keys are served beside the loaded ones, with defaults and meanings, 
   t.match(got.body._meta.descriptions.recall_echo_words_repeat, /repeated/)
   t.equal(got.body.recall_enable_hybrid, true, 'the shipped technique\'s keys too')
   t.notOk('recall_enable_hyde' in got.body, 'a technique not loaded brings no keys')
+  const doc = (await s.json('/docs/json')).body
+  const documented = Object.keys(doc.paths['/api/memory/recall-settings'].get.responses['200'].content['application/json'].schema.properties ?? {})
+  for (const key of ['recall_echo_words_repeat', 'recall_enable_hybrid', 'recall_hybrid_rrf_k', '_meta']) t.ok(documented.includes(key), `the OpenAPI document names ${key}`)
   t.equal((await echoed(s)).content, 'tea | tea')
   t.equal((await postJson(s, '/api/memory/recall-settings', { recall_echo_words_repeat: 3 })).status, 200)
   t.equal((await echoed(s)).content, 'tea | tea | tea', 'in force for the next recall')
