@@ -5,9 +5,9 @@
 // held back by the provider kit itself (resolveSettings) whenever base_url is not the
 // environment's own.
 import type { ConfigView } from '@agentd/sdk'
+import { sameAddress } from '@agentd/sdk/kits/provider'
 import { isPlainObject } from './plain.ts'
 
-const norm = (u: unknown): string => typeof u === 'string' ? u.trim().replace(/\/+$/, '').toLowerCase() : ''
 
 /**
  * The patch with `api_key` removed (set to undefined: dropped when written) for every
@@ -20,7 +20,7 @@ export function clearKeysOnMove (patch: Record<string, unknown>, config: ConfigV
   const out: Record<string, unknown> = { ...providers }
   for (const [id, section] of Object.entries(providers)) {
     if (!isPlainObject(section) || !Object.hasOwn(section, 'base_url') || Object.hasOwn(section, 'api_key')) continue
-    if (norm(section.base_url) === norm(config.fromFile(`providers.${id}.base_url`))) continue
+    if (sameAddress(section.base_url, config.fromFile(`providers.${id}.base_url`))) continue
     const stored = config.fromFile(`providers.${id}.api_key`)
     if (typeof stored !== 'string' || stored === '') continue
     out[id] = { ...section, api_key: undefined }

@@ -1,4 +1,4 @@
-// The scheduler: pg-boss on the memory stores' database (the one PGlite instance, or the
+// The scheduler (pg-boss itself: boss.ts): pg-boss on the memory stores' database (the one PGlite instance, or the
 // PostgreSQL pool). One pg-boss queue per job, policy `exclusive` (at most one run queued
 // or active, cluster-wide: two runs of a job never overlap), no retries. Schedules:
 // - every N seconds: pg-boss's throttled send files at most one job per N-second slot of
@@ -10,13 +10,13 @@
 import { EventEmitter } from 'node:events'
 import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
-import { PgBoss, fromPglite, type Db } from 'pg-boss'
-import type pg from 'pg'
+import type { PgBoss } from 'pg-boss'
+import { bossSchema, newBoss, EMBEDDED_BACKSTOP_POLL_SECONDS } from './boss.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import { Errors, createError, raceAbort } from '@agentd/sdk'
 import type { SqlHandle } from '@agentd/sdk/kits/sql'
 import type { Job, JobMetrics, JobSchedule, JobScheduleSource } from '@agentd/sdk/contracts/job'
-import type { JobState, RunOutcome, RunRecord } from './state.ts'
+import type { JobState, RunOutcome, RunRecord, WorkerInfo } from './state.ts'
 
 export const JOB_NAME = /^[a-z][a-z0-9_]{0,62}$/
 export const queueName = (job: string): string => `agentd.job.${job}`
@@ -35,54 +35,6 @@ export interface EngineOptions {
   log: FastifyBaseLogger
 }
 
-export interface WorkerInfo {
-  id: string
-  host: string
-  pid: number
-  status: 'running' | 'stopped'
-  this_process: boolean
-  started_at: string
-  uptime_seconds: number
-  last_heartbeat: string
-}
-
-/** pg-boss's executor over the shared pg Pool (its multi-statement scripts return one result per statement). */
-function poolDb (pool: pg.Pool): Db {
-  return {
-    executeSql: async (text: string, values?: unknown[]) => {
-      const res = await pool.query(text, values) as pg.QueryResult | pg.QueryResult[]
-      return { rows: Array.isArray(res) ? res.flatMap(r => r.rows ?? []) : res.rows }
-    },
-  }
-}
-
-/** pg-boss's schema beside the memory tables' (`pgboss` on the default `public`). */
-export function bossSchema (schema: string): string {
-  return schema === 'public' ? 'pgboss' : `${schema.slice(0, 55)}_pgboss`
-}
-
-/**
- * pg-boss on PGlite. A PGlite folder is open in one process only, so nothing is queued,
- * scheduled or left running by anyone else: what pg-boss polls for on a shared database
- * (other processes' sends, their heartbeats, dependency flows) cannot happen, and at rest
- * each of those polls was a query in WebAssembly (with its garbage) every few seconds:
- * ~50 ms of CPU a second in all. Here a send wakes its worker through PGlite's in-process
- * NOTIFY; the instance registry (and its 20 ms event-loop sampler) is not kept, since this
- * process is the only worker (workers() answers for it); supervision (expiring runs past
- * their time, deleting old jobs) runs every 10 minutes; flows, which no job uses, and
- * background migrations are looked at hourly.
- */
-const EMBEDDED = {
-  useListenNotify: true,
-  registerInstance: false,
-  superviseIntervalSeconds: 600,
-  monitorIntervalSeconds: 600,
-  queueCacheIntervalSeconds: 3600,
-  flowIntervalSeconds: 3600,
-  bamIntervalSeconds: 3600,
-} as const
-/** A worker's poll on PGlite, behind NOTIFY: only a net in case a wake-up is ever missed. */
-const EMBEDDED_BACKSTOP_POLL_SECONDS = 300
 
 /** A schedule's first ask waits at least this long after start (or a tenth of its slot, if less: see #askEachSlot). */
 const FIRST_ASK_MS = 30_000
@@ -150,9 +102,7 @@ export class JobEngine {
       // pg-boss's cron pass (a poller of its own) only where a cron job is configured.
       schedule: this.#jobs().some(j => { const s = this.scheduleOf(j); return s !== null && 'cron' in s }),
     }
-    const boss = h.backend === 'pglite'
-      ? new PgBoss({ ...common, ...EMBEDDED, db: fromPglite(h.pglite), backend: 'pglite' })
-      : new PgBoss({ ...common, db: poolDb(h.pool) })
+    const boss = newBoss(h, common)
     boss.on('error', err => { this.#opts.log.warn({ err: message(err) }, 'jobs: pg-boss reported an error') })
     boss.on('warning', w => { this.#opts.log.warn({ warning: w }, 'jobs: pg-boss warning') })
     try {
@@ -397,3 +347,4 @@ export class JobEngine {
     this.#workerIds.clear()
   }
 }
+

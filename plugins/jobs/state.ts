@@ -53,6 +53,18 @@ export interface JobCounters {
   total_duration_ms: number
 }
 
+/** One worker (a process running the engine) as GET /api/jobs lists it. */
+export interface WorkerInfo {
+  id: string
+  host: string
+  pid: number
+  status: 'running' | 'stopped'
+  this_process: boolean
+  started_at: string
+  uptime_seconds: number
+  last_heartbeat: string
+}
+
 export interface RunRecord {
   id: string
   name: string

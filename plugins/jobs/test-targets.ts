@@ -4,7 +4,7 @@
 import type { Test } from 'tap'
 import pg from 'pg'
 import { randomBytes } from 'node:crypto'
-import { bossSchema } from './engine.ts'
+import { bossSchema } from './boss.ts'
 import { repoPlugin, fixturePlugin } from '../../test/helpers/workspace.ts'
 import type { Started } from '../../test/helpers/kernel.ts'
 

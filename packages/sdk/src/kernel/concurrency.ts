@@ -48,10 +48,8 @@ export class ConcurrencyCap {
   }
 
   /** A route hook: takes a slot for the request, given back when its response closes (a stream when it ends). */
-  readonly hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const release = this.acquire()
-    reply.raw.once('close', release)
-    void request
+  readonly hook = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    reply.raw.once('close', this.acquire())
   }
 }
 

@@ -40,8 +40,9 @@ const or = (...parts: Array<string | undefined>): string => parts.filter(p => p 
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== ''
 
-const sameAddress = (a: string | undefined, b: string | undefined): boolean =>
-  a !== undefined && b !== undefined && a.trim().replace(/\/+$/, '').toLowerCase() === b.trim().replace(/\/+$/, '').toLowerCase()
+/** Whether two base URLs are one address (case, surrounding space and trailing slashes aside): a key set for one goes to the other. */
+export const sameAddress = (a: unknown, b: unknown): boolean =>
+  typeof a === 'string' && typeof b === 'string' && a.trim().replace(/\/+$/, '').toLowerCase() === b.trim().replace(/\/+$/, '').toLowerCase()
 
 const nonEmpty = (v: unknown): string | undefined => typeof v === 'string' && v !== '' ? v : undefined
 
