@@ -2,7 +2,7 @@
 // extraction-set.ts): precision, recall and F1 of entities and facts, and facts taken from
 // small talk. Targets: entities F1 >= 0.85, facts F1 >= 0.7, junk facts 0.
 // `npm run bench -- extraction`; `-- extraction --misses` also lists every miss.
-import { OfflineExtractor } from '../plugins/memory/consolidation/offline-extractor.ts'
+import { OfflineExtractor } from '../plugins/job-consolidate/offline-extractor.ts'
 import { EXTRACTION_SET } from './fixtures/extraction-set.ts'
 import { EXTRACTION_HELDOUT } from './fixtures/extraction-heldout.ts'
 import { scoreExtractor, type Prf } from './fixtures/extraction-score.ts'

@@ -1,13 +1,14 @@
 // The graph memory store on SQL (same database as memory-sql): every graph role
 // (contracts/memory-stores.ts). Entities and relationships (graph-entities.ts), facts
 // (graph-facts.ts) and the base (graph-base.ts: the handle, health, stored vectors) are the
-// classes it extends; its channels (deleted in memory-sql's transaction when both share a
+// classes it extends; its channels and its maintenance (maintenance.ts: decay, entity linking) (deleted in memory-sql's transaction when both share a
 // database) are here. Neighbourhoods come from a recursive CTE that walks relationships
 // both ways, up to depth 3, never revisiting an entity.
 import { sql, type Kysely } from 'kysely'
-import type { DeleteCounts, GraphStore } from '@agentd/sdk/contracts/memory-stores'
+import type { DeleteCounts, EntityMerged, GraphStore } from '@agentd/sdk/contracts/memory-stores'
 import { SQL_CHANNEL_TX, type Row, type SqlChannelPart, type SqlHandle, type SqlTxParticipant } from '@agentd/sdk/kits/sql'
 import { SqlFactRoles } from './graph-facts.ts'
+import { decay, linkEntities } from './maintenance.ts'
 
 export class SqlGraphStore extends SqlFactRoles implements GraphStore, SqlTxParticipant {
   [SQL_CHANNEL_TX] (h: SqlHandle): SqlChannelPart | undefined {
@@ -39,4 +40,12 @@ export class SqlGraphStore extends SqlFactRoles implements GraphStore, SqlTxPart
     }))
   }
 
+  // Maintenance, run by the decay and entity_linking job plugins (maintenance.ts).
+  async decay (o: { halfLifeDays: number, minIdleHours: number }): Promise<{ entities: number, facts: number }> {
+    return await this.maintain(async db => await decay(db, o.halfLifeDays, o.minIdleHours))
+  }
+
+  async linkEntities (o: { similarity: number, maxMerges: number, signal: AbortSignal, onMerged?: (m: EntityMerged) => Promise<void> }): Promise<Record<string, number>> {
+    return await this.maintain(async (db, mode) => await linkEntities(db, mode, o.similarity, o.maxMerges, o.signal, o.onMerged))
+  }
 }

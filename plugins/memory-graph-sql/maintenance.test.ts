@@ -1,17 +1,15 @@
-// The graph's maintenance jobs (decay, entity_linking) on every SQL backend, run the way
-// the jobs plugin runs them (the Job's run()), each changing what it should and nothing else.
+// The SQL graph store's maintenance (decay, entity linking: GraphMaintenance, which the
+// job-decay and job-entity-linking plugins run) on every SQL backend, each changing what it
+// should and nothing else.
 import t from 'tap'
 import { sql } from 'kysely'
 import { claimHash as hash } from '@agentd/sdk/kits/memory'
-import type { Job } from '@agentd/sdk/contracts/job'
 import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { SQL_BACKENDS } from '../../test/memory/sql-targets.ts'
 import { axis } from '../../test/memory/vectors.ts'
 import { SqlGraphStore } from './graph-store.ts'
-import { graphJobs } from './maintenance.ts'
 
-const ctx = { signal: new AbortController().signal, trigger: 'manual' as const, log: () => {} }
-const OPTS = { halfLifeDays: 10, minIdleHours: 24, decayEverySeconds: 60, linkSimilarity: 0.95, linkEverySeconds: 60, linkMaxMerges: 100 }
+const signal = new AbortController().signal
 
 for (const backend of SQL_BACKENDS) {
   t.test(`maintenance jobs on ${backend.name}`, async t => {
@@ -19,8 +17,7 @@ for (const backend of SQL_BACKENDS) {
     const store = new SqlGraphStore(h)
     await store.init()
     const merges: EntityMerged[] = []
-    const jobs = graphJobs(async fn => await store.maintain(fn), OPTS, async m => { merges.push(m) })
-    const job = (name: string): Job => jobs.find(j => j.name === name) as Job
+    const onMerged = async (m: EntityMerged): Promise<void> => { merges.push(m) }
     const age = async (table: 'entities' | 'facts', id: string, days: number): Promise<void> => {
       await sql`UPDATE ${sql.table(table)} SET last_accessed = now() - make_interval(days => ${days}::int) WHERE id = ${id}::uuid`.execute(h.db)
     }
@@ -33,15 +30,15 @@ for (const backend of SQL_BACKENDS) {
       await age('entities', old.entity.id, 20)
       await age('facts', f.fact.id, 20)
       await age('facts', next.fact.id, 10)
-      const m = await job('decay').run(ctx)
-      t.match(m, { entities_decayed: 1, facts_decayed: 1, half_life_days: 10 })
+      const m = await store.decay({ halfLifeDays: 10, minIdleHours: 24 })
+      t.same(m, { entities: 1, facts: 1 })
       t.equal((await store.entity(old.entity.id))?.salience.toFixed(3), '0.200', 'two half-lives: 0.8 -> 0.2')
       t.equal((await store.entity(fresh.entity.id))?.salience.toFixed(3), '0.800', 'recalled lately: untouched')
       t.equal((await store.fact(next.fact.id))?.salience.toFixed(3), '0.300', 'one half-life')
       t.equal((await store.fact(f.fact.id))?.salience.toFixed(3), '0.600', 'superseded: untouched')
-      const again = await job('decay').run(ctx)
+      const again = await store.decay({ halfLifeDays: 10, minIdleHours: 24 })
       t.equal((await store.entity(old.entity.id))?.salience.toFixed(3), '0.200', 'running again right away decays (almost) nothing more')
-      t.match(again, { entities_decayed: 1 })
+      t.match(again, { entities: 1 })
       t.equal((await store.entity(old.entity.id))?.name, 'Old', 'nothing but salience changes')
     })
 
@@ -58,7 +55,7 @@ for (const backend of SQL_BACKENDS) {
       await store.relate({ source_id: friend.entity.id, target_id: c.entity.id, type: 'lives_in', channel: 'el' })
       for (const [e, days] of [[a, 3], [b, 2], [c, 1]] as const) await sql`UPDATE entities SET first_seen = now() - make_interval(days => ${days}::int) WHERE id = ${e.entity.id}::uuid`.execute(h.db)
 
-      const m = await job('entity_linking').run(ctx)
+      const m = await store.linkEntities({ similarity: 0.95, maxMerges: 100, signal, onMerged })
       t.match(m, { merged: 2, by_name: 1, by_alias: 1 })
       t.ok(await store.entity(a.entity.id), 'the oldest survives')
       t.equal(await store.entity(b.entity.id), undefined)
@@ -82,7 +79,7 @@ for (const backend of SQL_BACKENDS) {
       t.same(byMerged.get(c.entity.id)?.facts, [{ id: fc.fact.id, channel: 'el' }])
       t.equal(byMerged.get(c.entity.id)?.relationships_moved, 1)
       merges.length = 0
-      t.match(await job('entity_linking').run(ctx), { merged: 0 }, 'nothing left to merge')
+      t.match(await store.linkEntities({ similarity: 0.95, maxMerges: 100, signal, onMerged }), { merged: 0 }, 'nothing left to merge')
       t.same(merges, [], 'no merge, nothing handed on')
     })
 
@@ -92,7 +89,7 @@ for (const backend of SQL_BACKENDS) {
       const local = await store.upsertEntity({ name: 'ACME Corp.', type: 'Org', channel: 'gl', embedding: v })
       const away = await store.upsertEntity({ name: 'Acme Inc', type: 'Org', channel: 'gl2', embedding: { vector: axis(4, 2), embedder: 'test' } })
       const f = await store.addFact({ claim: 'ACME makes anvils', claim_hash: hash('ACME makes anvils'), source: 'user_stated', channel: 'gl', entity_ids: [local.entity.id] })
-      t.match(await job('entity_linking').run(ctx), { merged: 1, by_embedding: 1 })
+      t.match(await store.linkEntities({ similarity: 0.95, maxMerges: 100, signal, onMerged }), { merged: 1, by_embedding: 1 })
       t.match(merges.at(-1), { survivor: { id: global.entity.id, channel: '_global' }, merged: { id: local.entity.id, name: 'ACME Corp.', channel: 'gl' }, reason: 'embedding', facts: [{ id: f.fact.id, channel: 'gl' }] })
       t.ok((merges.at(-1)?.score ?? 0) >= 0.95, 'the similarity that merged them')
       t.equal(await store.entity(local.entity.id), undefined)

@@ -1,32 +1,22 @@
-// The graph's maintenance jobs, run by the jobs plugin (registry.jobs):
-// - `decay`: an entity's or a current fact's salience halves every `half_life_days` it
+// The graph's maintenance, offered to the job plugins (GraphMaintenance; SqlGraphStore's
+// decay and linkEntities; job-decay and job-entity-linking schedule them):
+// - decay: an entity's or a current fact's salience halves every `half_life_days` it
 //   goes unrecalled. Items recalled within `min_idle_hours` are left alone; an item's
 //   decay counts from its last access or its last decay, whichever is later, so running
 //   the job more often does not decay faster.
-// - `entity_linking`: merges duplicate entities of one type: the same normalised name
+// - entity linking: merges duplicate entities of one type: the same normalised name
 //   (case, punctuation and spacing ignored) or a name equal to the other's alias, or
 //   embeddings (same embedder) at least `similarity` alike. Within a channel, or a
 //   channel's entity into its `_global` twin; never across two other channels. The older
 //   entity survives (the `_global` one across channels), takes the other's name as an
 //   alias, its facts, relationships, aliases, properties and access counts; each merge is
 //   a row of entity_merges (both ids, the reason, the score, the merged entity as it was),
-//   and once committed it is handed to `onMerged` (the plugin runs the
+//   and once committed it is handed to `onMerged` (the job plugin runs the
 //   `memory:entity-merged` hook with it, so the items' histories show the merge).
 import { randomUUID } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
-import type { Job } from '@agentd/sdk/contracts/job'
 import type { EntityMerged } from '@agentd/sdk/contracts/memory-stores'
 import { iso, num, type Row } from '@agentd/sdk/kits/sql'
-
-export interface GraphMaintenanceOptions {
-  halfLifeDays: number
-  minIdleHours: number
-  decayEverySeconds: number
-  linkSimilarity: number
-  linkEverySeconds: number
-  /** At most this many merges per run (the rest wait for the next). */
-  linkMaxMerges: number
-}
 
 const GLOBAL = '_global'
 
@@ -146,26 +136,4 @@ export async function linkEntities (db: Kysely<unknown>, mode: 'vector' | 'real[
     await onMerged?.(done)
   }
   return counts
-}
-
-export type Maintain = <T>(fn: (db: Kysely<unknown>, mode: 'vector' | 'real[]') => Promise<T>) => Promise<T>
-
-export function graphJobs (maintain: Maintain, o: GraphMaintenanceOptions, onMerged?: OnMerged): Job[] {
-  return [
-    {
-      name: 'decay',
-      description: `Halves the salience of entities and facts for every ${o.halfLifeDays} days they go unrecalled (option decay_half_life_days).`,
-      schedule: { every_seconds: o.decayEverySeconds },
-      run: async () => {
-        const r = await maintain(async db => await decay(db, o.halfLifeDays, o.minIdleHours))
-        return { entities_decayed: r.entities, facts_decayed: r.facts, half_life_days: o.halfLifeDays }
-      },
-    },
-    {
-      name: 'entity_linking',
-      description: `Merges duplicate entities (same name or alias, or embeddings at least ${o.linkSimilarity} alike), within a channel or into _global; merges are recorded in entity_merges.`,
-      schedule: { every_seconds: o.linkEverySeconds },
-      run: async ({ signal }) => await maintain(async (db, mode) => await linkEntities(db, mode, o.linkSimilarity, o.linkMaxMerges, signal, onMerged)),
-    },
-  ]
 }

@@ -1,7 +1,8 @@
 // Plugin: the memory service. Registers the service the chat calls (registry.memoryServices),
-// the memory endpoints, the `memory` health section, its maintenance jobs (audit
-// retention, cleanup), and consolidation (settings, the consolidate/patterns/promote jobs
-// under registry.jobs), all run by the jobs plugin.
+// the memory endpoints, the `memory` health section, the support the job plugins use
+// (registry.memoryJobSupport: consolidate, patterns, promote, cleanup, audit partitions...,
+// each its own plugin), and the memory settings endpoint that serves the union of the
+// sections those plugins declare (registry.memorySettings).
 // Stores and embedders are other plugins, found in the registry when needed, so any
 // backend can serve a role and a store that loads later (or reloads) is picked up.
 import fp from 'fastify-plugin'
@@ -15,8 +16,9 @@ import { MemoryServiceImpl } from './service.ts'
 import { memoryRoutes } from './routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
-import { consolidation } from './consolidation/index.ts'
-import { maintenanceJobs } from './maintenance-jobs.ts'
+import { MemorySettingsStore } from './memory-settings.ts'
+import { settingsRoutes } from './settings-routes.ts'
+import { jobSupport } from './job-support.ts'
 import { TIMED_OUT, within } from '@agentd/sdk'
 import { recordEntityMerge } from './history.ts'
 import path from 'node:path'
@@ -33,10 +35,6 @@ export const options = Type.Object({
   working_memory_ttl_seconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400, default: 86_400 }),
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
-  audit_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
-  audit_prune_interval_ms: Type.Integer({ minimum: 1000, maximum: 7 * 86_400_000, default: 86_400_000, description: 'default schedule of the audit_partitions job, which removes audit entries older than audit_retention_days' }),
-  tool_invocation_retention_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90, description: 'the cleanup job removes recorded tool invocations older than this' }),
-  cleanup_interval_seconds: Type.Integer({ minimum: 1, maximum: 31 * 86_400, default: 3600, description: 'default schedule of the cleanup job' }),
   record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
   auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
@@ -78,9 +76,20 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   const backfill = new GraphBackfill({ relational: () => svc.relational, graph: () => svc.graph, batchSize: 500, log: app.log })
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc, backfill))
   await memoryRoutes(app, svc)
-  await recallSettingsRoutes(app, recallSettings)
-  // Consolidation: settings, extractors, the consolidate/patterns/promote jobs and their endpoints.
-  await consolidation(app, svc, opts.instance)
+  const settings = new MemorySettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'), () => app.registry.memorySettings.values())
+  await settings.load(app.log)
+  await recallSettingsRoutes(app, recallSettings, () => settings.union().api.keys)
+  if (!app.registry.memoryJobSupport.has(opts.instance)) app.registry.memoryJobSupport.add(opts.instance, jobSupport(svc, settings))
+  const stop = new AbortController()
+  app.addHook('onClose', async () => { stop.abort(new Error('the server is shutting down')) })
+  await settingsRoutes(app, {
+    settings,
+    // A second memory instance shares the jobs (one registry entry per name).
+    jobs: () => app.registry.jobs.values().filter(j => j.group === 'memory'),
+    needStores: () => { svc.need('relational'); svc.need('graph') },
+    signal: () => stop.signal,
+    log: (msg, data) => { app.log.info(data ?? {}, `memory: ${msg}`) },
+  })
 
   checkEmbedderWhenReady(app, svc, opts)
 
@@ -94,13 +103,6 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     app.hooks.on('tool:after', payload => { recordToolCall(svc, app.log, payload) })
   }
 
-  // Scheduled by the jobs plugin (GET /api/jobs); a second memory instance leaves them to the first.
-  for (const job of maintenanceJobs(svc, {
-    auditRetentionDays: opts.audit_retention_days,
-    auditEverySeconds: Math.max(1, Math.round(opts.audit_prune_interval_ms / 1000)),
-    toolInvocationRetentionDays: opts.tool_invocation_retention_days,
-    cleanupEverySeconds: opts.cleanup_interval_seconds,
-  })) if (!app.registry.jobs.has(job.name)) app.registry.jobs.add(job.name, job)
   if (!app.registry.jobs.has('graph_backfill')) {
     app.registry.jobs.add('graph_backfill', {
       name: 'graph_backfill',

@@ -8,25 +8,25 @@ import { Type } from '@agentd/sdk/typebox'
 import type { TObject } from '@agentd/sdk/typebox'
 import type { RecallSettingsStore } from './recall-settings.ts'
 import { settingsApi } from './settings-api.ts'
-import { SETTING_KEYS } from './consolidation/settings.ts'
 
 /** The endpoints' checks for the union in force (the loaded techniques' settings and the fusion's). */
-function recallApi (schema: TObject): ReturnType<typeof settingsApi> {
+function recallApi (schema: TObject, memoryKeys: string[]): ReturnType<typeof settingsApi> {
   return settingsApi({
     schema,
     readOnly: [],
     aliases: {},
-    hint: unknown => unknown.some(k => (SETTING_KEYS as string[]).includes(k)) ? ' Consolidation settings go to POST /api/memory/settings.' : '',
+    hint: unknown => unknown.some(k => memoryKeys.includes(k)) ? ' Consolidation settings go to POST /api/memory/settings.' : '',
   })
 }
 
-export async function recallSettingsRoutes (app: FastifyInstance, store: RecallSettingsStore): Promise<void> {
+/** `memoryKeys`: the keys /api/memory/settings serves (a 400 here points a caller to it). */
+export async function recallSettingsRoutes (app: FastifyInstance, store: RecallSettingsStore, memoryKeys: () => string[]): Promise<void> {
   const tags = ['memory']
   // The union is known once every plugin has registered; the same schema gives the same checks.
   let made: { schema: TObject, api: ReturnType<typeof settingsApi> } | undefined
   const api = (): ReturnType<typeof settingsApi> => {
     const schema = store.schema()
-    if (made?.schema !== schema) made = { schema, api: recallApi(schema) }
+    if (made?.schema !== schema) made = { schema, api: recallApi(schema, memoryKeys()) }
     return made.api
   }
   // The keys depend on the techniques loaded, known once every plugin has registered: the

@@ -23,8 +23,14 @@ export const providersWithConfigApi = (): PluginSpec[] => [
  * recall settings), as the shipped plugins.json has them; `models: true` adds the techniques
  * that ask a model (HyDE, self-query).
  */
+/** The memory job plugins, each its own plugin (plugins.json's order: POST /api/memory/consolidate runs consolidate, patterns, promote in it). */
+export const MEMORY_JOB_PLUGINS = ['job-consolidate', 'job-patterns', 'job-promote', 'job-entity-linking', 'job-decay', 'job-cleanup', 'job-audit-partitions'] as const
+export const memoryJobPlugins = (options: Partial<Record<typeof MEMORY_JOB_PLUGINS[number], Record<string, unknown>>> = {}): PluginSpec[] =>
+  MEMORY_JOB_PLUGINS.map(name => ({ name, module: repoPlugin(name), ...(options[name] === undefined ? {} : { options: options[name] }) }))
+
 export const memoryWithRecall = (opts: { models?: boolean } = {}): PluginSpec[] => [
   ...['embed-hash', 'memory-sql', 'memory-graph-sql', 'memory-kv', 'memory', 'recall-hybrid', 'recall-entity', 'recall-expansion'].map(name => ({ name, module: repoPlugin(name) })),
+  ...memoryJobPlugins(),
   ...(opts.models === true ? ['recall-hyde', 'recall-self-query'].map(name => ({ name, module: repoPlugin(name) })) : []),
 ]
 

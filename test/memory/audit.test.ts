@@ -13,7 +13,7 @@ t.test('the audit_partitions job removes entries older than the retention, and o
   const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
   t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db); await h.close() })
   const sqlOpts = { postgres_uri: PG_URI, schema }
-  const s = await startMemoryKernel(t, { sql: sqlOpts, memory: { audit_retention_days: 30 }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
+  const s = await startMemoryKernel(t, { sql: sqlOpts, jobs: { 'job-audit-partitions': { retention_days: 30 } }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
   const rel = s.svc().relational
   await rel?.audit({ action: 'test.old' })
   await rel?.audit({ action: 'test.month' })

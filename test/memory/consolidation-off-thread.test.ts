@@ -1,5 +1,5 @@
 // Offline consolidation of a long conversation leaves the server's event loop free: the
-// extraction runs in a worker thread (plugins/memory/consolidation/offline-thread.ts), the
+// extraction runs in a worker thread (plugins/job-consolidate/offline-thread.ts), the
 // cleaning before it is linear, and storing its result gives the loop a turn between items.
 // ~50k crafted characters used to hold every request up for the whole extraction, one
 // stretch of 1.5-4 s on a loaded 2-core machine (about nine tenths of the run). Measured

@@ -1,7 +1,7 @@
 // Starts a real server with the memory plugins (embedded defaults unless told otherwise).
 import type { Test } from 'tap'
 import { startKernel, type Started } from '../helpers/kernel.ts'
-import { repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
+import { memoryJobPlugins, repoPlugin, type PluginSpec } from '../helpers/workspace.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
 export interface MemoryPluginsOptions {
@@ -10,6 +10,8 @@ export interface MemoryPluginsOptions {
   memory?: Record<string, unknown>
   extra?: PluginSpec[]
   embedder?: PluginSpec
+  /** The memory job plugins (default: all, with their default options); an object sets some plugins' options. */
+  jobs?: false | Parameters<typeof memoryJobPlugins>[0]
 }
 
 export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
@@ -20,6 +22,7 @@ export function memoryPlugins (o: MemoryPluginsOptions = {}): PluginSpec[] {
     // memory-kv writes behind to the same SQL database as the stores (same options, same handle).
     o.kv ?? { name: 'memory-kv', module: repoPlugin('memory-kv'), options: o.sql ?? {} },
     { name: 'memory', module: repoPlugin('memory'), options: o.memory ?? {} },
+    ...(o.jobs === false ? [] : memoryJobPlugins(o.jobs)),
     ...(o.extra ?? []),
   ]
 }

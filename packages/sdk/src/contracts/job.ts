@@ -49,6 +49,11 @@ export interface Job {
   readonly schedule: JobSchedule
   /** Whether a job nobody toggled yet is enabled; default true. A user's toggle is kept across restarts. */
   readonly enabledByDefault?: boolean
+  /**
+   * Jobs an endpoint runs together: `memory` = POST /api/memory/consolidate's list (its
+   * default runs every loaded one, in the order their plugins load). Unset: none.
+   */
+  readonly group?: string
   /** How long a run may take before its signal is aborted and it counts as failed; default 900. */
   readonly timeoutSeconds?: number
   /**
@@ -59,8 +64,8 @@ export interface Job {
 }
 
 /**
- * A schedule a plugin sets for jobs by name, from a user's setting (the memory plugin's
- * job_*_interval settings for consolidate, promote and entity_linking). Read each time the
+ * A schedule a plugin sets for jobs by name, from a user's setting (the memory settings
+ * job_*_interval of consolidate, promote and entity_linking, each declared by its job's plugin). Read each time the
  * scheduler asks, so a change is live. undefined: no opinion (the job's own schedule).
  * The jobs plugin's `schedules` option still wins.
  */

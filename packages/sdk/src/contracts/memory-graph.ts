@@ -262,9 +262,48 @@ export interface GraphChannelStore {
   deleteAll: () => Promise<number>
 }
 
+/** One entity as it was when a graph store's maintenance merged it (`memory:entity-merged`). */
+export interface MergedEntityRef { id: string, name: string, type: string, channel: string }
+
+/**
+ * A graph store merged entity `merged` into `survivor` (the `entity_linking` job): `merged`
+ * is gone, its name an alias of `survivor`; `facts` were linked to `merged` and are linked
+ * to `survivor` now (each stays in its channel). Run after the merge is committed, by the
+ * store's plugin; the memory plugin writes it to the history of every item named.
+ */
+export interface EntityMerged {
+  survivor: MergedEntityRef
+  merged: MergedEntityRef
+  reason: string
+  score: number | null
+  facts: Array<{ id: string, channel: string }>
+  relationships_moved: number
+  /** What merged them, e.g. `entity_linking`. */
+  by: string
+}
+
+/**
+ * Maintenance a graph store may offer the `decay` and `entity_linking` job plugins (the SQL
+ * graph store has both). A store without a member has that job report it skipped.
+ */
+export interface GraphMaintenance {
+  /**
+   * An entity's or a current fact's salience halves every `halfLifeDays` it goes unrecalled;
+   * items recalled within `minIdleHours` are left alone; decay counts from the last access or
+   * the last decay, whichever is later (running more often does not decay faster).
+   */
+  decay?: (o: { halfLifeDays: number, minIdleHours: number }) => Promise<{ entities: number, facts: number }>
+  /**
+   * Merges duplicate entities of one type (same normalised name or alias, or embeddings at
+   * least `similarity` alike), within a channel or into `_global`, at most `maxMerges`;
+   * each committed merge is handed to `onMerged`. Returns counts (`merged`, `by_name`...).
+   */
+  linkEntities?: (o: { similarity: number, maxMerges: number, signal: AbortSignal, onMerged?: (m: EntityMerged) => Promise<void> }) => Promise<Record<string, number>>
+}
+
 /**
  * Entities, facts, relationships, and copies of turns, goals and strategies where the store keeps them: every graph role.
  * Callers depend on the roles they use (a recall technique on TurnStore, a job on the
  * roles it reads and writes); a backend registers the whole.
  */
-export interface GraphStore extends StoreBasics, ReembedSupport, EntityStore, FactStore, RelationStore, CopyStore, GraphChannelStore {}
+export interface GraphStore extends StoreBasics, ReembedSupport, EntityStore, FactStore, RelationStore, CopyStore, GraphChannelStore, GraphMaintenance {}

@@ -9,7 +9,7 @@
 export type * from './memory-common.ts'
 export type * from './memory-relational.ts'
 export type * from './memory-graph.ts'
-import type { GraphStore } from './memory-graph.ts'
+import type { EntityMerged, GraphStore } from './memory-graph.ts'
 import type { RelationalStore } from './memory-relational.ts'
 import type { KvStore } from './memory-common.ts'
 
@@ -22,26 +22,6 @@ declare module '../kernel/registry.ts' {
   }
 }
 
-
-/** One entity as it was when a graph store's maintenance merged it (`memory:entity-merged`). */
-export interface MergedEntityRef { id: string, name: string, type: string, channel: string }
-
-/**
- * A graph store merged entity `merged` into `survivor` (the `entity_linking` job): `merged`
- * is gone, its name an alias of `survivor`; `facts` were linked to `merged` and are linked
- * to `survivor` now (each stays in its channel). Run after the merge is committed, by the
- * store's plugin; the memory plugin writes it to the history of every item named.
- */
-export interface EntityMerged {
-  survivor: MergedEntityRef
-  merged: MergedEntityRef
-  reason: string
-  score: number | null
-  facts: Array<{ id: string, channel: string }>
-  relationships_moved: number
-  /** What merged them, e.g. `entity_linking`. */
-  by: string
-}
 
 declare module '../kernel/hooks.ts' {
   interface HookPayloads {

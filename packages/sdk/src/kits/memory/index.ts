@@ -76,3 +76,5 @@ export function normalize (v: number[]): number[] {
   return n === 0 ? v : v.map(x => x / n)
 }
 export { Breaker } from './breaker.ts'
+export { GLOBAL_CHANNEL, JobSetting, graphStoreFor, memoryJobSupport, sectionValues, intervalSetting, serialized } from './jobs.ts'
+export { loadNlp, type Nlp } from './nlp.ts'

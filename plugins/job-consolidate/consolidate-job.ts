@@ -52,12 +52,13 @@ export function condenseFacts<F extends { subject: string, predicate: string, te
   return facts.filter(f => keep.has(f))
 }
 
-export function consolidateJob (deps: ConsolidationDeps): Job {
+export function consolidateJob (deps: ConsolidationDeps, everySeconds = 900): Job {
   return {
     name: 'consolidate',
+    group: 'memory',
     description: 'Extracts entities, facts and relationships from conversations not consolidated yet (LLM or offline extractor), with supersession of contradicted facts',
     // The memory setting job_consolidate_interval changes it (index.ts, a registry.jobSchedules source).
-    schedule: { every_seconds: 900 },
+    schedule: { every_seconds: everySeconds },
     run: async (ctx: JobContext) => await consolidate(deps, ctx),
   }
 }

@@ -3,22 +3,34 @@
 // settings) move to the `_global` channel, which every recall and every list reads. The
 // store merges an item into `_global`'s copy when one is there already.
 import type { Job, JobContext } from '@agentd/sdk/contracts/job'
-import { GLOBAL_CHANNEL, type ConsolidationDeps } from './deps.ts'
+import type { GraphStore } from '@agentd/sdk/contracts/memory-stores'
+import type { ItemChange } from '@agentd/sdk/contracts/memory-jobs'
+import { GLOBAL_CHANNEL } from '@agentd/sdk/kits/memory'
+import type { PromoteSettingsValues } from './settings.ts'
+
+/** What the job needs (the plugin builds it over the memory plugin's job support). */
+export interface PromoteDeps {
+  graph: () => GraphStore
+  settings: () => PromoteSettingsValues
+  /** Writes a change to the item's history. */
+  history?: (e: ItemChange) => Promise<void>
+}
 
 export type PromoteMetrics = { facts_promoted: number, entities_promoted: number, merged: number, items_processed?: number }
 
-export function promoteJob (deps: ConsolidationDeps): Job {
+export function promoteJob (deps: PromoteDeps, everySeconds = 3600): Job {
   return {
     name: 'promote',
+    group: 'memory',
     description: 'Promotes facts and entities over the promotion thresholds to the _global channel',
-    schedule: { every_seconds: 3600 },
+    schedule: { every_seconds: everySeconds },
     run: async (ctx: JobContext) => await promote(deps, ctx),
   }
 }
 
 const PAGE = 100
 
-export async function promote (deps: ConsolidationDeps, ctx: JobContext): Promise<PromoteMetrics> {
+export async function promote (deps: PromoteDeps, ctx: JobContext): Promise<PromoteMetrics> {
   const s = deps.settings()
   const g = deps.graph()
   const m: PromoteMetrics = { facts_promoted: 0, entities_promoted: 0, merged: 0 }

@@ -4,17 +4,17 @@
 import t from 'tap'
 import { sql } from 'kysely'
 import { openSql } from '@agentd/sdk/kits/sql'
-import { startMemoryKernel } from './memory-kernel.ts'
-import { PG_URI, uniqueSchema } from './sql-targets.ts'
-import { repoPlugin } from '../helpers/workspace.ts'
-import { pollUntil } from '../helpers/poll.ts'
+import { startMemoryKernel } from '../../test/memory/memory-kernel.ts'
+import { PG_URI, uniqueSchema } from '../../test/memory/sql-targets.ts'
+import { repoPlugin } from '../../test/helpers/workspace.ts'
+import { pollUntil } from '../../test/helpers/poll.ts'
 
 t.test('cleanup drops expired working memory and old tool invocations, nothing else', async t => {
   const schema = uniqueSchema()
   const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
   t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_pgboss" CASCADE`).execute(h.db); await h.close() })
   const sqlOpts = { postgres_uri: PG_URI, schema }
-  const s = await startMemoryKernel(t, { sql: sqlOpts, memory: { tool_invocation_retention_days: 30 }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
+  const s = await startMemoryKernel(t, { sql: sqlOpts, jobs: { 'job-cleanup': { tool_invocation_retention_days: 30 } }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
   const svc = s.svc()
   const rel = svc.relational!
   const kv = svc.kv!

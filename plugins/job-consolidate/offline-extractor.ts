@@ -5,7 +5,7 @@
 // Small talk, questions and requests are skipped before any pattern runs (junk.ts).
 // Quality is measured on a labelled set by bench/extraction.bench.ts. The server runs it in
 // a worker thread (offline-thread.ts): ~50k characters are seconds of CPU.
-import { loadNlp, type Nlp } from './nlp.ts'
+import { loadNlp, type Nlp } from '@agentd/sdk/kits/memory'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
 import { NAME, STOP, LOWER, ORG, END, RELATIONS, PETS, DIETS, NOT_TITLES, NOT_NAMES } from './offline-words.ts'

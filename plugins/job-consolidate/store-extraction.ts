@@ -6,8 +6,9 @@
 import { setImmediate } from 'node:timers/promises'
 import type { Entity, Fact, GraphStore, NewFact } from '@agentd/sdk/contracts/memory-stores'
 import { USER, attributeOf, normPredicate, isRelation, type Extraction, type ExtractedFact, type ExtractionTurn } from './extraction.ts'
-import { GLOBAL_CHANNEL, type ConsolidationDeps } from './deps.ts'
-import type { MemorySettings } from './settings.ts'
+import { GLOBAL_CHANNEL } from '@agentd/sdk/kits/memory'
+import type { ConsolidationDeps } from './deps.ts'
+import type { ConsolidateSettingsValues } from './settings.ts'
 import { isSmallTalk } from './junk.ts'
 
 export type StoreMetrics = {
@@ -45,7 +46,7 @@ export class ExtractionWriter {
 
   constructor (
     private readonly deps: ConsolidationDeps,
-    private readonly s: Readonly<MemorySettings>,
+    private readonly s: Readonly<ConsolidateSettingsValues>,
     private readonly channel: string,
     private readonly conversationId: string,
     private readonly signal?: AbortSignal,

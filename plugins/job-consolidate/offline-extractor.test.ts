@@ -3,9 +3,9 @@
 // "User", pasted recall blocks and small talk ignored).
 import t from 'tap'
 import { OfflineExtractor } from './offline-extractor.ts'
-import { EXTRACTION_SET } from '../../../bench/fixtures/extraction-set.ts'
-import { EXTRACTION_HELDOUT } from '../../../bench/fixtures/extraction-heldout.ts'
-import { scoreExtractor } from '../../../bench/fixtures/extraction-score.ts'
+import { EXTRACTION_SET } from '../../bench/fixtures/extraction-set.ts'
+import { EXTRACTION_HELDOUT } from '../../bench/fixtures/extraction-heldout.ts'
+import { scoreExtractor } from '../../bench/fixtures/extraction-score.ts'
 import { isSmallTalk, stripRecalledMemory } from './junk.ts'
 
 const ex = new OfflineExtractor()

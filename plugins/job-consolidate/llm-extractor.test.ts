@@ -4,9 +4,9 @@
 // a dead model for the rest of a run.
 import t, { type Test } from 'tap'
 import type { Provider } from '@agentd/sdk/contracts/provider'
-import { startKernel } from '../../../test/helpers/kernel.ts'
-import { repoPlugin } from '../../../test/helpers/workspace.ts'
-import { startFakeOpenAI, type FakeOpenAI } from '../../../test/fakes/openai-upstream.ts'
+import { startKernel } from '../../test/helpers/kernel.ts'
+import { repoPlugin } from '../../test/helpers/workspace.ts'
+import { startFakeOpenAI, type FakeOpenAI } from '../../test/fakes/openai-upstream.ts'
 import { LlmExtractor, jsonIn } from './llm-extractor.ts'
 import { OfflineExtractor } from './offline-extractor.ts'
 import { ExtractionRun } from './choose.ts'

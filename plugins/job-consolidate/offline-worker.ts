@@ -1,7 +1,7 @@
 // The worker thread of the offline extractor (offline-thread.ts starts it): compromise
 // loaded once, then one message per conversation, answered with its extraction or the error.
 import { parentPort } from 'node:worker_threads'
-import { loadNlp } from './nlp.ts'
+import { loadNlp } from '@agentd/sdk/kits/memory'
 import { extractOffline } from './offline-extractor.ts'
 import type { ExtractionTurn } from './extraction.ts'
 

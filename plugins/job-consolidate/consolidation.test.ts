@@ -8,13 +8,13 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
-import { startKernel, type Started } from '../helpers/kernel.ts'
-import { repoPlugin } from '../helpers/workspace.ts'
-import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
-import { memoryPlugins, postJson } from './memory-kernel.ts'
-import { PG_URI, uniqueSchema } from './sql-targets.ts'
+import { startKernel, type Started } from '../../test/helpers/kernel.ts'
+import { repoPlugin } from '../../test/helpers/workspace.ts'
+import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
+import { memoryPlugins, postJson } from '../../test/memory/memory-kernel.ts'
+import { PG_URI, uniqueSchema } from '../../test/memory/sql-targets.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
-import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+import type { MemoryServiceImpl } from '../memory/service.ts'
 
 type Body = any // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
 
@@ -189,8 +189,8 @@ for (const backend of BACKENDS) {
       t.ok((await run('consolidate')).results.consolidate.conversations >= 1, 'the rest on the next run')
       t.equal((await postJson(s, '/api/memory/consolidate', { jobs: 'consolidate' })).status, 400, 'jobs must be a list')
       const unknownJob = await postJson(s, '/api/memory/consolidate', { jobs: ['consolidate', 'nope'] })
-      t.equal(unknownJob.status, 400)
-      t.match(unknownJob.body.error, /Unknown job\(s\): nope\. Memory jobs: consolidate, patterns, promote/)
+      t.equal(unknownJob.status, 404, 'an unknown job is a 404 (DECISIONS.md), as on /api/jobs')
+      t.match(unknownJob.body.error, /Unknown job\(s\): nope\. Memory jobs: consolidate, patterns, promote .*job-nope in plugins\.json/)
     })
 
     t.test('the LLM extractor: models.defaults.extraction answers with valid JSON; malformed twice falls back, reported', async t => {

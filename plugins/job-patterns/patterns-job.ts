@@ -4,10 +4,19 @@
 // tool sequence in its channel or counts towards it; a failed run counts against an
 // existing one. The store counts a conversation once per strategy, so the job can read
 // the same invocations again (after a restart) without counting twice.
-import { loadNlp } from './nlp.ts'
+import { loadNlp } from '@agentd/sdk/kits/memory'
 import type { Job, JobContext } from '@agentd/sdk/contracts/job'
 import type { ToolInvocation, Turn } from '@agentd/sdk/contracts/memory-stores'
-import type { ConsolidationDeps } from './deps.ts'
+import type { EmbeddingRef, LearnedStrategy, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
+
+/** What the job needs (the plugin builds it over the memory plugin's job support). */
+export interface PatternsDeps {
+  relational: () => RelationalStore
+  embed: (text: string, signal?: AbortSignal) => Promise<EmbeddingRef | undefined>
+  /** Copies a strategy the job created or counted into a graph store that keeps copies (never rejects). */
+  copyStrategy?: (s: LearnedStrategy, embedding?: EmbeddingRef) => Promise<void>
+  settings: () => { patterns_batch_size: number }
+}
 
 export type PatternsMetrics = { invocations: number, runs: number, successful_runs: number, failed_runs: number, strategies_created: number, strategies_updated: number, unchanged: number, items_processed?: number }
 
@@ -23,13 +32,14 @@ export async function contextPattern (text: string): Promise<string> {
   return [...new Set(words)].slice(0, 8).join(' ')
 }
 
-export function patternsJob (deps: ConsolidationDeps): Job {
+export function patternsJob (deps: PatternsDeps, everySeconds = 3600): Job {
   // Where the last run stopped (in this process; the store's per-conversation count makes a re-read harmless).
   let since: string | undefined
   return {
     name: 'patterns',
+    group: 'memory',
     description: 'Turns successful tool-using runs into strategies (tool sequence, context pattern, success and failure counts)',
-    schedule: { every_seconds: 3600 },
+    schedule: { every_seconds: everySeconds },
     run: async (ctx: JobContext) => {
       const res = await patterns(deps, ctx, since)
       since = res.since
@@ -38,7 +48,7 @@ export function patternsJob (deps: ConsolidationDeps): Job {
   }
 }
 
-export async function patterns (deps: ConsolidationDeps, ctx: JobContext, since?: string): Promise<{ metrics: PatternsMetrics, since?: string }> {
+export async function patterns (deps: PatternsDeps, ctx: JobContext, since?: string): Promise<{ metrics: PatternsMetrics, since?: string }> {
   const rel = deps.relational()
   const m: PatternsMetrics = { invocations: 0, runs: 0, successful_runs: 0, failed_runs: 0, strategies_created: 0, strategies_updated: 0, unchanged: 0 }
   const batch = await rel.toolInvocations({ since, limit: deps.settings().patterns_batch_size })
