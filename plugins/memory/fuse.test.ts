@@ -1,10 +1,14 @@
 // Pins recall fusion (issue 22: removing the ranking, the cuts or the exclusion must fail a test).
 import t from 'tap'
+import type { Turn } from '@agentd/sdk/contracts/memory-stores'
 import { countedOnce, fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
 
-const turn = (id: string, content = `text ${id}`, timestamp = '2024-01-01T00:00:00.000Z'): Record<string, unknown> => ({ id, content, timestamp })
-const tech = (name: string, turns: Array<Record<string, unknown>>, weight = 1): TechniqueCandidates => ({ name, weight, candidates: { relevant_turns: turns } })
-const ids = (xs: Array<Record<string, unknown>>): unknown[] => xs.map(x => x.id)
+/** Items as loose as a technique from another plugin may send (typed, not checked): the fusion reads only id, content, timestamp. */
+const loose = (x: unknown): never => x as never
+
+const turn = (id: string, content = `text ${id}`, timestamp = '2024-01-01T00:00:00.000Z'): Turn => ({ id, content, timestamp, conversation_id: 'c', index: 0, role: 'user', token_count: null, metadata: {}, channel: 'default', embedder: null })
+const tech = (name: string, turns: Turn[], weight = 1): TechniqueCandidates => ({ name, weight, candidates: { relevant_turns: turns } })
+const ids = (xs: Array<{ id?: unknown }>): unknown[] => xs.map(x => x.id)
 
 t.test('an item two techniques found ranks above items one technique ranked first', async t => {
   const out = fuseCandidates([tech('a', [turn('x'), turn('both')]), tech('b', [turn('y'), turn('both')])], partLimits(10), 60)
@@ -39,7 +43,7 @@ t.test('the current conversation\'s turns (exclude) are left out, from every tec
 })
 
 t.test('each part is cut to its limit (top_k for turns and facts, 5 entities, 3 strategies)', async t => {
-  const many = (p: string): Array<Record<string, unknown>> => Array.from({ length: 12 }, (_, i) => ({ id: `${p}${i}`, content: `${p} ${i}` }))
+  const many = (p: string): never[] => loose(Array.from({ length: 12 }, (_, i) => ({ id: `${p}${i}`, content: `${p} ${i}` })))
   const out = fuseCandidates([{ name: 'a', weight: 1, candidates: { relevant_turns: many('t'), facts: many('f'), entities: many('e'), strategies: many('s') } }], partLimits(4), 60)
   t.equal(out.relevant_turns.length, 4)
   t.same(ids(out.relevant_turns), ['t0', 't1', 't2', 't3'], 'the best ones are kept')
@@ -50,7 +54,7 @@ t.test('each part is cut to its limit (top_k for turns and facts, 5 entities, 3 
 })
 
 t.test('items without an id come after, in order', async t => {
-  const out = fuseCandidates([tech('a', [{ content: 'anon' }, turn('x')])], partLimits(10), 60)
+  const out = fuseCandidates([tech('a', [loose({ content: 'anon' }), turn('x')])], partLimits(10), 60)
   t.same(out.relevant_turns.map(x => x.content), ['text x', 'anon'])
 })
 
@@ -65,7 +69,7 @@ t.test('found_by names every technique that found the item, once each', async t 
 })
 
 t.test('other parts: ties keep the order first seen (no recency), and equal texts are not collapsed', async t => {
-  const fact = (id: string, claim: string, timestamp: string): Record<string, unknown> => ({ id, content: claim, claim, timestamp })
+  const fact = (id: string, claim: string, timestamp: string): never => loose({ id, content: claim, claim, timestamp })
   const out = fuseCandidates([
     { name: 'a', weight: 1, candidates: { facts: [fact('old', 'Same claim', '2020-01-01T00:00:00Z')] } },
     { name: 'b', weight: 1, candidates: { facts: [fact('new', 'Same claim', '2024-01-01T00:00:00Z')] } },
@@ -75,17 +79,17 @@ t.test('other parts: ties keep the order first seen (no recency), and equal text
 })
 
 t.test('active goals are fused too', async t => {
-  const out = fuseCandidates([{ name: 'a', weight: 1, candidates: { active_goals: [{ id: 'g1', description: 'Learn Portuguese' }] } }], partLimits(10), 60)
+  const out = fuseCandidates([{ name: 'a', weight: 1, candidates: { active_goals: [loose({ id: 'g1', description: 'Learn Portuguese' })] } }], partLimits(10), 60)
   t.same(ids(out.active_goals), ['g1'])
 })
 
 t.test('a tied turn without a timestamp counts as the oldest', async t => {
-  const out = fuseCandidates([tech('a', [{ id: 'undated', content: 'u' }]), tech('b', [turn('dated', 'd', '2024-01-01T00:00:00Z')])], partLimits(10), 60)
+  const out = fuseCandidates([tech('a', [loose({ id: 'undated', content: 'u' })]), tech('b', [turn('dated', 'd', '2024-01-01T00:00:00Z')])], partLimits(10), 60)
   t.same(ids(out.relevant_turns), ['dated', 'undated'])
 })
 
 t.test('turns without text are never collapsed', async t => {
-  const out = fuseCandidates([tech('a', [{ id: '1', timestamp: '2024-01-01T00:00:00Z' }, { id: '2', timestamp: '2024-01-01T00:00:00Z' }])], partLimits(10), 60)
+  const out = fuseCandidates([tech('a', [loose({ id: '1', timestamp: '2024-01-01T00:00:00Z' }), loose({ id: '2', timestamp: '2024-01-01T00:00:00Z' })])], partLimits(10), 60)
   t.same(ids(out.relevant_turns), ['1', '2'])
 })
 
@@ -99,7 +103,7 @@ t.test('"the same text": spacing runs and final punctuation runs are ignored; wo
 })
 
 t.test('each list counts once: a technique that fused the shared vector neighbours replaces the service\'s own list of them', async t => {
-  const own = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], facts: [{ id: 'f' }] } }
+  const own = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], facts: [loose({ id: 'f' })] } }
   const hybrid = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } }
   const expansion = tech('query_expansion', [turn('p', 'paraphrase', '2024-06-01T00:00:00Z')])
   // Counted twice, the neighbour outranks what only the expansion found; counted once, they tie and the newer comes first.

@@ -1,9 +1,7 @@
 // Fusing what the recall techniques found: per part, reciprocal rank fusion of their
 // lists (each list once), repeats collapsed, the current conversation's turns left out, cut to the part's limit.
-import type { RecallCandidates, RecallPart } from '@agentd/sdk/contracts/recall'
+import type { Ranked, RecallCandidates, RecallPart, RecallParts } from '@agentd/sdk/contracts/recall'
 import { contentKey, rrf } from '@agentd/sdk/kits/recall'
-
-export const PARTS: RecallPart[] = ['relevant_turns', 'facts', 'entities', 'strategies', 'active_goals']
 
 /** How many items each part keeps after merging. */
 export const partLimits = (topK: number): Record<RecallPart, number> =>
@@ -29,7 +27,10 @@ export function countedOnce (results: TechniqueCandidates[]): TechniqueCandidate
   })
 }
 
-const timeOf = (x: Record<string, unknown>): number => typeof x.timestamp === 'string' ? Date.parse(x.timestamp) : 0
+const timeOf = (x: { timestamp?: unknown }): number => typeof x.timestamp === 'string' ? Date.parse(x.timestamp) : 0
+
+/** An item of any part, as the fusion reads it (a technique from outside may leave `id` out). */
+type Item = Ranked & { id?: unknown, content?: unknown, timestamp?: unknown }
 
 /**
  * Fuses the techniques' candidates per part by reciprocal rank fusion (score = Σ weight /
@@ -40,37 +41,38 @@ const timeOf = (x: Record<string, unknown>): number => typeof x.timestamp === 's
  * and each part is cut to its limit. `found_by` names the techniques that found each item.
  * Items without an `id` come after, in order.
  */
-export function fuseCandidates (all: TechniqueCandidates[], limits: Record<RecallPart, number>, k: number, exclude: ReadonlySet<string> = new Set()): Record<RecallPart, Array<Record<string, unknown>>> {
-  const out = {} as Record<RecallPart, Array<Record<string, unknown>>>
-  for (const part of PARTS) {
-    const anon: Array<Record<string, unknown>> = []
-    const foundBy = new Map<string, string[]>()
-    const lists = all.map(({ name, weight, candidates }) => {
-      const items = (candidates[part] ?? []).filter(item => {
-        if (typeof item.id === 'string') {
-          if (exclude.has(item.id)) return false
-          const by = foundBy.get(item.id) ?? []
-          if (!by.includes(name)) by.push(name)
-          foundBy.set(item.id, by)
-          return true
-        }
-        anon.push(item)
-        return false
-      })
-      return { weight, items }
-    })
-    const fused = rrf(lists, k, item => item.id as string, part === 'relevant_turns' ? timeOf : undefined)
-    const kept: Array<Record<string, unknown>> = []
-    const seen = new Set<string>()
-    for (const { item, score } of fused) {
-      if (part === 'relevant_turns' && typeof item.content === 'string') {
-        const key = contentKey(item.content)
-        if (seen.has(key)) continue
-        seen.add(key)
-      }
-      kept.push({ ...item, score: Math.round(score * 1e6) / 1e6, found_by: foundBy.get(item.id as string) ?? [] })
-    }
-    out[part] = [...kept, ...anon].slice(0, limits[part])
+export function fuseCandidates (all: TechniqueCandidates[], limits: Record<RecallPart, number>, k: number, exclude: ReadonlySet<string> = new Set()): RecallParts {
+  const part = <P extends RecallPart>(p: P): RecallParts[P] => {
+    const lists = all.map(({ name, weight, candidates }) => ({ name, weight, items: (candidates[p] ?? []) as Item[] }))
+    return fusePart(lists, p === 'relevant_turns', k, exclude).slice(0, limits[p]) as RecallParts[P]
   }
-  return out
+  return { relevant_turns: part('relevant_turns'), facts: part('facts'), entities: part('entities'), strategies: part('strategies'), active_goals: part('active_goals') }
+}
+
+function fusePart<T extends Item> (lists: Array<{ name: string, weight: number, items: T[] }>, turns: boolean, k: number, exclude: ReadonlySet<string>): T[] {
+  const anon: T[] = []
+  const foundBy = new Map<string, string[]>()
+  const ranked = lists.map(({ name, weight, items }) => ({
+    weight,
+    items: items.filter(item => {
+      if (typeof item.id !== 'string') { anon.push(item); return false }
+      if (exclude.has(item.id)) return false
+      const by = foundBy.get(item.id) ?? []
+      if (!by.includes(name)) by.push(name)
+      foundBy.set(item.id, by)
+      return true
+    }),
+  }))
+  const fused = rrf(ranked, k, item => item.id as string, turns ? timeOf : undefined)
+  const kept: T[] = []
+  const seen = new Set<string>()
+  for (const { item, score } of fused) {
+    if (turns && typeof item.content === 'string') {
+      const key = contentKey(item.content)
+      if (seen.has(key)) continue
+      seen.add(key)
+    }
+    kept.push({ ...item, score: Math.round(score * 1e6) / 1e6, found_by: foundBy.get(item.id as string) ?? [] })
+  }
+  return [...kept, ...anon]
 }

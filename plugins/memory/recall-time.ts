@@ -10,8 +10,8 @@ export function asksAboutPast (query: string): boolean {
  * Facts for the bundle: current ones first (in their order), then superseded ones, and
  * superseded ones only when the query asks about the past (a technique may return them anyway).
  */
-export function orderFacts (facts: Array<Record<string, unknown>>, query: string): Array<Record<string, unknown>> {
-  const isOld = (f: Record<string, unknown>): boolean => f.superseded_at !== null && f.superseded_at !== undefined
+export function orderFacts<F extends { superseded_at?: string | null }> (facts: F[], query: string): F[] {
+  const isOld = (f: F): boolean => f.superseded_at !== null && f.superseded_at !== undefined
   const current = facts.filter(f => !isOld(f))
   return asksAboutPast(query) ? [...current, ...facts.filter(isOld)] : current
 }

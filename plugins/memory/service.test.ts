@@ -29,7 +29,7 @@ t.test('no store: the chat-facing calls resolve and say why', async t => {
 t.test('rendering keeps to the token budget and puts facts first', async t => {
   const bundle = {
     relevant_turns: Array.from({ length: 50 }, (_, i) => ({ role: 'user', content: `turn number ${i} with some words in it` })),
-    facts: [{ claim: 'The user is vegetarian', temporal_context: 'current' }],
+    facts: [{ claim: 'The user is vegetarian', temporal_context: 'current' as const }],
     entities: [], strategies: [], active_goals: [], user_context: {},
   }
   const text = renderBundle(bundle, 60)

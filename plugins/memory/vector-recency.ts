@@ -3,8 +3,8 @@
 // entity-centric, HyDE...). It reads the stores and options it is given, nothing more.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { asksAboutRecency } from '@agentd/sdk/kits/recall'
-import type { EmbeddingRef, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
-import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
+import type { EmbeddingRef, GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import type { Ranked, RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { ServiceOptions } from './context.ts'
 import { asksAboutPast } from './recall-time.ts'
 
@@ -43,8 +43,7 @@ export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
         part('strategies', 'relational', async () => rel === undefined || embedding === undefined ? [] : (await rel.similarStrategies({ embedding, channels, limit: 3 })).filter(s => s.score > 0.2)),
         part('goals', 'relational', async () => rel === undefined ? [] : await rel.goals({ channels, status: 'active', limit: 5 })),
       ])
-      const rec = (xs: unknown[]): Array<Record<string, unknown>> => xs as Array<Record<string, unknown>>
-      return { relevant_turns: turns, facts: rec(facts), entities: rec(entities), strategies: rec(strategies), active_goals: rec(goals), degraded, timings_ms: timings }
+      return { relevant_turns: turns, facts, entities, strategies, active_goals: goals, degraded, timings_ms: timings }
     },
   }
 }
@@ -72,7 +71,7 @@ export function rankNeighbours<T extends { score: number, timestamp: string }> (
  * is), or, without a vector, the newest turns. The current conversation's latest turns are
  * left out by the service after fusion (they are already in the chat history).
  */
-async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Record<string, unknown>>> {
+async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Turn & Ranked>> {
   // Read deeper than top_k: the service may drop the current conversation's turns and repeats.
   // As deep as hybrid reads (max(3 x top_k, 30)), so the service's one shared read serves both.
   const n = Math.max(input.top_k * 3, 30)

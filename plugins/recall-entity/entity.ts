@@ -105,9 +105,9 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
       const turns = await keywordTurns({ graph, relational: rel }, { text: `${input.query} ${aliases}`, channels: input.channels, limit: Math.max(input.top_k * 2, 20) })
       timings.turns = ms(t0)
       return {
-        entities: entities as unknown as Array<Record<string, unknown>>,
+        entities,
         facts,
-        relevant_turns: turns as unknown as Array<Record<string, unknown>>,
+        relevant_turns: turns,
         timings_ms: timings,
       }
     },

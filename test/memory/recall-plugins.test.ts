@@ -56,7 +56,7 @@ function setUp ({ h, rel, graph }: Db, o: { embedder?: Embedder, extra?: RecallT
   }
   return { h, rel, graph, svc, recall }
 }
-const contents = (r: { relevant_turns: Array<Record<string, unknown>> }): unknown[] => r.relevant_turns.map(x => x.content)
+const contents = (r: { relevant_turns: Array<{ content?: unknown }> }): unknown[] => r.relevant_turns.map(x => x.content)
 
 for (const backend of SQL_BACKENDS) {
   t.test(`recall techniques on ${backend.name}`, async t => {

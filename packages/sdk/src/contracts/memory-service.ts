@@ -1,14 +1,20 @@
 // The memory service contract: what chat and agent need from memory (store a turn,
 // recall a bundle). The memory plugin implements it over the store roles.
 import type { Turn } from './memory-stores.ts'
+import type { RecallParts } from './recall.ts'
 
-export interface MemoryBundle {
-  relevant_turns: Array<Record<string, unknown>>
-  entities: Array<Record<string, unknown>>
-  facts: Array<Record<string, unknown>>
-  strategies: Array<Record<string, unknown>>
-  active_goals: Array<Record<string, unknown>>
-  user_context: Record<string, unknown>
+/** Where a recall looked. */
+export interface RecallScope {
+  /** The active channel. */
+  channel: string
+  /** What was read: the active channel and `_global`. */
+  channels: string[]
+  conversation_id: string | null
+}
+
+/** What recall found: the ranked parts and where it looked (empty `{}` when nothing was asked of the stores). */
+export interface MemoryBundle extends RecallParts {
+  user_context: RecallScope | Record<string, never>
 }
 
 export interface RecallResult extends MemoryBundle {

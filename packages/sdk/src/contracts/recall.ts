@@ -1,7 +1,7 @@
 // Recall technique contract: one way of finding memories for a query. The memory service
 // runs every registered technique in parallel and fuses their candidates.
 import type { TObject } from '@agentd/sdk/typebox'
-import type { EmbeddingRef, Entity, Turn } from './memory-stores.ts'
+import type { EmbeddingRef, Entity, Fact, Goal, LearnedStrategy, Turn } from './memory-stores.ts'
 
 /** What a recall technique is asked. */
 export interface RecallInput {
@@ -49,9 +49,28 @@ export interface RecallInput {
  */
 export type RecallSettings = Readonly<Record<string, unknown>>
 
-/** The bundle parts a technique may fill. Items with an `id` are merged across techniques. */
-export type RecallPart = 'relevant_turns' | 'entities' | 'facts' | 'strategies' | 'active_goals'
-export type RecallCandidates = Partial<Record<RecallPart, Array<Record<string, unknown>>>> & {
+/** How a recalled item ranked, beside the store's own fields. */
+export interface Ranked {
+  /** The technique's score (cosine, text rank, fused rank score); in a bundle, the fused score. */
+  score?: number
+  /** A turn's cosine when its score blends recency in; null when it was found without a vector. */
+  similarity?: number | null
+  /** In a bundle: the techniques that found the item. */
+  found_by?: string[]
+}
+
+/** The bundle's parts: the stores' items, ranked. Items are merged across techniques by `id`. */
+export interface RecallParts {
+  relevant_turns: Array<Turn & Ranked>
+  entities: Array<Entity & Ranked>
+  facts: Array<Fact & Ranked>
+  strategies: Array<LearnedStrategy & Ranked>
+  active_goals: Array<Goal & Ranked>
+}
+
+/** The bundle parts a technique may fill. */
+export type RecallPart = keyof RecallParts
+export type RecallCandidates = Partial<RecallParts> & {
   /** Store roles (or stages) that could not be asked; only when not strict. */
   degraded?: string[]
   /** The technique's own stages, reported in the result's timings_ms. */
