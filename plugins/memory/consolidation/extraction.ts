@@ -48,7 +48,8 @@ export type ExtractedFact = Static<typeof ExtractedFactSchema>
 export type ExtractedRelationship = Static<typeof ExtractedRelationshipSchema>
 export type Extraction = Static<typeof ExtractionSchema>
 
-export interface ExtractionTurn { id: string, content: string }
+/** A turn given to an extractor; `speaker` is who said it when the caller named them (speakers.ts). */
+export interface ExtractionTurn { id: string, content: string, speaker?: string }
 
 export interface Extractor {
   readonly name: 'llm' | 'offline'
