@@ -8,6 +8,7 @@
 import { loadNlp, type Nlp } from './nlp.ts'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
+import { STATEMENT, statements } from './offline-statements.ts'
 import { NAME, STOP, LOWER, ORG, END, RELATIONS, PETS, DIETS, NOT_TITLES, NOT_NAMES } from './offline-words.ts'
 
 type Tense = ExtractedFact['temporal_context']
@@ -300,7 +301,10 @@ function extractSentence (nlp: Nlp, c: Collector, turn: number, people: string[]
   const s = normalise(sentence)
   const x: Ctx = { nlp, c, turn, conf: certainty(s), people }
   const named = relatives(x, s)
+  const known = c.facts.size
   firstPerson(x, named)
+  // A sentence the patterns did not read: its first-person clauses as said (a little less certain).
+  if (c.facts.size === known) for (const st of statements(nlp, named)) c.fact(turn, USER, STATEMENT, st.object, st.tense, Math.min(x.conf, 0.7), false)
   thirdPerson(x, named)
   namedThings(x, s)
 }
