@@ -81,9 +81,12 @@ export async function ingest (s: BenchServer, set: Locomo, mode: IngestMode): Pr
 
 export interface StoredFact { id: string, claim: string, source_turn_id: string | null, channel: string }
 
-/** Consolidates everything, offline extractor, until no conversation is left. */
+/**
+ * Consolidates everything, offline extractor, until no conversation is left: a few
+ * conversations a run, so each answer comes well within fetch's five-minute wait for headers.
+ */
 export async function consolidateAll (s: BenchServer): Promise<{ seconds: number, runs: Array<Record<string, unknown>> }> {
-  await ok(await s.post('/api/memory/settings', { extraction_mode: 'offline', consolidation_batch_size: 1000 }), 'settings')
+  await ok(await s.post('/api/memory/settings', { extraction_mode: 'offline', consolidation_batch_size: 4 }), 'settings')
   const t0 = performance.now()
   const runs: Array<Record<string, unknown>> = []
   for (;;) {

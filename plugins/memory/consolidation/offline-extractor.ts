@@ -151,6 +151,8 @@ function list (x: Ctx, s: string, src: string, predicate: string): void {
     for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
       const obj = cleanObject(part)
       if (obj === '' || /^(it|that|this|them|you|him|her|to)$/i.test(obj)) continue
+      // A clause, not a thing liked ("when you give me tips", "having some of"): the listener, a verb's contraction, a dangling last word.
+      if (/\b(you|your|me|my|that'll|it's|when|how|what)\b/i.test(obj) || /\b(of|to|for|with|the|a|an|and|some|about)$/i.test(obj)) continue
       const proper = /^[A-Z]/.test(obj) && !NOT_NAMES.has(obj.toLowerCase())
       if (proper) x.c.entity(obj, 'Concept')
       x.c.fact(x.turn, USER, predicate, obj, 'current', x.conf, proper)
