@@ -9,6 +9,7 @@ import type { ConsolidationDeps } from './deps.ts'
 import type { ExtractionTurn } from './extraction.ts'
 import { echoOf, isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
 import { ExtractionWriter, emptyStoreMetrics, type StoreMetrics } from './store-extraction.ts'
+import { attributeSpeakers } from './speakers.ts'
 
 export type ConsolidateMetrics = StoreMetrics & {
   conversations: number
@@ -78,14 +79,15 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
     ctx.signal.throwIfAborted()
     try {
       const all = await rel.conversationTurns(conv.id, 100_000)
-      const echoed = echoOf(all.filter(t => t.role === 'assistant').map(t => t.content))
-      const users = all.filter(t => t.role === 'user')
-      metrics.user_turns += users.length
+      const echoed = echoOf(all)
       const turns: ExtractionTurn[] = []
-      for (const t of users) {
-        const text = cleanTurn(t.content, echoed)
+      for (const [at, t] of all.entries()) {
+        if (t.role !== 'user') continue
+        metrics.user_turns++
+        const text = cleanTurn(t.content, sentence => echoed(sentence, at))
+        const speaker = typeof t.metadata.name === 'string' ? t.metadata.name : undefined
         if (text === '') metrics.turns_skipped++
-        else turns.push({ id: t.id, content: text })
+        else turns.push({ id: t.id, content: text, ...(speaker === undefined ? {} : { speaker }) })
       }
       let worth = turns.length > 0
       if (worth && deps.relevance !== undefined) {
@@ -99,6 +101,7 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
       }
       if (worth) {
         const out = await run.extract(turns, ctx.signal)
+        out.extraction = attributeSpeakers(out.extraction, turns)
         if (s.extraction_condense_facts) {
           const kept = condenseFacts(out.extraction.facts)
           metrics.facts_condensed += out.extraction.facts.length - kept.length

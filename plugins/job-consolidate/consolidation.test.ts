@@ -112,6 +112,31 @@ for (const backend of BACKENDS) {
       t.same(await facts('channel=junk'), [])
     })
 
+    t.test('a model that repeats the user does not make the user\'s statement an echo: its facts are extracted', async t => {
+      const dana = 'Hi! My name is Dana and I work at Siemens in Munich.'
+      await say('c5b', 'echo', ['user', dana], ['assistant', `You said: ${dana}`])
+      const m = (await run('consolidate')).results.consolidate
+      t.equal(m.turns_skipped, 0)
+      const claims = (await facts('channel=echo')).map(f => f.claim).sort()
+      t.same(claims, ["The user's name is Dana.", 'The user works at Siemens.'].sort())
+    })
+
+    t.test('who spoke: messages written with a name and a date keep both; their first-person facts name the speaker', async t => {
+      const w = await postJson(s, '/api/memory/turns', {
+        channel: 'speakers', conversation_id: 'c5c',
+        messages: [
+          { role: 'user', name: 'Caroline', content: 'I work at Acme Labs.', timestamp: '2023-05-08T13:56:00Z' },
+          { role: 'user', name: 'Melanie', content: 'I live in Denver.', timestamp: '2023-05-08T13:57:00Z' },
+          { role: 'user', content: 'I live in Oslo.' },
+        ],
+      })
+      t.equal(w.status, 201)
+      t.same(w.body.turns.map((x: Body) => [x.metadata.name, x.timestamp.slice(0, 10)]), [['Caroline', '2023-05-08'], ['Melanie', '2023-05-08'], [undefined, new Date().toISOString().slice(0, 10)]])
+      await run('consolidate')
+      const claims = (await facts('channel=speakers')).map(f => f.claim).sort()
+      t.same(claims, ['Caroline works at Acme Labs.', 'Melanie lives in Denver.', 'The user lives in Oslo.'].sort())
+    })
+
     t.test('recall: current facts first; superseded ones only when the question is about the past', async t => {
       const now = (await postJson(s, '/api/memory/recall', { query: 'Where does the user work?', channel: 'sup' })).body
       const claims = now.facts.map((f: Body) => f.claim)

@@ -48,7 +48,8 @@ export type ExtractedFact = Static<typeof ExtractedFactSchema>
 export type ExtractedRelationship = Static<typeof ExtractedRelationshipSchema>
 export type Extraction = Static<typeof ExtractionSchema>
 
-export interface ExtractionTurn { id: string, content: string }
+/** A turn given to an extractor; `speaker` is who said it when the caller named them (speakers.ts). */
+export interface ExtractionTurn { id: string, content: string, speaker?: string }
 
 export interface Extractor {
   readonly name: 'llm' | 'offline'
@@ -121,6 +122,8 @@ export function buildClaim (subject: string, predicate: string, object: string, 
   else if (p === 'age') body = `${s} is ${object} years old`
   else if (isRelation(p)) body = `${possessive} ${p.replace(/_/g, ' ')} ${tense === 'past' ? 'was' : 'is'} ${object}`
   else if (p.startsWith('favourite_') || p.startsWith('favorite_')) body = `${possessive} favourite ${p.slice(p.indexOf('_') + 1).replace(/_/g, ' ')} is ${object}`
+  // A first-person clause in the third person, its verb first ("went to a support group"): offline-statements.ts.
+  else if (p === 'statement') body = `${s} ${object}`
   else if (p === 'job_title') body = `${s} ${VERBS.job_title[tense]} ${withArticle(object)}`
   else {
     const verb = VERBS[p]?.[tense] ?? `${tense === 'past' ? 'had' : 'has'} ${p.replace(/_/g, ' ')}`

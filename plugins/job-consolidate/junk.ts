@@ -72,14 +72,18 @@ export function informativeText (text: string): string {
 const norm = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()
 
 /**
- * A test of whether a sentence repeats (most of) something the agent said: a quote, not a
- * statement. The agent's texts are normalised once here, not once per sentence: for a
- * long conversation that was quadratic (~0.4 s of the server's thread for 44k characters each way).
+ * A test of whether a user sentence repeats (most of) something the agent said *before* it:
+ * a quote, not a statement. Only an earlier assistant text can make it a quote: when the
+ * model answers "You said: my name is Dana", the user's own sentence came first and stays
+ * (small local models echo like this all the time). `turns` is the conversation in order;
+ * the test takes the user turn's position in it. The agent's texts are normalised once
+ * here, not once per sentence: for a long conversation that was quadratic (~0.4 s of the
+ * server's thread for 44k characters each way).
  */
-export function echoOf (agentTexts: string[]): (sentence: string) => boolean {
-  const said = agentTexts.map(norm)
-  return (sentence) => {
+export function echoOf (turns: Array<{ role: string, content: string }>): (sentence: string, position: number) => boolean {
+  const said = turns.flatMap((t, at) => t.role === 'assistant' ? [{ at, text: norm(t.content) }] : [])
+  return (sentence, position) => {
     const n = norm(sentence)
-    return n.length >= 12 && said.some(a => a.includes(n))
+    return n.length >= 12 && said.some(a => a.at < position && a.text.includes(n))
   }
 }

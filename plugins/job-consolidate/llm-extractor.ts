@@ -77,7 +77,7 @@ export class LlmExtractor implements Extractor {
     this.lastModel = choice.id
     if (choice.provider.status().status !== 'configured') throw new ExtractionFailed(`model ${choice.id} is not configured: ${choice.provider.status().error ?? 'set its key'}`)
     const json = choice.provider.capabilities(choice.model).supports_json_mode
-    const listing = turns.map((t, i) => `[${i}] ${t.content}`).join('\n')
+    const listing = turns.map((t, i) => `[${i}]${t.speaker === undefined ? '' : ` ${t.speaker}:`} ${t.content}`).join('\n')
     const prompt = (this.o.prompt().trim() || DEFAULT_EXTRACTION_PROMPT) + (this.o.condense?.() === true ? `\n${CONDENSE_INSTRUCTION}` : '')
     const messages: Message[] = [
       { role: 'system', content: json ? prompt : `${prompt}\nThe JSON Schema of the answer:\n${JSON.stringify(ExtractionSchema)}` },

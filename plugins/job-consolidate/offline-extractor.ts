@@ -8,6 +8,7 @@
 import { loadNlp, type Nlp } from '@agentd/sdk/kits/memory'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
+import { STATEMENT, statements } from './offline-statements.ts'
 import { NAME, STOP, LOWER, ORG, END, RELATIONS, PETS, DIETS, NOT_TITLES, NOT_NAMES } from './offline-words.ts'
 
 type Tense = ExtractedFact['temporal_context']
@@ -150,6 +151,8 @@ function list (x: Ctx, s: string, src: string, predicate: string): void {
     for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
       const obj = cleanObject(part)
       if (obj === '' || /^(it|that|this|them|you|him|her|to)$/i.test(obj)) continue
+      // A clause, not a thing liked ("when you give me tips", "having some of"): the listener, a verb's contraction, a dangling last word.
+      if (/\b(you|your|me|my|that'll|it's|when|how|what)\b/i.test(obj) || /\b(of|to|for|with|the|a|an|and|some|about)$/i.test(obj)) continue
       const proper = /^[A-Z]/.test(obj) && !NOT_NAMES.has(obj.toLowerCase())
       if (proper) x.c.entity(obj, 'Concept')
       x.c.fact(x.turn, USER, predicate, obj, 'current', x.conf, proper)
@@ -300,7 +303,10 @@ function extractSentence (nlp: Nlp, c: Collector, turn: number, people: string[]
   const s = normalise(sentence)
   const x: Ctx = { nlp, c, turn, conf: certainty(s), people }
   const named = relatives(x, s)
+  const known = c.facts.size
   firstPerson(x, named)
+  // A sentence the patterns did not read: its first-person clauses as said (a little less certain).
+  if (c.facts.size === known) for (const st of statements(nlp, named)) c.fact(turn, USER, STATEMENT, st.object, st.tense, Math.min(x.conf, 0.7), false)
   thirdPerson(x, named)
   namedThings(x, s)
 }

@@ -3,6 +3,7 @@
 // nothing the relational store lacks), and deleting a conversation from both.
 import { randomUUID } from 'node:crypto'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
+import { resolvedDates } from './turn-dates.ts'
 import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords } from '@agentd/sdk/kits/recall'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
@@ -12,7 +13,9 @@ import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
 import type { WriteOutcome } from './outbox/outbox.ts'
 
-export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }
+export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string }
+/** A message of the write API: `name` says who spoke (OpenAI's field), `timestamp` when (default now). */
+export interface MessageInput { role: string, content: string, name?: string, timestamp?: string, metadata?: Record<string, unknown> }
 /** A turn with its id and time fixed before the first attempt, so a replay stores the same turn once. */
 export interface QueuedTurn extends TurnInput { id: string, timestamp: string, channel: string }
 
@@ -49,13 +52,15 @@ export class Episodic {
    * The write API's turns (POST /api/memory/turns), in order. Throws a caller's mistake or a
    * missing store before anything is written; a store that is down queues them (`queued`).
    */
-  async writeTurns (input: { conversation_id: string, channel?: string, messages: Array<{ role: string, content: string, metadata?: Record<string, unknown> }>, metadata?: Record<string, unknown> }): Promise<{ turns: Turn[], queued: number }> {
+  async writeTurns (input: { conversation_id: string, channel?: string, messages: MessageInput[], metadata?: Record<string, unknown> }): Promise<{ turns: Turn[], queued: number }> {
     const channel = checkChannel(input.channel ?? DEFAULT)
     this.#ctx.need('relational')
     const turns: Turn[] = []
     let queued = 0
     for (const m of input.messages) {
-      const r = await this.#write({ conversation_id: input.conversation_id, channel, role: m.role, content: m.content, metadata: { ...input.metadata, ...m.metadata, source: 'api' } })
+      // The speaker is kept in the turn's metadata under `name`, where consolidation reads it.
+      const name = m.name === undefined ? {} : { name: m.name }
+      const r = await this.#write({ conversation_id: input.conversation_id, channel, role: m.role, content: m.content, timestamp: m.timestamp, metadata: { ...input.metadata, ...m.metadata, ...name, source: 'api' } })
       if (r.status === 'failed') throw r.error
       if (r.status === 'stored') turns.push(r.value)
       else queued++
@@ -65,7 +70,7 @@ export class Episodic {
 
   /** One turn through the outbox (when there is one): stored, queued, or why not. Throws a bad channel. */
   async #write (turn: TurnInput): Promise<WriteOutcome<Turn>> {
-    const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
+    const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: turn.timestamp ?? new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
     const outbox = this.#ctx.outbox
     if (outbox === undefined) {
       try {
@@ -95,7 +100,7 @@ export class Episodic {
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
-      context: contextWords(turn.content, earlier),
+      context: joinWords(contextWords(turn.content, earlier), await resolvedDates(turn.content, turn.timestamp).catch(() => undefined)),
     })
     if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
     await this.#copy.turn(stored, embedding)
@@ -138,6 +143,8 @@ export class Episodic {
  * channel within CONTEXT_GAP_MS before it, as when a chat is sent one message per request.
  * A replayed turn (its id and time fixed earlier) reads only the turns before it.
  */
+const joinWords = (...parts: Array<string | undefined>): string | undefined => parts.filter(p => p !== undefined && p !== '').join(' ') || undefined
+
 async function earlierTexts (store: RelationalStore, turn: TurnInput & { id?: string, timestamp?: string }, channel: string): Promise<string[]> {
   const at = turn.timestamp === undefined ? Date.now() : Date.parse(turn.timestamp)
   const before = (t: Turn): boolean => t.id !== turn.id && Date.parse(t.timestamp) <= at

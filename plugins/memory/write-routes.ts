@@ -9,6 +9,7 @@ import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN, CHANNEL_ALL } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { Guard } from './routes.ts'
 import type { MemoryServiceImpl } from './service.ts'
+import type { MessageInput } from './episodic.ts'
 
 export const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH, description: `1-${CHANNEL_MAX_LENGTH} letters, digits, hyphens, underscores; not ${CHANNEL_ALL}` })
 const Obj = Type.Record(Type.String(), Type.Unknown())
@@ -20,7 +21,7 @@ const TurnSchema = Type.Object({
 const Role = Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system'), Type.Literal('tool')], { description: 'user, assistant, system or tool' })
 
 interface TurnsBody {
-  messages: Array<{ role: string, content: string, metadata?: Record<string, unknown> }>
+  messages: MessageInput[]
   conversation_id?: string
   channel?: string
   metadata?: Record<string, unknown>
@@ -41,7 +42,13 @@ export function turnRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
       summary: 'Add conversation turns (a list of messages with roles, as Mem0\'s add takes them)',
       description: 'Stores the messages in order as turns of `conversation_id` (a new UUID when absent) in `channel` (default `_default`). 201 with the stored turns; 202 when the store is down and the turns wait in the outbox (stored, in order, once it is back). `user_id`, `agent_id` and `run_id` go into each turn\'s metadata.',
       body: Type.Object({
-        messages: Type.Array(Type.Object({ role: Role, content: Type.String({ minLength: 1 }), metadata: Type.Optional(Obj) }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
+        messages: Type.Array(Type.Object({
+          role: Role,
+          content: Type.String({ minLength: 1 }),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'who spoke (as OpenAI\'s messages name it): kept in the turn\'s metadata; consolidation attributes the speaker\'s first-person facts to this name' })),
+          timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'when it was said (an imported conversation\'s date); default now' })),
+          metadata: Type.Optional(Obj),
+        }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
         conversation_id: Type.Optional(Id),
         channel: Type.Optional(Channel),
         metadata: Type.Optional(Obj),

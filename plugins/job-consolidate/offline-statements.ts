@@ -1,0 +1,64 @@
+// What people say about themselves beyond the attribute patterns: "I went to a LGBTQ
+// support group yesterday", "I'm starting a pottery class", "I painted a sunset last year".
+// Real conversations (LoCoMo's observations, bench/locomo-extraction.bench.ts) are mostly
+// such events and plans, which the patterns (where someone works, lives, who their sister
+// is) never read. Each first-person clause with a verb becomes one `statement` fact: the
+// clause in the third person ("went to a LGBTQ support group yesterday"), its claim
+// "<subject> went to ...". Kept out: clauses about the listener ("I'm so proud of you"),
+// feelings and opinions with nothing to remember ("I think so", "I love it"), short ones.
+import type { Nlp } from './nlp.ts'
+
+export const STATEMENT = 'statement'
+
+export interface Statement { object: string, tense: 'current' | 'past' | 'future' }
+
+const ADVERBS = '(?:(?:just|recently|finally|really|also|actually|still|even|already|never|always|usually|often|sometimes|definitely|totally|kinda|currently|now|mostly|truly|absolutely|especially|ever|once|again|only) )*'
+// "I" and what follows it to the end of the clause (a conjunction that starts a new subject ends it).
+const LEADING_ADVERBS = new RegExp(`^${ADVERBS}`)
+const CLAUSE = new RegExp(`(?:^|[,;:]\\s+|\\b(?:[Aa]nd|[Bb]ut|[Ss]o|because|since|when|while|as|then)\\s+)I((?:'m|'ve|'ll|'d)?) (${ADVERBS})([a-z][a-z'-]*)([^.;!?]*)`, 'g')
+const AUX: Record<string, [string, Statement['tense']]> = {
+  "'m": ['is', 'current'], am: ['is', 'current'], "'ve": ['has', 'past'], have: ['has', 'current'], was: ['was', 'past'], had: ['had', 'past'],
+  "'ll": ['will', 'future'], will: ['will', 'future'], "'d": ['would', 'future'], can: ['can', 'current'], could: ['could', 'past'],
+  "don't": ["doesn't", 'current'], "didn't": ["didn't", 'past'], "can't": ["can't", 'current'], "haven't": ["hasn't", 'past'], "wasn't": ["wasn't", 'past'], "won't": ["won't", 'future'],
+}
+/** Verbs whose clause holds an opinion or a reply rather than something to remember. */
+const EMPTY_VERBS = new Set(['think', 'guess', 'suppose', 'hope', 'bet', 'mean', 'know', 'agree', 'see', 'wish', 'wonder', 'believe', 'appreciate', 'understand', 'remember', 'get', 'glad', 'sorry', 'sure', 'thankful', 'grateful', 'happy', 'feel', 'felt', 'can', 'would', 'could', 'love', 'like'])
+const PRONOUNS: Array<[RegExp, string]> = [[/\bmy\b/gi, 'their'], [/\bmine\b/gi, 'theirs'], [/\bmyself\b/gi, 'themself'], [/\bme\b/g, 'them'], [/\bI'm\b/g, 'they are'], [/\bI've\b/g, 'they have'], [/\bI\b/g, 'they']]
+const MIN_WORDS = 4
+
+/** The first-person clauses of a (normalised) sentence as third-person verb phrases. */
+export function statements (nlp: Nlp, sentence: string): Statement[] {
+  const out: Statement[] = []
+  CLAUSE.lastIndex = 0
+  for (let m = CLAUSE.exec(sentence); m !== null; m = CLAUSE.exec(sentence)) {
+    const [, contraction, adverbs, verb, rest] = m
+    const body = `${adverbs}${verb}${rest}`.trim()
+    if (/\byou(?:r|rs|'re|'ve|'ll)?\b/i.test(body)) continue
+    const aux = AUX[contraction !== '' ? contraction : verb.toLowerCase()]
+    let phrase: string
+    let tense: Statement['tense']
+    if (aux !== undefined) {
+      // "I'm excited" -> "is excited"; "I have two kids" -> "has two kids"; "I'll go" -> "will go".
+      const tail = contraction !== '' ? body : rest.trim()
+      const next = (contraction !== '' ? verb : tail.replace(LEADING_ADVERBS, '').split(/\s+/)[0] ?? '').toLowerCase()
+      if (EMPTY_VERBS.has(next)) continue
+      tense = aux[1] === 'current' && /^going to\b/.test(tail) ? 'future' : aux[1]
+      phrase = contraction !== '' ? `${aux[0]} ${tail}` : `${adverbs}${aux[0]} ${tail}`
+    } else {
+      if (EMPTY_VERBS.has(verb.toLowerCase())) continue
+      const doc = nlp(`I ${verb}`)
+      if (!doc.has('#Verb')) continue
+      if (doc.has('#PastTense')) { phrase = body; tense = 'past' } else {
+        const forms = nlp(verb).verbs().conjugate()[0] as { PresentTense?: string } | undefined
+        if (forms?.PresentTense === undefined) continue
+        phrase = `${adverbs}${forms.PresentTense}${rest}`.trim()
+        tense = 'current'
+      }
+    }
+    let object = phrase.replace(/[,\s]+$/, '')
+    for (const [re, to] of PRONOUNS) object = object.replace(re, to)
+    if (object.split(/\s+/).length < MIN_WORDS) continue
+    out.push({ object, tense })
+  }
+  return out
+}
