@@ -1,5 +1,5 @@
 // The memory endpoints of SPEC.md "Memory" (settings and consolidate are in
-// consolidation/routes.ts; recall-settings in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
+// settings-routes.ts; recall-settings in recall-settings-routes.ts), with DECISIONS.md's shapes and limits. A store that is down
 // answers 503 naming the store; an unconfigured one 503 naming the plugin to enable.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
