@@ -3,7 +3,6 @@
 // nothing the relational store lacks), and deleting a conversation from both.
 import { randomUUID } from 'node:crypto'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
-import { resolvedDates } from './turn-dates.ts'
 import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords } from '@agentd/sdk/kits/recall'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
@@ -100,7 +99,7 @@ export class Episodic {
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
-      context: joinWords(contextWords(turn.content, earlier), await resolvedDates(turn.content, turn.timestamp).catch(() => undefined)),
+      context: contextWords(turn.content, earlier),
     })
     if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
     await this.#copy.turn(stored, embedding)
@@ -143,8 +142,6 @@ export class Episodic {
  * channel within CONTEXT_GAP_MS before it, as when a chat is sent one message per request.
  * A replayed turn (its id and time fixed earlier) reads only the turns before it.
  */
-const joinWords = (...parts: Array<string | undefined>): string | undefined => parts.filter(p => p !== undefined && p !== '').join(' ') || undefined
-
 async function earlierTexts (store: RelationalStore, turn: TurnInput & { id?: string, timestamp?: string }, channel: string): Promise<string[]> {
   const at = turn.timestamp === undefined ? Date.now() : Date.parse(turn.timestamp)
   const before = (t: Turn): boolean => t.id !== turn.id && Date.parse(t.timestamp) <= at
