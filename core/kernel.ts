@@ -52,6 +52,8 @@ export class Kernel {
   /** Hash of the watched files' contents the last reload attempt read (ok or not). */
   #lastInputs: string | undefined
   #closing = false
+  /** A plugin generation has been activated (what health's readiness reads; see KernelApi.serving). */
+  #served = false
   readonly #deactivateTimeoutMs: number
   /** data/config.json's schema for the plugins serving now (none: every key refused). */
   #configSchema: TSchema = runtimeConfigSchema({})
@@ -73,6 +75,7 @@ export class Kernel {
       generation: () => this.#current?.number ?? 0,
       plugins: () => this.pluginStatuses(),
       lastReload: () => this.#lastReload,
+      serving: () => this.#served && !this.#closing,
       reload: async (reason: string) => await this.reload(reason),
       // Checked against the sections of the plugins serving now; the write triggers the reload.
       updateConfig: async (patch) => await updateRuntimeConfig(this.settings.dataDir, this.#configSchema, patch),
@@ -201,6 +204,7 @@ export class Kernel {
       this.#current = gen
       this.#retire(early)
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
+      this.#served = true
     }
     this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
     if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
@@ -238,6 +242,7 @@ export class Kernel {
       // generation's start. Requests already go to the new one meanwhile.
       if (old !== undefined) await this.#deactivate(old)
       await next.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'plugin activate failed') })
+      this.#served = true
       if (old !== undefined) this.#retire(old)
       this.log.info({ generation: next.number, reason, duration_ms: this.#lastReload.duration_ms }, 'generation swapped in')
       await this.#refreshWatch()

@@ -32,6 +32,20 @@ const PluginStatusSchema = Type.Object({
   error: Type.Optional(Type.String()),
 })
 
+// A section is its plugin's (translation, memory, mcp...): a status and what else it reports.
+const HealthSectionSchema = Type.Object({ status: Type.String() }, { additionalProperties: true })
+const HealthSchema = Type.Object({
+  status: Type.String({ description: '`healthy`, `degraded` (a section is unhealthy, in error or starting), or `alive` with `?live=true`.' }),
+  ready: Type.Optional(Type.Boolean({ description: 'False while a section is still `starting`.' })),
+  starting: Type.Optional(Type.Array(Type.String(), { description: 'The sections still starting.' })),
+  version: Type.String(),
+  api: Type.Optional(Type.Object({ status: Type.String() })),
+}, { additionalProperties: HealthSectionSchema, description: 'Plus one key per section a loaded plugin contributes (`translation`, `mcp`, `memory` with include_memory=true...).' })
+const StartingSchema = Type.Object({
+  status: Type.Literal('starting'), ready: Type.Literal(false), version: Type.String(), api: Type.Object({ status: Type.String() }),
+  error: Type.String(), code: Type.String(), statusCode: Type.Integer(),
+}, { description: 'The plugins are loading (no plugin generation has been activated yet); retry after Retry-After seconds.' })
+
 export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs: number }): Promise<void> {
   app.get('/api/index', {
     schema: { tags: ['core'], summary: 'Service index', response: { 200: Type.Object({ message: Type.String(), version: Type.String(), docs: Type.String() }) } },
@@ -41,13 +55,16 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
     schema: {
       tags: ['core'],
       summary: 'Liveness, readiness and the health of every registered contributor',
-      description: '`?live=true` answers 200 as long as the process serves, asking nobody. Otherwise 503 `starting` until the serving generation is activated (tool servers configured, schedules started); then 200 with `ready` false and status `degraded` while a section is still `starting`.',
+      description: '`?live=true` answers 200 as long as the process serves, asking nobody. Otherwise 503 `starting` until the first plugin generation is activated (tool servers configured, schedules started; a reload later never brings it back); then 200 with `ready` false and status `degraded` while a section is still `starting`. Needs no API key.',
       querystring: Type.Object({ include_memory: Type.Optional(Type.Boolean()), live: Type.Optional(Type.Boolean()) }),
+      response: { 200: HealthSchema, 503: StartingSchema },
     },
   }, async (request, reply) => {
     const query = request.query as { include_memory?: boolean, live?: boolean }
     if (query.live === true) return { status: 'alive', version: app.kernel.version }
-    if (!app.lifecycle.activated) {
+    // Readiness is the kernel's once a plugin generation has served: during a reload the
+    // next generation answers before its activation, and a serving process must not look down.
+    if (!app.lifecycle.activated && !app.kernel.serving()) {
       return await reply.code(503).header('retry-after', '1').send({
         status: 'starting', ready: false, version: app.kernel.version, api: { status: 'starting' },
         error: 'The server is starting (loading plugins, activating background work); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503,
@@ -90,7 +107,12 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
   }, async () => ({ generation: app.kernel.generation(), plugins: app.kernel.plugins(), last_reload: app.kernel.lastReload() }))
 
   app.post('/api/plugins/reload', {
-    schema: { tags: ['core'], summary: 'Rebuild the plugin generation from plugins.json now' },
+    schema: {
+      tags: ['core'],
+      summary: 'Rebuild the plugin generation from plugins.json now',
+      description: 'Resolves once the new generation serves; the old one drains in the background. 422 when the new set fails to load (the old one keeps serving).',
+      response: { 200: Type.Object({ ok: Type.Literal(true), generation: Type.Integer({ description: 'The generation now serving.' }) }) },
+    },
   }, async () => {
     const outcome = await app.kernel.reload('POST /api/plugins/reload')
     if (!outcome.ok) throw new Errors.UNPROCESSABLE(`Reload failed; the previous generation keeps serving. ${outcome.error ?? ''}`.trim())
