@@ -44,12 +44,19 @@ t.test('health stays 200 through forced reloads', async t => {
       }
     }
     const clients = [client(), client(), client(), client()]
-    // Paced by requests made, not by time: at least 400 health answers before each reload.
+    // Paced by requests made, not by time.
     const more = async (n: number): Promise<void> => { const from = count; await until(`${n} more health requests`, () => count >= from + n, 60_000) }
     for (let i = 0; i < 5; i++) {
-      await more(400)
-      const res = await s.post('/api/plugins/reload', {})
-      t.equal(res.status, 200, `reload ${i + 1}`)
+      await more(300)
+      // Each new generation's activation is held until the clients have asked 100 times
+      // more: requests certainly meet the window between the swap and the activation.
+      const held = closeActivateGate()
+      const generation = s.kernel.api.generation()
+      const reloaded = s.post('/api/plugins/reload', {})
+      await pollUntil(() => s.kernel.api.generation(), n => n === generation + 1)
+      await more(100)
+      held.open()
+      t.equal((await reloaded).status, 200, `reload ${i + 1}`)
     }
     await more(400)
     stop = true
