@@ -295,7 +295,8 @@ export class Kernel {
     const gen = this.#current
     if (gen !== undefined) {
       await this.#deactivate(gen)
-      await gen.drain(this.settings.drainTimeoutMs)
+      const { cut } = await gen.drain(this.settings.drainTimeoutMs)
+      if (cut > 0) this.log.warn({ cut, timeout_ms: this.settings.drainTimeoutMs }, 'drain timeout: cut requests still open at shutdown')
       await gen.close().catch((err: unknown) => { this.log.error({ err }, 'closing generation failed') })
     }
     await Promise.all([...this.#retiring])
