@@ -206,7 +206,10 @@ export class Kernel {
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
       this.#served = true
     }
-    this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
+    const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+    // A page at / is the web console when its plugin runs.
+    const page = this.#current?.app.hasRoute({ method: 'GET', url: '/' }) === true ? `, web console at ${url}/` : ''
+    this.log.info(`agentd ${VERSION} listening on ${url}${page} (API docs at ${url}/docs)`)
     if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
     return addr
   }
