@@ -2,7 +2,7 @@
 // the first full generation, not before the kernel's starting routes answer: swagger and
 // its UI are the biggest modules the kernel would otherwise import at start.
 import type { FastifyInstance } from 'fastify'
-import { ERROR_SCHEMA, SECURITY_SCHEMES, documentedSchema, withErrorResponses, type OpenApiObject } from './openapi-document.ts'
+import { ERROR_SCHEMA, SECURITY_SCHEMES, documentedSchema, withErrorResponses, type OpenApiObject } from '@agentd/sdk'
 import { OPEN_PATHS } from './security.ts'
 
 export async function installOpenApi (app: FastifyInstance, version: string): Promise<void> {

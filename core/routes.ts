@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
-import { Errors, TIMED_OUT, within } from '@agentd/sdk'
+import { Errors, HealthSchema, StartingSchema, TIMED_OUT, within } from '@agentd/sdk'
 
 // A section whose status is one of these makes the whole answer `degraded`; `starting`
 // (a store or model still coming up behind a serving API) also makes it not ready.
@@ -31,20 +31,6 @@ const PluginStatusSchema = Type.Object({
   status: Type.Union([Type.Literal('loaded'), Type.Literal('disabled'), Type.Literal('failed')]),
   error: Type.Optional(Type.String()),
 })
-
-// A section is its plugin's (translation, memory, mcp...): a status and what else it reports.
-const HealthSectionSchema = Type.Object({ status: Type.String() }, { additionalProperties: true })
-const HealthSchema = Type.Object({
-  status: Type.String({ description: '`healthy`, `degraded` (a section is unhealthy, in error or starting), or `alive` with `?live=true`.' }),
-  ready: Type.Optional(Type.Boolean({ description: 'False while a section is still `starting`.' })),
-  starting: Type.Optional(Type.Array(Type.String(), { description: 'The sections still starting.' })),
-  version: Type.String(),
-  api: Type.Optional(Type.Object({ status: Type.String() })),
-}, { additionalProperties: HealthSectionSchema, description: 'Plus one key per section a loaded plugin contributes (`translation`, `mcp`, `memory` with include_memory=true...).' })
-const StartingSchema = Type.Object({
-  status: Type.Literal('starting'), ready: Type.Literal(false), version: Type.String(), api: Type.Object({ status: Type.String() }),
-  error: Type.String(), code: Type.String(), statusCode: Type.Integer(),
-}, { description: 'The plugins are loading (no plugin generation has been activated yet); retry after Retry-After seconds.' })
 
 export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs: number }): Promise<void> {
   app.get('/api/index', {

@@ -1,4 +1,4 @@
-// What the generated OpenAPI document says beyond each route's own schema: who may call an
+// For the kernel's OpenAPI document (core/openapi.ts): what it says beyond each route's own schema: who may call an
 // operation (the API key, sent as X-API-Key or as OpenAI clients send it, a Bearer token)
 // and the one error body every operation answers with on failure (errors.ts).
 
