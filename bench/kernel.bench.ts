@@ -91,7 +91,7 @@ async function serveBare (): Promise<void> {
   // Just what coreRoutes reads: no health contributors, the version, the health cap.
   app.decorate('registry', (() => { const r = createRegistry(); r.freeze(); return r })())
   const { VERSION } = await import('../core/kernel.ts')
-  app.decorate('kernel', { version: VERSION, generation: () => 1, plugins: () => [], lastReload: () => null, reload: async () => { throw new Error('not in the bench') }, updateConfig: async () => { throw new Error('not in the bench') } })
+  app.decorate('kernel', { version: VERSION, generation: () => 1, plugins: () => [], lastReload: () => null, serving: () => true, reload: async () => { throw new Error('not in the bench') }, updateConfig: async () => { throw new Error('not in the bench') } })
   app.decorate('lifecycle', { add: () => undefined, reloadOn: () => undefined, active: true, activated: true })
   await app.register(coreRoutes, { healthTimeoutMs: 5000 })
   await app.register(trivial, { instance: 'trivial' })

@@ -52,6 +52,8 @@ export class Kernel {
   /** Hash of the watched files' contents the last reload attempt read (ok or not). */
   #lastInputs: string | undefined
   #closing = false
+  /** A plugin generation has been activated (what health's readiness reads; see KernelApi.serving). */
+  #served = false
   readonly #deactivateTimeoutMs: number
   /** data/config.json's schema for the plugins serving now (none: every key refused). */
   #configSchema: TSchema = runtimeConfigSchema({})
@@ -73,6 +75,7 @@ export class Kernel {
       generation: () => this.#current?.number ?? 0,
       plugins: () => this.pluginStatuses(),
       lastReload: () => this.#lastReload,
+      serving: () => this.#served && !this.#closing,
       reload: async (reason: string) => await this.reload(reason),
       // Checked against the sections of the plugins serving now; the write triggers the reload.
       updateConfig: async (patch) => await updateRuntimeConfig(this.settings.dataDir, this.#configSchema, patch),
@@ -201,8 +204,12 @@ export class Kernel {
       this.#current = gen
       this.#retire(early)
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
+      this.#served = true
     }
-    this.log.info(`agentd ${VERSION} listening on http://${addr.address}:${addr.port} (docs at /docs)`)
+    const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+    // A page at / is the web console when its plugin runs.
+    const page = this.#current?.app.hasRoute({ method: 'GET', url: '/' }) === true ? `, web console at ${url}/` : ''
+    this.log.info(`agentd ${VERSION} listening on ${url}${page} (API docs at ${url}/docs)`)
     if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
     return addr
   }
@@ -238,6 +245,7 @@ export class Kernel {
       // generation's start. Requests already go to the new one meanwhile.
       if (old !== undefined) await this.#deactivate(old)
       await next.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'plugin activate failed') })
+      this.#served = true
       if (old !== undefined) this.#retire(old)
       this.log.info({ generation: next.number, reason, duration_ms: this.#lastReload.duration_ms }, 'generation swapped in')
       await this.#refreshWatch()
@@ -290,7 +298,8 @@ export class Kernel {
     const gen = this.#current
     if (gen !== undefined) {
       await this.#deactivate(gen)
-      await gen.drain(this.settings.drainTimeoutMs)
+      const { cut } = await gen.drain(this.settings.drainTimeoutMs)
+      if (cut > 0) this.log.warn({ cut, timeout_ms: this.settings.drainTimeoutMs }, 'drain timeout: cut requests still open at shutdown')
       await gen.close().catch((err: unknown) => { this.log.error({ err }, 'closing generation failed') })
     }
     await Promise.all([...this.#retiring])

@@ -80,12 +80,22 @@ const COMPILED_ROOT = path.basename(HERE) === 'core' && path.basename(path.dirna
   ? path.dirname(path.dirname(HERE))
   : undefined
 
-function compiledTwin (file: string): string {
-  if (COMPILED_ROOT === undefined || !file.endsWith('.ts')) return file
-  const rel = path.relative(COMPILED_ROOT, file)
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return file
-  const twin = path.join(COMPILED_ROOT, 'dist', rel.replace(/\.ts$/, '.js'))
-  return existsSync(twin) ? twin : file
+/**
+ * The file plain Node can load for a plugin module: compiled (`compiledRoot` set), a .ts
+ * file in the source tree loads its twin under dist/, one elsewhere its JavaScript beside it
+ * (index.js or index.mjs, what `tsc` or esbuild wrote), and with neither the load fails
+ * saying how to ship it. From sources (tsx) every file loads as it is.
+ */
+export function runnableFile (file: string, compiledRoot: string | undefined): string {
+  if (compiledRoot === undefined || !file.endsWith('.ts')) return file
+  const rel = path.relative(compiledRoot, file)
+  const twin = path.join(compiledRoot, 'dist', rel.replace(/\.ts$/, '.js'))
+  if (!rel.startsWith('..') && !path.isAbsolute(rel) && existsSync(twin)) return twin
+  const beside = [file.replace(/\.ts$/, '.js'), file.replace(/\.ts$/, '.mjs')].find(f => existsSync(f))
+  if (beside !== undefined) return beside
+  throw new Error(`${file} is TypeScript, which plain Node cannot load (\`npm start\` runs compiled JavaScript). ` +
+    `Compile the plugin to JavaScript beside it (e.g. \`npx esbuild ${path.basename(file)} --format=esm --platform=node --outfile=${path.basename(file).replace(/\.ts$/, '.js')}\` in its folder, or tsc), ` +
+    'or run the server from sources with `npm run dev`. docs/plugins.md "Shipping a plugin".')
 }
 
 /** A relative module resolves against the folder of plugins.json; anything else is an npm package name. */
@@ -94,7 +104,7 @@ export async function resolveModule (spec: string, pluginsFile: string): Promise
   if (isRelative(spec)) {
     const file = resolveFile(path.resolve(baseDir, spec))
     if (file === undefined) throw new Error(`no file or folder with an index at ${path.resolve(baseDir, spec)}`)
-    return compiledTwin(file)
+    return runnableFile(file, COMPILED_ROOT)
   }
   // Imported only for a package name: the shipped plugins.json names folders, and this
   // module (six files) would otherwise load before the server first answers.

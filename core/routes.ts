@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
 import type { HealthContributor, HealthSection } from '@agentd/sdk/contracts/health'
-import { Errors, TIMED_OUT, within } from '@agentd/sdk'
+import { Errors, HealthSchema, StartingSchema, TIMED_OUT, within } from '@agentd/sdk'
 
 // A section whose status is one of these makes the whole answer `degraded`; `starting`
 // (a store or model still coming up behind a serving API) also makes it not ready.
@@ -41,13 +41,16 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
     schema: {
       tags: ['core'],
       summary: 'Liveness, readiness and the health of every registered contributor',
-      description: '`?live=true` answers 200 as long as the process serves, asking nobody. Otherwise 503 `starting` until the serving generation is activated (tool servers configured, schedules started); then 200 with `ready` false and status `degraded` while a section is still `starting`.',
+      description: '`?live=true` answers 200 as long as the process serves, asking nobody. Otherwise 503 `starting` until the first plugin generation is activated (tool servers configured, schedules started; a reload later never brings it back); then 200 with `ready` false and status `degraded` while a section is still `starting`. Needs no API key.',
       querystring: Type.Object({ include_memory: Type.Optional(Type.Boolean()), live: Type.Optional(Type.Boolean()) }),
+      response: { 200: HealthSchema, 503: StartingSchema },
     },
   }, async (request, reply) => {
     const query = request.query as { include_memory?: boolean, live?: boolean }
     if (query.live === true) return { status: 'alive', version: app.kernel.version }
-    if (!app.lifecycle.activated) {
+    // Readiness is the kernel's once a plugin generation has served: during a reload the
+    // next generation answers before its activation, and a serving process must not look down.
+    if (!app.lifecycle.activated && !app.kernel.serving()) {
       return await reply.code(503).header('retry-after', '1').send({
         status: 'starting', ready: false, version: app.kernel.version, api: { status: 'starting' },
         error: 'The server is starting (loading plugins, activating background work); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503,
@@ -90,7 +93,12 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
   }, async () => ({ generation: app.kernel.generation(), plugins: app.kernel.plugins(), last_reload: app.kernel.lastReload() }))
 
   app.post('/api/plugins/reload', {
-    schema: { tags: ['core'], summary: 'Rebuild the plugin generation from plugins.json now' },
+    schema: {
+      tags: ['core'],
+      summary: 'Rebuild the plugin generation from plugins.json now',
+      description: 'Resolves once the new generation serves; the old one drains in the background. 422 when the new set fails to load (the old one keeps serving).',
+      response: { 200: Type.Object({ ok: Type.Literal(true), generation: Type.Integer({ description: 'The generation now serving.' }) }) },
+    },
   }, async () => {
     const outcome = await app.kernel.reload('POST /api/plugins/reload')
     if (!outcome.ok) throw new Errors.UNPROCESSABLE(`Reload failed; the previous generation keeps serving. ${outcome.error ?? ''}`.trim())

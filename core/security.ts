@@ -7,7 +7,8 @@ import { Errors } from '@agentd/sdk'
 import { sendError } from './errors.ts'
 import type { RateLimitBackend } from './rate-limit-store.ts'
 
-const OPEN_PATHS = new Set(['/api/health'])
+/** Paths the API-key check lets through (health must answer a load balancer that has no key). */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(['/api/health'])
 
 /** Compares digests so neither length nor content leaks through timing. */
 export function keyMatches (given: string, expected: string): boolean {

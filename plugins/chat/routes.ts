@@ -1,9 +1,9 @@
 // POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: the tasks kit.)
 import type { FastifyInstance } from 'fastify'
-import { concurrencyCap, ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, ignoreUnknownFields, sseContent } from '@agentd/sdk'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
-import { chatStreamHandler } from './sse.ts'
+import { chatStreamHandler, CHAT_EVENTS } from './sse.ts'
 
 export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise<void> {
   // A newer client's extra fields are dropped (logged at debug); known fields stay strict.
@@ -44,6 +44,7 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
       summary: 'Chat as Server-Sent Events: start, chunk, tool_call, tool_result, done | error',
       description: 'Input errors are JSON 4xx answers before the stream starts; after `start`, failures arrive as an `error` event.',
       body: ChatRequestSchema,
+      response: { 200: { description: 'The answer as it is produced', content: sseContent(CHAT_EVENTS) } },
     },
   }, chatStreamHandler(deps))
 }

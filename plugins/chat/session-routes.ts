@@ -13,6 +13,18 @@ import type { ChatDeps } from './chat-service.ts'
 const Summary = Type.Object({
   id: Type.String(), title: Type.String(), created_at: Type.String(), updated_at: Type.String(), message_count: Type.Integer(),
 })
+// Messages as stored: the fields below, and whatever else the provider contract keeps on them.
+const StoredMessage = Type.Object({
+  role: Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')]),
+  content: Type.String(),
+  name: Type.Optional(Type.String({ description: 'The tool, on `tool` messages.' })),
+  tool_call_id: Type.Optional(Type.String()),
+  tool_calls: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) }))),
+  thinking: Type.Optional(Type.String()),
+}, { additionalProperties: true })
+const SessionSchema = Type.Object({
+  id: Type.String(), title: Type.String(), created_at: Type.String(), updated_at: Type.String(), messages: Type.Array(StoredMessage),
+})
 const Id = Type.Object({ session_id: Type.String({ format: 'uuid' }) })
 
 /** A store that is down or cannot list is a 503 that says so, never a 500. */
@@ -51,6 +63,7 @@ export async function sessionRoutes (app: FastifyInstance, deps: ChatDeps): Prom
       tags: ['chat'],
       summary: 'One chat session with its messages (user, assistant with thinking and tool calls, tool results)',
       params: Id,
+      response: { 200: Type.Object({ session: SessionSchema }) },
     },
   }, async (request) => {
     const { session_id: id } = request.params as { session_id: string }

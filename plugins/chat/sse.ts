@@ -8,9 +8,25 @@ import { StreamSession } from '@agentd/sdk/kits/conversation'
 import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
 import type { LoopEvent } from '@agentd/sdk/kits/tools'
 import type { ChatRequest } from './schema.ts'
+import type { SseEvent } from '@agentd/sdk'
+import { Type } from '@agentd/sdk/typebox'
 
 /** SPEC.md: tool_result content in the stream is cut to 500 characters. */
 export const TOOL_RESULT_EVENT_CHARS = 500
+
+/** The events of the stream, in the order they come, for the OpenAPI document. */
+export const CHAT_EVENTS: SseEvent[] = [
+  { event: 'start', description: 'First: the task and the model that answers.', data: Type.Object({ task_id: Type.String(), model: Type.String() }) },
+  { event: 'chunk', description: 'A piece of the answer (`content`), or of the model\'s reasoning (`thinking`, with `content` empty).', data: Type.Object({ content: Type.String(), thinking: Type.Optional(Type.String()) }) },
+  { event: 'tool_call', description: 'The model calls a tool.', data: Type.Object({ tool: Type.String(), arguments: Type.Record(Type.String(), Type.Unknown()) }) },
+  { event: 'tool_result', description: `The tool's answer, cut to ${TOOL_RESULT_EVENT_CHARS} characters.`, data: Type.Object({ tool: Type.String(), content: Type.String() }) },
+  {
+    event: 'done',
+    description: 'Last, on success: the whole reasoning, the time taken and the session to continue.',
+    data: Type.Object({ task_id: Type.String(), thinking: Type.Union([Type.String(), Type.Null()]), has_thinking: Type.Boolean(), total_time_ms: Type.Number(), session_id: Type.String() }),
+  },
+  { event: 'error', description: 'Last, on failure after `start`: the error body.', data: Type.Object({ error: Type.String(), code: Type.String(), statusCode: Type.Integer() }) },
+]
 
 export function streamEventOf (e: LoopEvent): { event: string, data: Record<string, unknown> } | undefined {
   switch (e.type) {

@@ -3,6 +3,7 @@
 // loaded (no network for the first download, a wrong model id) the call fails fast with
 // a message that says what to do, status() reports `error`, and the next call tries again.
 import { normalize } from '@agentd/sdk/kits/memory'
+import { importTransformers } from '@agentd/sdk/kits/models'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 
 /** The slice of a transformers.js feature-extraction pipeline this embedder uses. */
@@ -11,7 +12,7 @@ export type ExtractorLoader = (model: string, opts: { cacheDir?: string }) => Pr
 
 /** The real loader: downloads (or reads from cache) and compiles the model. */
 export const transformersLoader: ExtractorLoader = async (model, opts) => {
-  const tf = await import('@huggingface/transformers')
+  const tf = await importTransformers<typeof import('@huggingface/transformers')>()
   if (opts.cacheDir !== undefined) tf.env.cacheDir = opts.cacheDir
   const pipe = await tf.pipeline('feature-extraction', model, { dtype: 'fp32' })
   return async (texts, o) => await pipe(texts, o) as unknown as { tolist: () => unknown }

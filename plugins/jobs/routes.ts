@@ -112,7 +112,13 @@ export async function jobRoutes (app: FastifyInstance, api: JobsApi): Promise<vo
       return { job: job.name, enabled: body.enabled }
     })
 
-    scope.post('/api/jobs/clear-stuck', { schema: { tags: ['jobs'], summary: 'End runs whose worker died' } }, async () => {
+    scope.post('/api/jobs/clear-stuck', {
+      schema: {
+        tags: ['jobs'],
+        summary: 'End runs whose worker died',
+        response: { 200: Type.Object({ success: Type.Literal(true), cleared_jobs: Type.Array(Type.String()), cleared_runs: Type.Array(Type.String()), message: Type.String() }) },
+      },
+    }, async () => {
       const cleared = await db(api.engine.clearStuck())
       const names = [...new Set(cleared.map(r => r.name))]
       return {

@@ -54,7 +54,13 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
         summary: 'MCP over streamable HTTP (JSON-RPC): tools recall, remember, forget, list_channels, run_agent_task; resources for channels, entities and facts',
         description: 'Stateless: send the MCP `initialize` exchange, then any request, each as a POST; no `Mcp-Session-Id` is issued, GET and DELETE are 405. Answers are JSON (`enableJsonResponse`). Needs `Accept: application/json, text/event-stream` as the MCP transport requires (else 406) and `Content-Type: application/json` (else 415); a body that is not JSON is 400 with JSON-RPC error -32700.',
         body: Type.Unknown(),
+        // The transport writes the answer itself (reply.hijack): documented, never serialized here.
+        response: {
+          200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: JsonRpcResponse } } },
+          202: { description: 'A notification or response was accepted (no body)', type: 'null' },
+        },
       },
+      config: { openapiErrors: { name: 'JsonRpcError', schema: JsonRpcErrorDoc } },
     }, async (request, reply) => {
       if (request.body === NOT_JSON) return rpcError(reply, 400, PARSE_ERROR, 'Parse error: the body is not JSON')
       const { buildServer, StreamableHTTPServerTransport } = await loadServer()
@@ -68,6 +74,20 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
       await transport.handleRequest(request.raw, reply.raw, request.body ?? null)
     })
   })
+}
+
+const JsonRpcResponse = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  id: Type.Union([Type.String(), Type.Number()]),
+  result: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'MCP result: initialize, tools/list, tools/call, resources/read...' })),
+  error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) })),
+})
+const JsonRpcErrorDoc = {
+  description: 'A JSON-RPC error (a body that is not JSON: -32700; a refused Accept or Content-Type: 406/415 from the transport). A missing API key (401) or a refused Host/Origin (403) is the server\'s `Error` body.',
+  oneOf: [
+    { type: 'object', required: ['jsonrpc', 'error'], properties: { jsonrpc: { type: 'string', enum: ['2.0'] }, id: { type: ['string', 'number', 'null'] }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } } } },
+    { $ref: '#/components/schemas/Error' },
+  ],
 }
 
 export default fp(mcpServer, { name: 'mcp-server', fastify: '5.x' })

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import { ignoreUnknownFields } from '@agentd/sdk'
-import { OpenAIErrors } from './errors.ts'
+import { OpenAIErrors, OPENAI_ERROR_DOC } from './errors.ts'
 
 const MAX_INPUTS = 2048
 
@@ -34,6 +34,7 @@ const base64Of = (v: number[]): string => Buffer.from(new Float32Array(v).buffer
 
 export function embeddingRoutes (v1: FastifyInstance): void {
   v1.post('/embeddings', {
+    config: { openapiErrors: OPENAI_ERROR_DOC },
     preValidation: ignoreUnknownFields(EmbeddingRequestSchema),
     schema: {
       tags: ['openai'],

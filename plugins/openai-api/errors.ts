@@ -11,6 +11,28 @@ export const OpenAIErrors = {
   NO_PROMPTS: createError('AGENT_ERR_OPENAI_NO_PROMPTS', 'The openai-api plugin needs the prompts plugin: add { "name": "prompts", "module": "./plugins/prompts" } before it in plugins.json.', 500),
 } as const
 
+/** The /v1 routes' error body in the OpenAPI document (`config.openapiErrors` of each route). */
+export const OPENAI_ERROR_DOC = {
+  name: 'OpenAIError',
+  schema: {
+    type: 'object',
+    description: 'Every /v1 error, in OpenAI\'s shape (its SDKs read it): `code` is agentd\'s AGENT_ERR_* code, `param` the first invalid field.',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['message', 'type', 'param', 'code'],
+        properties: {
+          message: { type: 'string' },
+          type: { type: 'string', example: 'invalid_request_error' },
+          param: { type: ['string', 'null'] },
+          code: { type: ['string', 'null'] },
+        },
+      },
+    },
+  },
+}
+
 export interface OpenAIErrorBody {
   error: { message: string, type: string, param: string | null, code: string | null }
 }

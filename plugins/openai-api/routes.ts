@@ -1,18 +1,23 @@
 // The /v1 routes (OpenAI's API): GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { concurrencyCap, Errors, ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, Errors, ignoreUnknownFields, sseContent } from '@agentd/sdk'
 import { CompletionRequestSchema, type CompletionRequestBody } from './schema.ts'
 import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
 import { completionStreamHandler } from './stream.ts'
 import { toWireToolCall } from './convert.ts'
 import { listWireModels } from './models.ts'
 import { embeddingRoutes } from './embeddings.ts'
+import { OPENAI_ERROR_DOC } from './errors.ts'
+import { COMPLETION_EVENTS, CompletionResponseSchema } from './response-schema.ts'
 
 const WireModelSchema = Type.Object({ id: Type.String(), object: Type.Literal('model'), created: Type.Integer(), owned_by: Type.String() })
 
 export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): Promise<void> {
+  // The document names OpenAI's error shape for every /v1 route (the onSend hook in index.ts renders it).
+  const config = { openapiErrors: OPENAI_ERROR_DOC }
   v1.get('/models', {
+    config,
     schema: {
       tags: ['openai'],
       summary: 'OpenAI-compatible: agentd\'s model ids (provider/model) in OpenAI\'s list shape',
@@ -21,7 +26,13 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
   }, async () => ({ object: 'list' as const, data: await listWireModels(deps.app, deps.opts.list_timeout_ms) }))
 
   v1.get('/models/*', {
-    schema: { tags: ['openai'], summary: 'OpenAI-compatible: one model (its id may hold slashes)', response: { 200: WireModelSchema } },
+    config,
+    schema: {
+      tags: ['openai'],
+      summary: 'OpenAI-compatible: one model (its id may hold slashes)',
+      params: Type.Object({ '*': Type.String({ description: 'The model id, `provider/model`.' }) }),
+      response: { 200: WireModelSchema },
+    },
   }, async (request) => {
     const id = (request.params as { '*': string })['*']
     const found = (await listWireModels(deps.app, deps.opts.list_timeout_ms)).find(m => m.id === id)
@@ -34,6 +45,7 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
   const stream = completionStreamHandler(deps)
   const caps = { chats: concurrencyCap('chats', v1.agentConfig.env), streams: concurrencyCap('streams', v1.agentConfig.env) }
   v1.post('/chat/completions', {
+    config,
     // OpenAI's clients say `stream` in the body, not in Accept: the handler decides.
     sse: { kind: 'manual', heartbeat: false },
     // Fields agentd does not know are dropped (logged at debug); known fields are checked as sent.
@@ -45,6 +57,12 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
       summary: 'OpenAI-compatible chat completion over agentd (prompt profiles, memory, tools), plain or streamed',
       description: 'See docs/api.md "OpenAI-compatible API". Errors use OpenAI\'s shape: { error: { message, type, param, code } }.',
       body: CompletionRequestSchema,
+      response: {
+        200: {
+          description: 'A chat.completion, or with `stream: true` chat.completion.chunk events and then `data: [DONE]`',
+          content: { 'application/json': { schema: CompletionResponseSchema }, ...sseContent(COMPLETION_EVENTS) },
+        },
+      },
     },
   }, async (request, reply) => {
     const body = request.body as CompletionRequestBody

@@ -15,6 +15,7 @@ import { ProviderListSchema, ModelListSchema, HealthSchema } from './schemas.ts'
 import { bounded } from './bounded.ts'
 import { createModelResolver } from './resolve-model.ts'
 import { wrapProvider } from './middleware.ts'
+import { warnIfNoProvider } from './first-run.ts'
 
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
@@ -28,6 +29,13 @@ async function providersApi (app: FastifyInstance, opts: PluginOptions<Providers
   app.hooks.declare('provider:before', 'provider:after')
   const middleware = { hooks: app.hooks, timeoutMs: opts.call_timeout_seconds * 1000 }
   app.registry.modelResolvers.add(opts.instance, createModelResolver(app, p => wrapProvider(p, middleware)))
+  // Once serving: warn (once per process) when no provider answers, with the fix.
+  const probe = new AbortController()
+  app.lifecycle.add({
+    name: `${opts.instance}:first-run`,
+    activate: () => { void warnIfNoProvider(app.registry.providers.values(), opts.health_timeout_ms, app.log, probe.signal) },
+    deactivate: () => { probe.abort() },
+  })
 
   app.get('/api/providers', {
     schema: { tags: ['providers'], summary: 'Every provider: configured or not, with its models or what to set', response: { 200: ProviderListSchema } },

@@ -4,6 +4,7 @@
 // asset the build forgot (the cld3 worker, the NLLB language table), fails this test.
 import t from 'tap'
 import { spawn, spawnSync } from 'node:child_process'
+import net from 'node:net'
 import { freePort } from '../helpers/net.ts'
 import path from 'node:path'
 import { REPO, Workspace, repoPlugin } from '../helpers/workspace.ts'
@@ -65,4 +66,48 @@ t.test('compiled, the SDK serves one bundled TypeBox and registers the string fo
   t.match(out.url, /packages\/sdk\/dist\/vendor\/typebox\/index\.js$/, 'the bundle, not node_modules/typebox')
   t.equal(out.bad, false, 'a value that is not base64 fails')
   t.equal(out.good, true, 'base64 passes')
+})
+
+t.test('npm start passes SIGTERM to the server, which cuts what does not drain in AGENT_DRAIN_TIMEOUT_MS and exits', async t => {
+  const build = spawnSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), '--if-stale'], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
+  t.equal(build.status, 0, `build: ${build.stderr}${build.stdout}`)
+  const ws = new Workspace()
+  ws.writePlugins([{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }])
+  const port = await freePort()
+  const npm = spawn('npm', ['start', '--silent'], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, API_PORT: String(port), AGENT_DATA_DIR: path.join(ws.dir, 'data'), AGENT_PLUGINS_FILE: path.join(ws.dir, 'plugins.json'), AGENT_LOG_LEVEL: 'info', AGENT_DRAIN_TIMEOUT_MS: '300' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  npm.stdout.on('data', (c: Buffer) => { output += c.toString() })
+  npm.stderr.on('data', (c: Buffer) => { output += c.toString() })
+  const npmExited = new Promise<number | null>(resolve => npm.once('exit', code => { resolve(code) }))
+  let serverPid: number | undefined
+  t.teardown(async () => {
+    if (serverPid !== undefined) try { process.kill(serverPid, 'SIGKILL') } catch { /* gone */ }
+    if (npm.exitCode === null) npm.kill('SIGKILL')
+    ws.remove()
+  })
+  const ready = await pollUntil(async () => {
+    try { return await (await fetch(`http://127.0.0.1:${port}/api/health`)).json() as Record<string, unknown> } catch { return {} }
+  }, h => h.ready === true, 60_000, 100)
+  t.equal(ready.ready, true, `ready; output: ${output}`)
+  serverPid = Number(/"pid":(\d+)/.exec(output)?.[1])
+  t.not(serverPid, npm.pid, 'the server is its own process under npm')
+  // A request whose body never completes: only the drain time limit can end it.
+  const stuck = net.connect(port, '127.0.0.1')
+  await new Promise(resolve => stuck.once('connect', resolve))
+  stuck.write('POST /api/plugins/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')
+  const stuckClosed = new Promise(resolve => stuck.once('close', resolve))
+  stuck.on('error', () => undefined)
+
+  npm.kill('SIGTERM')
+  await stuckClosed
+  const gone = await pollUntil(() => { try { process.kill(serverPid!, 0); return false } catch { return true } }, g => g, 30_000)
+  t.equal(gone, true, `the server process exited; output: ${output}`)
+  t.match(output, /shutting down/, 'it shut down on the signal npm passed on')
+  t.match(output, /drain timeout|cut/i, 'cutting the request that did not finish')
+  await npmExited
+  t.equal(await new Promise(resolve => { const s = net.connect(port, '127.0.0.1'); s.once('connect', () => { s.destroy(); resolve('connected') }); s.once('error', (e: NodeJS.ErrnoException) => { resolve(e.code) }) }), 'ECONNREFUSED', 'the port is closed')
 })

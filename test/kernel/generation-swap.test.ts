@@ -22,7 +22,7 @@ t.test('a swap is logged with its generation, reason and duration; the outcome s
   t.match(outcome, { ok: true, reason: 'by the test', generation: 2, duration_ms: Number })
   const line = s.logs.find(l => l.msg === 'generation swapped in' && l.generation === 2)
   t.match(line, { reason: 'by the test', duration_ms: outcome.duration_ms })
-  t.match(s.logs.find(l => /^agentd .* listening on http:\/\/127\.0\.0\.1:\d+ \(docs at \/docs\)$/.test(l.msg)), { level: 30 }, 'the start is logged with the address')
+  t.match(s.logs.find(l => /^agentd .* listening on http:\/\/127\.0\.0\.1:\d+ \(API docs at http:\/\/127\.0\.0\.1:\d+\/docs\)$/.test(l.msg)), { level: 30 }, 'the start is logged with the address')
 })
 
 t.test('a failed reload is logged with its reason and error; the failed plugin replaces its entry in the list', async t => {

@@ -28,6 +28,12 @@ export interface KernelApi {
   generation: () => number
   plugins: () => PluginStatus[]
   lastReload: () => ReloadOutcome | null
+  /**
+   * The process serves plugins: a plugin generation has been activated since start and
+   * the server is not shutting down. A reload does not change it (the next generation
+   * answers before its own activation), so health stays ready across a swap.
+   */
+  serving: () => boolean
   /** Builds and swaps in a new generation; resolves with the outcome (never throws). */
   reload: (reason: string) => Promise<ReloadOutcome & { generation: number }>
   /**
@@ -96,6 +102,11 @@ declare module 'fastify' {
      * that hand out no data (the console's static page and scripts, which then ask for the key).
      */
     public?: boolean
+    /**
+     * For the OpenAPI document only: this route's errors are not the kernel's error body
+     * but this one (the /v1 routes answer in OpenAI's shape), named as a component.
+     */
+    openapiErrors?: { name: string, schema: Record<string, unknown> }
   }
 }
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type { LoadProgress } from './lazy-model.ts'
+import { importTransformers } from './transformers.ts'
 
 export interface HubSource {
   /** Hugging Face model id, e.g. `Xenova/nllb-200-distilled-600M`. */
@@ -63,8 +64,7 @@ let transformers: Promise<TransformersModule> | undefined
 const settings: { token: string | undefined, timeoutMs: number, hosts: Set<string> } = { token: undefined, timeoutMs: 8000, hosts: new Set(['huggingface.co', 'hf.co']) }
 
 async function loadTransformers (): Promise<TransformersModule> {
-  transformers ??= import('@huggingface/transformers').then(m => {
-    const mod = m as unknown as TransformersModule
+  transformers ??= importTransformers<TransformersModule>().then(mod => {
     const base = globalThis.fetch
     // One fetch for the whole process (transformers.js keeps its settings globally):
     // adds the token for hub hosts only, and aborts when the hub does not answer in time:

@@ -8,3 +8,4 @@
 // plugin's project when you use `loadHubPipeline` (an optional peer dependency).
 export * from './lazy-model.ts'
 export * from './hf-loader.ts'
+export * from './transformers.ts'
