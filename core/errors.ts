@@ -7,6 +7,7 @@ import { isAlreadyLogged, toErrorBody } from '@agentd/sdk'
 
 export function sendError (reply: FastifyReply, err: unknown): FastifyReply {
   const body = toErrorBody(err)
+  body.request_id = reply.request.id
   const retryAfter = (err as { retryAfter?: number } | undefined)?.retryAfter
   if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter))
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body)

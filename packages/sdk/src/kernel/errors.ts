@@ -36,6 +36,8 @@ export interface ErrorBody {
   code: string
   statusCode: number
   details?: ErrorDetail[]
+  /** The request's id (its X-Request-Id), so a report of a failure finds its log lines. */
+  request_id?: string
 }
 
 /** An error that carries validation details (path + message) into the body. */
