@@ -56,3 +56,14 @@ export function alreadyLogged<E extends Error> (err: E): E & { logged: true } {
 }
 
 export const isAlreadyLogged = (err: unknown): boolean => (err as { logged?: unknown } | null)?.logged === true
+
+/**
+ * Marks an expected failure nobody logged yet (a provider's server not running: a fact of
+ * the world the answer explains, not a bug): the kernel warns once per cause (code and
+ * message), without a stack trace, and logs repeats at debug level.
+ */
+export function expectedFailure<E extends Error> (err: E): E & { expected: true } {
+  return Object.assign(err, { expected: true as const })
+}
+
+export const isExpectedFailure = (err: unknown): boolean => (err as { expected?: unknown } | null)?.expected === true
