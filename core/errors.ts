@@ -3,10 +3,11 @@
 // codes with the SDK's `createError` under its own prefix; the handler below renders
 // them the same way.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isAlreadyLogged, toErrorBody } from '@agentd/sdk'
+import { logFailure, toErrorBody } from '@agentd/sdk'
 
 export function sendError (reply: FastifyReply, err: unknown): FastifyReply {
   const body = toErrorBody(err)
+  body.request_id = reply.request.id
   const retryAfter = (err as { retryAfter?: number } | undefined)?.retryAfter
   if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter))
   return reply.code(body.statusCode).type('application/json; charset=utf-8').send(body)
@@ -16,9 +17,8 @@ export function sendError (reply: FastifyReply, err: unknown): FastifyReply {
 export function installErrorHandler (app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const body = toErrorBody(err)
-    // An expected failure its plugin logged already (a store that is down) is not an error per request.
-    if (body.statusCode >= 500 && !isAlreadyLogged(err)) request.log.error({ err }, 'request failed')
-    else request.log.debug({ code: body.code, statusCode: body.statusCode }, body.error)
+    // A bug at error level; an expected failure warned once per cause; the rest at debug (SDK failure-log.ts).
+    logFailure(request.log, err, body, 'request failed')
     return sendError(reply, err)
   })
 }

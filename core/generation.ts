@@ -3,7 +3,7 @@
 // succeeds whole or closes what it built and throws.
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { createRegistry, Hooks, ScopedResources, installBodyParsers, TIMED_OUT, within, type KernelApi, type PluginStatus, type ResourcePool } from '@agentd/sdk'
+import { createRegistry, Hooks, ScopedResources, installBodyParsers, requestId, TIMED_OUT, within, type KernelApi, type PluginStatus, type ResourcePool } from '@agentd/sdk'
 import { ConfigView, type Env, type Settings } from './config.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 import { Lifecycle } from './lifecycle.ts'
@@ -63,8 +63,10 @@ export class Generation {
       // clock reads on every response only to log completions, which are off here (~3 us a
       // request, a tenth of a small route). The generation's logger becomes app.log below
       // and request.log comes from the factory, so plugins log exactly as before.
-      logController: new LogController({ disableRequestLogging: true }),
+      logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
       childLoggerFactory: requestLoggerFactory(log),
+      // The caller's X-Request-Id when well-formed, else a UUID (SDK kernel/request-id.ts); bound on log lines as request_id (above).
+      genReqId: (req) => requestId(req.headers['x-request-id']),
       pluginTimeout: 60_000,
       bodyLimit: 8 * 1024 * 1024,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -82,6 +84,9 @@ export class Generation {
     app.decorate('lifecycle', lifecycle)
     app.decorate('kernel', input.kernel)
     app.setValidatorCompiler(validatorCompiler)
+    // The id goes back in X-Request-Id: through Fastify's own header store (a raw
+    // res.setHeader before Fastify's writeHead costs every header its slow path).
+    app.addHook('onRequest', (request, reply, done) => { reply.header('x-request-id', request.id); done() })
     installBodyParsers(app)
     installErrorHandler(app)
     installNotFound(app, input.starting === true ? () => [...(input.loading ?? [])] : undefined)

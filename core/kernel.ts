@@ -16,7 +16,7 @@ import { createLogger } from './logger.ts'
 import { RateLimitBackend } from './rate-limit-store.ts'
 import { runtimeConfigSchema, type RuntimeConfig } from './config-schema.ts'
 import type { TSchema } from '@agentd/sdk/typebox'
-import { createRequestGuard, isLoopbackHost, type Refusal } from '@agentd/sdk'
+import { createRequestGuard, isLoopbackHost, requestId, type Refusal } from '@agentd/sdk'
 
 export const VERSION: string = (JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as { version: string }).version
 
@@ -106,12 +106,14 @@ export class Kernel {
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
     const refused = this.#guard(req)
     if (refused !== undefined) {
-      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403 }))
+      const id = requestId(req.headers['x-request-id'])
+      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': id }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403, request_id: id }))
       return
     }
     const gen = this.#current
     if (gen === undefined) {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }))
+      const id = requestId(req.headers['x-request-id'])
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': id }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503, request_id: id }))
       return
     }
     gen.track(res)

@@ -58,6 +58,15 @@ for (const dir of SOURCES) {
 mkdirSync(path.join(dist, 'data'), { recursive: true })
 cpSync(path.join(root, 'data', 'system_prompts.yaml'), path.join(dist, 'data', 'system_prompts.yaml'))
 renameSync(path.join(dist, 'packages', 'sdk', 'src'), sdkDist)
+// The SDK's source maps name their sources relative to where tsc wrote them
+// (dist/packages/sdk/src/...): from packages/sdk/dist/... that is one folder too high.
+for (const f of files(sdkDist)) {
+  if (!f.endsWith('.js.map')) continue
+  const map = JSON.parse(readFileSync(f, 'utf8'))
+  const was = path.join(dist, 'packages', 'sdk', 'src', path.relative(sdkDist, path.dirname(f)))
+  map.sources = map.sources.map(s => path.relative(path.dirname(f), path.resolve(was, s)).split(path.sep).join('/'))
+  writeFileSync(f, JSON.stringify(map))
+}
 rmSync(path.join(dist, 'packages'), { recursive: true, force: true })
 // TypeBox bundled into one module graph of a few files (the SDK serves it as
 // `@agentd/sdk/typebox*` under the `agentd-compiled` condition): as published it is ~700

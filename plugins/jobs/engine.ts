@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { PgBoss } from 'pg-boss'
 import { bossSchema, newBoss, EMBEDDED_BACKSTOP_POLL_SECONDS } from './boss.ts'
 import type { FastifyBaseLogger } from 'fastify'
-import { Errors, createError, raceAbort } from '@agentd/sdk'
+import { Errors, createError, raceAbort, inSpan } from '@agentd/sdk'
 import type { SqlHandle } from '@agentd/sdk/kits/sql'
 import type { Job, JobMetrics, JobSchedule, JobScheduleSource } from '@agentd/sdk/contracts/job'
 import type { JobState, RunOutcome, RunRecord, WorkerInfo } from './state.ts'
@@ -215,7 +215,7 @@ export class JobEngine {
     const t0 = performance.now()
     let out: RunOutcome
     try {
-      const metrics = await raceAbort(Promise.resolve().then(async () => await job.run({ signal, trigger, log })), signal)
+      const metrics = await inSpan(`job ${job.name}`, { 'agentd.job.name': job.name, 'agentd.job.trigger': trigger }, async () => await raceAbort(Promise.resolve().then(async () => await job.run({ signal, trigger, log })), signal))
       out = { success: true, duration_ms: performance.now() - t0, metrics: metrics ?? {} }
     } catch (err) {
       const reason = signal.aborted ? `aborted: ${message(signal.reason)}` : message(err)

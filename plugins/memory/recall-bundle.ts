@@ -8,7 +8,7 @@ import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-se
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { FusionSettings, enableKey, settingsOf, vectorTurns } from '@agentd/sdk/kits/recall'
-import { TIMED_OUT, within } from '@agentd/sdk'
+import { TIMED_OUT, within, inSpan, tracing } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import type { Episodic } from './episodic.ts'
@@ -76,6 +76,15 @@ export class Recall {
 
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
+    if (!tracing()) return await this.#bundle(query, opts)
+    return await inSpan('memory.recall', { 'agentd.recall.channel': query.channel ?? DEFAULT, 'agentd.recall.strict': opts.strict }, async (span) => {
+      const result = await this.#bundle(query, opts)
+      span?.setAttributes({ 'agentd.recall.techniques': result.techniques, 'agentd.recall.degraded': result.degraded?.length ?? 0 })
+      return result
+    })
+  }
+
+  async #bundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
     const ctx = this.#ctx
     const acc: Accumulated = { started: performance.now(), timings: {}, degraded: [], notes: {}, ran: [] }
     const channel = checkChannel(query.channel ?? DEFAULT)

@@ -138,6 +138,7 @@ export class MemoryServiceImpl implements MemoryService {
 
   // ---- the outbox (writes kept while their store is down)
   get outbox (): Outbox | undefined { return this.#ctx.outbox }
+  outboxDepth (): number { return (this.#ctx.outbox?.status().pending ?? 0) + (this.copies.outbox?.status().pending ?? 0) }
   set outbox (o: Outbox | undefined) { this.#ctx.outbox = o }
   /** Stores one queued write: how the outbox replays. Throws what the store throws. */
   readonly applyQueued = async (entry: LogEntry): Promise<void> => {

@@ -86,7 +86,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     const dropped = (['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'response_format'] as const).filter(k => req[k] !== undefined)
     if (dropped.length === 0) return
     warned = true
-    log.warn({ provider: id, dropped }, 'settings not supported by the Anthropic Messages API were left out')
+    log.warn({ dropped }, 'settings not supported by the Anthropic Messages API were left out')
   }
   const maxTokens = (req: CompletionRequest): number => req.max_tokens ?? Math.min(cfg.defaultMaxTokens, catalogue.capabilities(req.model).max_output_tokens ?? cfg.defaultMaxTokens)
 

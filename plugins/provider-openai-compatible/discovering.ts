@@ -31,7 +31,7 @@ export function withToolDiscovery (inner: Provider, support: ToolSupport, facts:
   const noteRefusal = (req: CompletionRequest, err: unknown): boolean => {
     if (req.tools === undefined || req.tools.length === 0 || !undecided(req.model) || !refusesTools(err)) return false
     support.refused(req.model)
-    log.info({ provider: inner.id, model: req.model, err: (err as Error).message }, 'the server refused tools for this model; retrying without them, and not offering them to it again')
+    log.info({ model: req.model, err: (err as Error).message }, 'the server refused tools for this model; retrying without them, and not offering them to it again')
     return true
   }
 

@@ -8,12 +8,14 @@
 //   chunks, then the call is aborted with the provider layer's 504;
 // - abort: the caller's signal releases the caller at once, even from a provider that
 //   ignores its signal (its late answer is dropped);
+// - a span per call (GenAI semantic conventions, model-span.ts) while telemetry is on;
 // - a well-formed stream: one that ends without its `finish` part (a provider that
 //   broke the contract) gets one, with usage estimated and marked.
 import type { Hooks } from '@agentd/sdk'
-import { raceAbort } from '@agentd/sdk'
+import { raceAbort, tracing, inSpan, startSpan, withActiveSpan, failSpan, captureContent } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, FinishPart, Provider, StreamPart, ToolCall } from '@agentd/sdk/contracts/provider'
 import { ProviderErrors, estimatePromptTokens, tag } from '@agentd/sdk/kits/provider'
+import { FIRST_TOKEN_EVENT, SpanKind, modelSpanName, recordResponse, requestAttributes } from './model-span.ts'
 
 export interface MiddlewareOptions {
   hooks: Hooks
@@ -52,6 +54,15 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
 
   const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     const request = await before(req)
+    if (!tracing()) return await call(request, signal)
+    return await inSpan(modelSpanName(request), requestAttributes(inner.id, request, false), async (span) => {
+      const result = await call(request, signal)
+      recordResponse(span, result, result.content)
+      return result
+    }, SpanKind.CLIENT)
+  }
+
+  const call = async (request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     const scope = new CallScope(signal, inner.id, 'answer', o.timeoutMs)
     try {
       const result = await raceAbort(inner.complete(request, scope.signal), scope.signal)
@@ -92,8 +103,12 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
     failWait = reject
     p.then(resolve, reject)
   })
-  const iterator = inner.stream(request, scope.signal)[Symbol.asyncIterator]()
+  // The call's span is made current only around the provider's own work (each next()), so
+  // the request it sends carries the span's trace context; the consumer's context is left as it is.
+  const span = startSpan(modelSpanName(request), requestAttributes(inner.id, request, true), SpanKind.CLIENT)
+  const iterator = withActiveSpan(span, () => inner.stream(request, scope.signal)[Symbol.asyncIterator]())
   const collect = o.hooks.has('provider:after')
+  const keepText = collect || captureContent()
   let content = ''
   let thinking = ''
   let chars = 0
@@ -104,7 +119,7 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
   let pending: Promise<IteratorResult<StreamPart>> | undefined
   try {
     for (;;) {
-      pending = iterator.next()
+      pending = span === undefined ? iterator.next() : withActiveSpan(span, () => iterator.next())
       const next = await waitFor(pending)
       pending = undefined
       failWait = undefined
@@ -112,16 +127,23 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
       scope.refresh()
       const part = next.value
       if (part.type === 'text-delta') {
+        if (chars === 0) span?.addEvent(FIRST_TOKEN_EVENT)
         chars += part.delta.length
-        if (collect) content += part.delta
-      } else if (part.type === 'finish') finish = part
-      else if (part.type === 'tool-call') toolCalls.push(part.call)
+        if (keepText) content += part.delta
+      } else if (part.type === 'finish') {
+        finish = part
+        recordResponse(span, part, keepText ? content : undefined)
+      } else if (part.type === 'tool-call') toolCalls.push(part.call)
       else if (part.type === 'reasoning-delta' && collect) thinking += part.delta
       yield part
     }
     done = true
+  } catch (err) {
+    failSpan(span, err)
+    throw err
   } finally {
     scope.close()
+    if (!done) span?.end()
     // Broken off (consumer stopped, abort, time limit): close the provider's stream. While
     // it is still producing a part (it has seen the abort through its signal), closing it
     // now would race its own cleanup: close it once that part has settled.
@@ -133,8 +155,10 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
   }
   if (finish === undefined) {
     finish = estimatedFinish(request, chars, toolCalls.length > 0)
+    recordResponse(span, finish, keepText ? content : undefined)
+    span?.end()
     yield finish
-  }
+  } else span?.end()
   if (collect) {
     const result: CompletionResult = { content, finish_reason: finish.finish_reason, tool_calls: toolCalls, usage: finish.usage, model: finish.model }
     if (thinking !== '') result.thinking = thinking

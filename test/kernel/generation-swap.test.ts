@@ -182,7 +182,9 @@ t.test('before the first generation: every request is a 503 "starting" with Retr
   t.equal(res.status, 503)
   t.equal(res.headers.get('retry-after'), '1')
   t.match(res.headers.get('content-type'), 'application/json')
-  t.same(await res.json(), { error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 })
+  const body = await res.json() as { request_id?: string }
+  t.same(body, { error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503, request_id: res.headers.get('x-request-id') })
+  t.match(body.request_id, /^[0-9a-f-]{36}$/, 'a request id even before any generation')
 })
 
 t.test('what planning warns about is logged with the plugin', async t => {

@@ -9,7 +9,7 @@ t.test('unknown path -> 404 body', async t => {
   const s = await startKernel(t, { plugins })
   const r = await s.json('/api/nothing-here')
   t.equal(r.status, 404)
-  t.same(Object.keys(r.body).sort(), ['code', 'error', 'statusCode'])
+  t.same(Object.keys(r.body).sort(), ['code', 'error', 'request_id', 'statusCode'])
   t.equal(r.body.code, 'AGENT_ERR_NOT_FOUND')
   t.equal(r.body.statusCode, 404)
 })

@@ -39,6 +39,8 @@ export interface MemoryService {
    */
   storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }>
   recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
+  /** Writes waiting in the outbox (a store was down), every outbox counted; for metrics. */
+  outboxDepth?: () => number
 }
 
 

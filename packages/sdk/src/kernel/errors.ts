@@ -36,6 +36,8 @@ export interface ErrorBody {
   code: string
   statusCode: number
   details?: ErrorDetail[]
+  /** The request's id (its X-Request-Id), so a report of a failure finds its log lines. */
+  request_id?: string
 }
 
 /** An error that carries validation details (path + message) into the body. */
@@ -54,3 +56,14 @@ export function alreadyLogged<E extends Error> (err: E): E & { logged: true } {
 }
 
 export const isAlreadyLogged = (err: unknown): boolean => (err as { logged?: unknown } | null)?.logged === true
+
+/**
+ * Marks an expected failure nobody logged yet (a provider's server not running: a fact of
+ * the world the answer explains, not a bug): the kernel warns once per cause (code and
+ * message), without a stack trace, and logs repeats at debug level.
+ */
+export function expectedFailure<E extends Error> (err: E): E & { expected: true } {
+  return Object.assign(err, { expected: true as const })
+}
+
+export const isExpectedFailure = (err: unknown): boolean => (err as { expected?: unknown } | null)?.expected === true

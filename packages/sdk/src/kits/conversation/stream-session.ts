@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http'
 import type { FastifyBaseLogger } from 'fastify'
 import { toErrorBody } from '../../kernel/error-body.ts'
 import type { ErrorBody } from '../../kernel/errors.ts'
+import { logFailure } from '../../kernel/failure-log.ts'
 
 export class StreamSession {
   readonly #res: ServerResponse
@@ -63,7 +64,7 @@ export class StreamSession {
       return
     }
     const body = toErrorBody(err)
-    if (body.statusCode >= 500) log.error({ err, ...ids }, 'stream failed')
+    logFailure(log, err, body, 'stream failed', ids)
     await report(body)
   }
 

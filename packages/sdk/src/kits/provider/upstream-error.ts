@@ -7,6 +7,7 @@ import { ProviderErrors, tag, type ProviderErrorFields } from './errors.ts'
 import { scrub } from './secrets.ts'
 import type { Deadline } from './deadline.ts'
 import type { FastifyError } from 'fastify'
+import { expectedFailure } from '../../kernel/errors.ts'
 
 export interface UpstreamContext {
   /** Provider id, e.g. `openai`. */
@@ -147,7 +148,7 @@ export function classify (err: unknown, ctx: UpstreamContext, deadline?: Deadlin
   }
   if (is('APIConnectionError') || causeCode(e) !== undefined || is('TypeError')) {
     const code = causeCode(e)
-    return tag(new ProviderErrors.UNREACHABLE(`Cannot reach ${p} at ${ctx.baseUrl}${code === undefined ? '' : ` (${code})`}: is the server running? Set the address in ${ctx.urlHint}.`), fields)
+    return expectedFailure(tag(new ProviderErrors.UNREACHABLE(`Cannot reach ${p} at ${ctx.baseUrl}${code === undefined ? '' : ` (${code})`}: is the server running? Set the address in ${ctx.urlHint}.`), fields))
   }
   return tag(new ProviderErrors.BAD_RESPONSE(`${p} sent a response that could not be read: ${oneLine(clean(e.message ?? String(err)))}.`), fields)
 }

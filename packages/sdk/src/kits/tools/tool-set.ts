@@ -5,6 +5,7 @@
 import type { ToolDefinition, ToolCall } from '../../contracts/provider.ts'
 import type { ToolInfo, ToolResult, ToolSource } from '../../contracts/tool-source.ts'
 import { currentCap } from '../../kernel/concurrency.ts'
+import { inSpan, tracing } from '../../kernel/telemetry.ts'
 
 export interface ToolFilter {
   /** Only these tool names (null or undefined: all). */
@@ -50,8 +51,25 @@ export async function collectToolSet (sources: Array<[string, ToolSource]>, filt
     definitions: entries.map(e => ({ name: e.info.name, description: e.info.description, input_schema: e.info.input_schema })),
     infos: entries.map(e => e.info),
     prompt: () => entries.map(e => `- ${e.info.name}: ${e.info.description}`).join('\n'),
-    call: (call, opts) => callWithLimits(byName.get(call.name), call, opts, () => [...byName.keys()]),
+    call: (call, opts) => tracing() ? tracedCall(byName.get(call.name), call, opts, () => [...byName.keys()]) : callWithLimits(byName.get(call.name), call, opts, () => [...byName.keys()]),
   }
+}
+
+/** A tool call in its `execute_tool` span (GenAI semantic conventions); a tool's error result marks the span failed. */
+async function tracedCall (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: () => string[]): Promise<ToolResult> {
+  const attributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': call.name,
+    'gen_ai.tool.call.id': call.id,
+    'agentd.tool.server': entry?.info.server ?? 'unknown',
+    'agentd.tool.source': entry?.sourceName ?? 'unknown',
+  }
+  return await inSpan(`execute_tool ${call.name}`, attributes, async (span) => {
+    const result = await callWithLimits(entry, call, opts, available)
+    span?.setAttribute('agentd.tool.outcome', result.isError === true ? 'error' : 'ok')
+    if (result.isError === true) span?.setAttribute('error.type', 'tool_error')
+    return result
+  })
 }
 
 function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: () => string[]): Promise<ToolResult> {

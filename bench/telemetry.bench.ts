@@ -1,0 +1,125 @@
+// What telemetry costs the chat path: requests/s of POST /api/agent/chat (a model call to a
+// fake OpenAI upstream, no memory) on agentd with the telemetry plugin tracing and counting
+// (traces exported over OTLP/HTTP to a receiver on loopback, every span sampled, /metrics
+// on), against the same agentd without the telemetry plugin, in the same run. Target
+// (issue 38): ratio >= 0.9.
+//
+// Each server runs in its own process pinned to one core; this process (the load
+// generator, the fake upstream both servers call, and the OTLP receiver) on the other.
+// Short ABBA rounds, each pair a ratio, the median of the pairs the figure (the host's
+// speed drifts; see kernel.bench.ts).
+//
+// Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
+import { tmpdir, availableParallelism } from 'node:os'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import autocannon from 'autocannon'
+
+const self = fileURLToPath(import.meta.url)
+const REPO = path.resolve(path.dirname(self), '..')
+const DURATION = Number(process.env.BENCH_SECONDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
+const TARGET = 0.9
+const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false } })()
+const plugin = (name: string, options?: Record<string, unknown>): Record<string, unknown> => ({ name, module: path.join(REPO, 'plugins', name), ...(options === undefined ? {} : { options }) })
+
+async function serve (mode: 'on' | 'off', upstream: string, receiver: string): Promise<void> {
+  const { Kernel } = await import('../core/kernel.ts')
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-telemetry-'))
+  const plugins = [
+    ...(mode === 'on' ? [plugin('telemetry', { access_log: false })] : []),
+    { name: 'openai', module: path.join(REPO, 'plugins/provider-openai-compatible'), options: { base_url: upstream, max_retries: 0 } },
+    plugin('tools-builtin'), plugin('providers-api'), plugin('prompts'), plugin('chat'),
+  ]
+  writeFileSync(path.join(dir, 'plugins.json'), JSON.stringify({ plugins }))
+  // BENCH_TRACES=0: metrics only (no exporter, no context manager, no propagation), to tell the two costs apart.
+  const otel = mode === 'on' && process.env.BENCH_TRACES !== '0' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_SAMPLER: 'always_on' } : {}
+  const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'), OPENAI_API_KEY: 'sk-bench', DEFAULT_MODEL: 'gpt-4o-mini', ...otel }, watch: false })
+  const addr = await kernel.start()
+  process.on('message', (m: string) => { if (m === 'cpu') { const u = process.cpuUsage(); process.send?.({ cpu_us: u.user + u.system }) } })
+  process.stdout.write(`${JSON.stringify({ port: addr.port })}\n`)
+  process.on('SIGTERM', () => { void kernel.close().then(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
+}
+
+/** A collector stand-in that takes OTLP JSON and counts the spans (it must not be the bottleneck: it parses nothing else). */
+async function startReceiver (): Promise<{ url: string, spans: () => number, close: () => void }> {
+  let spans = 0
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => { body += c.toString() })
+    req.on('end', () => { spans += body.split('"spanId"').length - 1; res.writeHead(200, { 'content-type': 'application/json' }).end('{}') })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => spans, close: () => { server.closeAllConnections(); server.close() } }
+}
+
+async function start (mode: string, upstream: string, receiver: string): Promise<{ child: ChildProcess, port: number }> {
+  const args = ['--import=tsx', self, mode, upstream, receiver]
+  const child = PIN ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = ''
+    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const nl = buf.indexOf('\n'); if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { port: number }).port) })
+    child.once('exit', code => { reject(new Error(`${mode} exited ${code}`)) })
+  })
+  return { child, port }
+}
+
+async function serverCpuUs (child: ChildProcess): Promise<number> {
+  return await new Promise(resolve => {
+    const on = (m: { cpu_us?: number }): void => { if (m.cpu_us !== undefined) { child.off('message', on); resolve(m.cpu_us) } }
+    child.on('message', on)
+    child.send('cpu')
+  })
+}
+
+interface Round { rps: number, cpuUsPerRequest: number }
+
+async function round (server: { child: ChildProcess, port: number }): Promise<Round> {
+  const cpu0 = await serverCpuUs(server.child)
+  const r = await autocannon({
+    url: `http://127.0.0.1:${server.port}/api/agent/chat`, method: 'POST', connections: 20, duration: DURATION,
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hello', use_memory: false }),
+  })
+  const cpu1 = await serverCpuUs(server.child)
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`)
+  return { rps: r.requests.average, cpuUsPerRequest: (cpu1 - cpu0) / r.requests.total }
+}
+
+const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
+
+async function main (): Promise<void> {
+  if (PIN) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+  const { FakeOpenAI } = await import('../test/fakes/openai-upstream.ts')
+  const fake = await new FakeOpenAI({ models: ['gpt-4o-mini'], fallback: () => ({ text: 'Hello there, how are you today?', usage: { prompt_tokens: 12, completion_tokens: 8 } }) }).start()
+  const receiver = await startReceiver()
+  const on = await start('serve-on', fake.url, receiver.url)
+  const off = await start('serve-off', fake.url, receiver.url)
+  try {
+    await round(on); await round(off) // warm-up
+    const pairs: Array<{ on: Round, off: Round }> = []
+    for (let i = 0; i < ROUNDS; i++) {
+      if (i % 2 === 0) { const a = await round(on); pairs.push({ on: a, off: await round(off) }) } else { const b = await round(off); pairs.push({ off: b, on: await round(on) }) }
+      fake.requests.length = 0 // the fake keeps every request; nobody reads them here
+    }
+    const rps = median(pairs.map(p => p.on.rps / p.off.rps))
+    const cpu = median(pairs.map(p => p.off.cpuUsPerRequest / p.on.cpuUsPerRequest))
+    console.log(`POST /api/agent/chat: telemetry on ${median(pairs.map(p => p.on.rps)).toFixed(0)} req/s, off ${median(pairs.map(p => p.off.rps)).toFixed(0)} req/s; throughput ratio ${rps.toFixed(3)} (pairs ${pairs.map(p => (p.on.rps / p.off.rps).toFixed(2)).join(' ')})`)
+    console.log(`server CPU per request: on ${median(pairs.map(p => p.on.cpuUsPerRequest)).toFixed(0)} us, off ${median(pairs.map(p => p.off.cpuUsPerRequest)).toFixed(0)} us; capacity ratio (off CPU / on) ${cpu.toFixed(3)}`)
+    console.log(`spans received by the OTLP receiver: ${receiver.spans()}`)
+    if (receiver.spans() === 0 && process.env.BENCH_TRACES !== '0') throw new Error('no span reached the receiver: the "on" server did not export')
+    console.log(`TARGET chat throughput ratio (telemetry on / off) >= ${TARGET}: ${rps >= TARGET ? 'met' : 'NOT met'} (${rps.toFixed(3)})`)
+    console.log(`TARGET chat capacity ratio (telemetry on / off) >= ${TARGET}: ${cpu >= TARGET ? 'met' : 'NOT met'} (${cpu.toFixed(3)})`)
+  } finally {
+    on.child.kill('SIGTERM'); off.child.kill('SIGTERM')
+    receiver.close()
+    await fake.close()
+  }
+}
+
+const mode = process.argv[2]
+if (mode === 'serve-on' || mode === 'serve-off') await serve(mode === 'serve-on' ? 'on' : 'off', process.argv[3], process.argv[4])
+else await main()

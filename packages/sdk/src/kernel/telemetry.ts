@@ -1,0 +1,73 @@
+// Spans around the work agentd does (model calls, tool calls, recall, job runs), written
+// against the OpenTelemetry API the way a library instruments itself: the API is a no-op
+// until an SDK registers a tracer provider, which only the telemetry plugin does
+// (plugins/telemetry). Until then `tracing()` is false and the helpers below call the
+// work directly: no span object, no context switch, one boolean read.
+//
+// Attribute names follow the OpenTelemetry GenAI semantic conventions where one exists
+// (gen_ai.*); agentd's own are under `agentd.*`.
+import { trace, context, SpanKind, SpanStatusCode, type Attributes, type Span, type Tracer } from '@opentelemetry/api'
+
+export type { Span, Attributes }
+export { SpanKind }
+
+interface TelemetryState {
+  /** A tracer provider is registered (traces exported, or spans feeding the metrics). */
+  active: boolean
+  /** Its tracer (not the API's global proxy, which a re-registration would leave pointing at the old provider). */
+  tracer: Tracer
+  /** Prompt and completion text on model-call spans (off unless configured: it holds user data). */
+  captureContent: boolean
+}
+
+const state: TelemetryState = { active: false, captureContent: false, tracer: trace.getTracer('agentd') }
+
+/** Set by the telemetry plugin when it registers (or removes) its tracer provider. */
+export function setTelemetry (next: Partial<TelemetryState>): void { Object.assign(state, next) }
+
+/** Whether spans are being recorded at all: instrumentation skips its work when not. */
+export function tracing (): boolean { return state.active }
+
+/** Whether prompts and completions may be written on spans. */
+export function captureContent (): boolean { return state.active && state.captureContent }
+
+/**
+ * Runs `fn` inside an active span (children started in it are its children), ends the span
+ * when `fn` settles and marks it failed when `fn` throws. Callers check `tracing()` first
+ * on hot paths; here it is checked again so a caller may skip that.
+ */
+export async function inSpan<T> (name: string, attributes: Attributes, fn: (span: Span | undefined) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  if (!state.active) return await fn(undefined)
+  return await state.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
+    try {
+      return await fn(span)
+    } catch (err) {
+      failSpan(span, err)
+      throw err
+    } finally {
+      span.end()
+    }
+  })
+}
+
+/** Starts a span under the active context without making it current (a stream's span, ended by its consumer). */
+export function startSpan (name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL): Span | undefined {
+  if (!state.active) return undefined
+  return state.tracer.startSpan(name, { kind, attributes }, context.active())
+}
+
+/** Runs `fn` with `span` as the active span (a stream's next part: the upstream call it makes is the span's child). */
+export function withActiveSpan<T> (span: Span | undefined, fn: () => T): T {
+  if (span === undefined) return fn()
+  return context.with(trace.setSpan(context.active(), span), fn)
+}
+
+/** Records an error on a span: status ERROR, `error.type`, the exception event. */
+export function failSpan (span: Span | undefined, err: unknown): void {
+  if (span === undefined) return
+  const e = err as { code?: unknown, name?: string, message?: string } | undefined
+  const type = typeof e?.code === 'string' ? e.code : e?.name ?? 'Error'
+  span.setAttribute('error.type', type)
+  span.setStatus({ code: SpanStatusCode.ERROR, message: e?.message })
+  span.recordException(err instanceof Error ? err : String(err))
+}

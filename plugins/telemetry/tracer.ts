@@ -1,0 +1,76 @@
+// The process's OpenTelemetry tracer provider: created when traces or metrics are on, held
+// in the kernel's resource pool (a reload with the same settings keeps it; other settings
+// make a new one, which replaces the global registration), removed when the last
+// generation using it closes.
+//
+// Traces on: spans batched to the OTLP exporter (protobuf or JSON over HTTP), the W3C
+// trace context read from incoming requests and written on outgoing ones (the undici
+// instrumentation: the fetch the provider SDKs and the MCP client use), and an
+// AsyncLocalStorage context manager so a span started in a handler is the parent of what
+// the handler does. Metrics only: spans are recorded for the metrics and go nowhere; no
+// context manager, no propagation (nothing is sent, so nothing is joined up).
+import { context, propagation, trace } from '@opentelemetry/api'
+import { BatchSpanProcessor, AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
+import { resourceFromAttributes } from '@opentelemetry/resources'
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto'
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici'
+import { setTelemetry } from '@agentd/sdk'
+import type { TraceConfig } from './otel-config.ts'
+import { RecordingSampler, samplerFromEnv } from './sampler.ts'
+
+export interface TracerSetup {
+  trace: TraceConfig | undefined
+  version: string
+  captureContent: boolean
+}
+
+export class ProcessTracer {
+  readonly provider: NodeTracerProvider
+  readonly exporting: boolean
+  readonly #undici: UndiciInstrumentation | undefined
+
+  constructor (setup: TracerSetup, processors: SpanProcessor[]) {
+    const t = setup.trace
+    const all = [...processors]
+    if (t !== undefined) {
+      const options = { url: t.url, headers: t.headers }
+      all.push(new BatchSpanProcessor(t.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options)))
+    }
+    this.provider = new NodeTracerProvider({
+      resource: resourceFromAttributes({ ...t?.resourceAttributes, 'service.name': t?.serviceName ?? 'agentd', 'service.version': setup.version }),
+      sampler: new RecordingSampler(t === undefined ? new AlwaysOffSampler() : samplerFromEnv(t.sampler, t.samplerArg)),
+      spanProcessors: all,
+    })
+    this.exporting = t !== undefined
+    // Another provider (an earlier reload's settings) may still be registered: this one replaces it.
+    trace.disable()
+    if (t !== undefined) {
+      context.disable()
+      propagation.disable()
+      this.provider.register()
+      // Enabled at construction (it reads `enabled` from its config on every request, so not `enabled: false` then enable()).
+      this.#undici = new UndiciInstrumentation()
+      this.#undici.setTracerProvider(this.provider)
+    } else {
+      trace.setGlobalTracerProvider(this.provider)
+    }
+    setTelemetry({ active: true, captureContent: setup.captureContent, tracer: this.provider.getTracer('agentd', setup.version) })
+  }
+
+  /** Exports what is batched (tests wait for their spans this way). */
+  async flush (): Promise<void> { await this.provider.forceFlush() }
+
+  async shutdown (): Promise<void> {
+    this.#undici?.disable()
+    // Only undo the global registration if it is still this provider's (a newer one may have replaced it).
+    const mine = (trace.getTracerProvider() as { getDelegate?: () => unknown }).getDelegate?.() === this.provider
+    if (mine) {
+      setTelemetry({ active: false, captureContent: false })
+      trace.disable()
+      if (this.exporting) { context.disable(); propagation.disable() }
+    }
+    await this.provider.shutdown().catch(() => undefined)
+  }
+}
