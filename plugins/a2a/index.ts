@@ -13,11 +13,8 @@ import { envInt, type PluginOptions } from '@agentd/sdk'
 import { ChatMemory } from '@agentd/sdk/kits/conversation'
 import { useTaskTracker } from '@agentd/sdk/kits/tasks'
 import { options, type A2AOptions } from './options.ts'
-import { buildCard, cardJson } from './card.ts'
-import { AgentdExecutor } from './executor.ts'
-import { AgentdRequestHandler, checkMessage } from './handler.ts'
 import { acquireState } from './state.ts'
-import { JsonRpcRoute } from './transport.ts'
+import type { A2ARuntime } from './runtime.ts'
 
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
@@ -38,10 +35,12 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
   // Memory plugins may load after this one: pick the service once every plugin has registered.
   app.addHook('onReady', async () => { memory = new ChatMemory(app.registry.memoryServices.first(), app.log, opts.memory_timeout_ms) })
 
-  const executor = new AgentdExecutor({ app, opts, contexts: state.contexts, memory: () => memory }, state, tracker)
-  const card = buildCard(opts, app.kernel.version, `http://${env.API_HOST ?? '127.0.0.1'}:${env.API_PORT ?? '12319'}`, keyRequired)
-  const handler = new AgentdRequestHandler(card, state.tasks, executor, state.buses).checkWith(m => { checkMessage(app, maxLength, m) })
-  const rpc = new JsonRpcRoute(handler, app.log)
+  // The SDK's side (runtime.ts) is imported on the first A2A request, not at start.
+  let runtime: Promise<A2ARuntime> | undefined
+  const load = async (): Promise<A2ARuntime> => await (runtime ??= import('./runtime.ts').then(m => m.createRuntime({
+    app, opts, state, tracker, memory: () => memory, keyRequired, maxLength,
+    boundUrl: `http://${env.API_HOST ?? '127.0.0.1'}:${env.API_PORT ?? '12319'}`,
+  })).catch((err: unknown) => { runtime = undefined; throw err }))
 
   app.get('/.well-known/agent-card.json', {
     config: { public: true },
@@ -49,7 +48,7 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
   }, async (request) => {
     // The URL the client reached us by (its Host passed the kernel's allow-list).
     const base = `${request.protocol}://${request.host}`
-    return cardJson(buildCard(opts, app.kernel.version, base, keyRequired))
+    return (await load()).card(base)
   })
 
   // A scope of its own, so that a body that does not parse is JSON-RPC's -32700 here, not the API's 400.
@@ -64,7 +63,7 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
       schema: { tags: ['a2a'], summary: 'A2A JSON-RPC: message/send, message/stream, tasks/get, tasks/cancel (and their A2A 1.0 names)', body: Type.Unknown() },
     }, async (request, reply) => {
       if (request.body === NOT_JSON) return await reply.code(200).send({ jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' } })
-      await rpc.handle(request, reply, request.body)
+      await (await load()).handle(request, reply, request.body)
       return reply
     })
   })

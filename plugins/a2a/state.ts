@@ -2,7 +2,7 @@
 // event buses of tasks in flight and each running task's abort controller. Held in the
 // resource pool, so a task started before a live reload can still be read, streamed and
 // cancelled after it.
-import { DefaultExecutionEventBusManager, type ExecutionEventBusManager } from '@a2a-js/sdk/server'
+import type { ExecutionEventBusManager } from '@a2a-js/sdk/server'
 import type { FastifyInstance } from 'fastify'
 import type { A2AOptions } from './options.ts'
 import { ContextStore } from './contexts.ts'
@@ -11,7 +11,8 @@ import { BoundedTaskStore } from './task-store.ts'
 export interface A2AState {
   tasks: BoundedTaskStore
   contexts: ContextStore
-  buses: ExecutionEventBusManager
+  /** Set by the first generation that loads the SDK (runtime.ts), kept by the later ones. */
+  buses: ExecutionEventBusManager | undefined
   /** Running tasks by id: aborting one stops its model and tool calls. */
   running: Map<string, AbortController>
 }
@@ -23,7 +24,7 @@ export async function acquireState (app: FastifyInstance, opts: A2AOptions): Pro
     create: () => ({
       tasks: new BoundedTaskStore(opts.max_tasks),
       contexts: new ContextStore(opts.max_contexts, opts.max_context_messages),
-      buses: new DefaultExecutionEventBusManager(),
+      buses: undefined,
       running: new Map<string, AbortController>(),
     }),
     dispose: (s) => { for (const c of s.running.values()) c.abort(new Error('agentd is shutting down')) },
