@@ -27,7 +27,8 @@ const NOT_JSON = Symbol('a2a: body is not JSON')
 async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Promise<void> {
   app.hooks.declare('tool:before', 'tool:after')
   const env = app.agentConfig.env
-  const keyRequired = env.AGENT_API_KEY_REQUIRED === 'true'
+  // Read as the kernel reads it (core/config.ts): 1, true, yes, on.
+  const keyRequired = ['1', 'true', 'yes', 'on'].includes((env.AGENT_API_KEY_REQUIRED ?? '').toLowerCase())
   const maxLength = envInt(env, 'AGENT_MAX_CHAT_LENGTH', 10_000)
   const state = await acquireState(app, opts)
   const tracker = await useTaskTracker(app)
