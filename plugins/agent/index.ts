@@ -12,6 +12,7 @@ import { options, type AgentOptions } from './options.ts'
 import { DEFAULT_AUTO_RULES, checkRules } from './auto.ts'
 import { registerRoutes } from './routes.ts'
 import { acquireTracker } from './tracker.ts'
+import { agentRunner } from './runner.ts'
 
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */
@@ -22,7 +23,10 @@ async function agent (app: FastifyInstance, opts: PluginOptions<AgentOptions>): 
   const rules = opts.auto_rules ?? DEFAULT_AUTO_RULES
   const problem = checkRules(rules)
   if (problem !== undefined) throw new Errors.PLUGIN_CONFIG(`agent: ${problem}.`)
-  registerRoutes(app, opts, rules, await acquireTracker(app))
+  const tracker = await acquireTracker(app)
+  registerRoutes(app, opts, rules, tracker)
+  // Other protocols (A2A) start runs through the registry.
+  app.registry.agentRunners.add(opts.instance, agentRunner(app, opts, rules, tracker))
   // Once every plugin has registered, a configured default strategy must exist.
   app.addHook('onReady', async () => {
     const dflt = opts.default_reasoning_strategy

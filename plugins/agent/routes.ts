@@ -79,6 +79,20 @@ export function runConfig (app: FastifyInstance, opts: AgentOptions, o: RunOverr
   }
 }
 
+/** The task trimmed and the strategy that will run; throws the 4xx the caller's mistake deserves. */
+export function checkRun (app: FastifyInstance, opts: AgentOptions, maxChatLength: number, rawTask: string, strategy: string | undefined): { task: string, strategy: string } {
+  const task = rawTask.trim()
+  if (task === '') throw new AgentErrors.EMPTY_TASK()
+  if (task.length > maxChatLength) throw new AgentErrors.TASK_TOO_LONG(task.length, maxChatLength)
+  const registered = app.registry.strategies.names()
+  if (registered.length === 0) throw new AgentErrors.NO_STRATEGIES()
+  const requested = strategy ?? opts.default_reasoning_strategy ?? app.agentConfig.lookup('preferences.default_reasoning_strategy', undefined, 'auto') ?? 'auto'
+  if (requested !== 'auto' && !registered.includes(requested)) {
+    throw new AgentErrors.UNKNOWN_STRATEGY(requested, ['auto', ...registered].join(', '))
+  }
+  return { task, strategy: requested }
+}
+
 export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRules: readonly AutoRuleT[], tracker: TaskTracker): void {
   // The chat's limit (AGENT_MAX_CHAT_LENGTH) applies to a task as well.
   const maxChatLength = envInt(app.agentConfig.env, 'AGENT_MAX_CHAT_LENGTH', 10_000)
@@ -95,17 +109,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
     },
   }, async (request, reply) => {
     const body = request.body as RunBodyT
-    const task = body.task.trim()
-    if (task === '') throw new AgentErrors.EMPTY_TASK()
-    const limit = maxChatLength
-    if (task.length > limit) throw new AgentErrors.TASK_TOO_LONG(task.length, limit)
-
-    const registered = app.registry.strategies.names()
-    if (registered.length === 0) throw new AgentErrors.NO_STRATEGIES()
-    const requested = body.reasoning_strategy ?? opts.default_reasoning_strategy ?? app.agentConfig.lookup('preferences.default_reasoning_strategy', undefined, 'auto') ?? 'auto'
-    if (requested !== 'auto' && !registered.includes(requested)) {
-      throw new AgentErrors.UNKNOWN_STRATEGY(requested, ['auto', ...registered].join(', '))
-    }
+    const { task, strategy: requested } = checkRun(app, opts, maxChatLength, body.task, body.reasoning_strategy)
 
     // The client going away cancels the run (and with it the provider call in flight).
     const client = new AbortController()

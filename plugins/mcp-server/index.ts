@@ -31,6 +31,12 @@ const loadServer = async (): Promise<typeof import('./server.ts')> => await (ser
 /** What the JSON parser of the /mcp route hands on for a body that is not JSON (answered as JSON-RPC's parse error). */
 const NOT_JSON = Symbol('mcp: body is not JSON')
 
+/** A request (or one of a batch) with `_meta.progressToken`: the client takes notifications/progress for it. */
+function asksProgress (body: unknown): boolean {
+  const one = (m: unknown): boolean => (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined
+  return Array.isArray(body) ? body.some(one) : one(body)
+}
+
 /** A JSON-RPC error answered before the transport (which never saw a message): id null. */
 function rpcError (reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', id: null, error: { code, message } })
@@ -66,7 +72,9 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
       const { buildServer, StreamableHTTPServerTransport } = await loadServer()
       const server = buildServer(apiCaller(app, credentialsOf(request.headers)), version)
       const guard = rules.guard(request.raw, request.socket.localPort ?? 0)
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, ...guard })
+      // JSON answers, but a call that asks for progress (a progressToken) is answered as an
+      // event stream: its notifications/progress go out before the result.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksProgress(request.body), ...guard })
       reply.hijack()
       reply.raw.once('close', () => { void transport.close(); void server.close() })
       await server.connect(transport)

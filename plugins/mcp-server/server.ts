@@ -4,12 +4,13 @@
 import { Type, type Static, type TSchema } from '@agentd/sdk/typebox'
 import { check, formatErrors } from '@agentd/sdk'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RequestSchema } from '@modelcontextprotocol/sdk/types.js'
 export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { CallApi } from './api.ts'
 import { ToolInputError, callTool, toolList } from './tools.ts'
 import { ResourceError, readResource, resourceList, resourceTemplates } from './resources.ts'
 import { PromptError, getPrompt, promptList } from './prompts.ts'
+import { complete } from './completions.ts'
 
 /**
  * A JSON-RPC error to answer with: the SDK sends `code`, `message` and `data` of what a
@@ -25,7 +26,7 @@ class RpcError extends Error {
 /** MCP's code for an unknown resource (the spec's -32002). */
 const RESOURCE_NOT_FOUND = -32002
 
-type SdkRequestSchema = typeof CallToolRequestSchema | typeof ListToolsRequestSchema | typeof ListResourcesRequestSchema | typeof ListResourceTemplatesRequestSchema | typeof ReadResourceRequestSchema | typeof ListPromptsRequestSchema | typeof GetPromptRequestSchema
+type SdkRequestSchema = typeof CallToolRequestSchema | typeof CompleteRequestSchema | typeof ListToolsRequestSchema | typeof ListResourcesRequestSchema | typeof ListResourceTemplatesRequestSchema | typeof ReadResourceRequestSchema | typeof ListPromptsRequestSchema | typeof GetPromptRequestSchema
 
 /**
  * A request schema that only fixes the method: the SDK would answer params that fail its
@@ -38,6 +39,11 @@ function loose<S extends SdkRequestSchema> (schema: S) { return RequestSchema.ex
 
 const ListParams = Type.Object({ cursor: Type.Optional(Type.String()) })
 const ReadParams = Type.Object({ uri: Type.String({ minLength: 1 }) })
+const CompleteParams = Type.Object({
+  ref: Type.Object({ type: Type.Union([Type.Literal('ref/prompt'), Type.Literal('ref/resource')]), name: Type.Optional(Type.String()), uri: Type.Optional(Type.String()) }),
+  argument: Type.Object({ name: Type.String(), value: Type.String() }),
+  context: Type.Optional(Type.Unknown()),
+})
 const GetPromptParams = Type.Object({ name: Type.String({ minLength: 1 }), arguments: Type.Optional(Type.Record(Type.String(), Type.String())) })
 
 function params<S extends TSchema> (method: string, schema: S, value: unknown): Static<S> {
@@ -56,16 +62,22 @@ export function buildServer (api: CallApi, version: string): Server {
   const server = new Server(
     { name: 'agentd', title: 'agentd memory and agent', version },
     {
-      // Prompts: the prompt profiles (no listChanged: the transport is stateless, there is no session to notify).
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // Prompts: the prompt profiles (no listChanged: the transport is stateless, there is no
+      // session to notify). No logging: a level set by logging/setLevel would have no session
+      // to hold it either.
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
       instructions: 'agentd\'s long-term memory: recall before answering from memory, remember facts worth keeping, forget what is wrong. Channels keep memories apart; _global is shared by all.',
     },
   )
   server.setRequestHandler(loose(ListToolsRequestSchema), (req) => { onePage('tools/list', req.params); return { tools: toolList() } })
-  server.setRequestHandler(loose(CallToolRequestSchema), async (req) => {
-    const p = req.params as { name: string, arguments?: unknown }
+  server.setRequestHandler(loose(CallToolRequestSchema), async (req, extra) => {
+    const p = req.params as { name: string, arguments?: unknown, _meta?: { progressToken?: string | number } }
+    const token = p._meta?.progressToken
+    const progress = token === undefined
+      ? undefined
+      : async (progress: number, total: number, message: string): Promise<void> => { await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }) }
     try {
-      return await callTool(p.name, p.arguments, api)
+      return await callTool(p.name, p.arguments, api, progress)
     } catch (err) {
       if (err instanceof ToolInputError) throw new RpcError(ErrorCode.InvalidParams, err.message)
       throw err
@@ -101,5 +113,6 @@ export function buildServer (api: CallApi, version: string): Server {
       throw err
     }
   })
+  server.setRequestHandler(loose(CompleteRequestSchema), async (req) => await complete(params('completion/complete', CompleteParams, req.params), api))
   return server
 }

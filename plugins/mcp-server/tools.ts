@@ -25,7 +25,12 @@ interface ToolDef<S extends TSchema> {
   output: TSchema
   annotations: Annotations
   run: (args: Static<S>, api: CallApi) => Promise<ToolResult>
+  /** A long tool: progress is reported around it when the client asks (a progressToken). */
+  long?: string
 }
+
+/** Sends MCP progress for the call (notifications/progress); a no-op when the client sent no progressToken. */
+export type Progress = (progress: number, total: number, message: string) => Promise<void>
 
 const text = (t: string, structured?: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: t }], ...(structured === undefined ? {} : { structuredContent: structured }) })
 const failed = (t: string): ToolResult => ({ content: [{ type: 'text', text: t }], isError: true })
@@ -71,6 +76,7 @@ const TOOLS = [
     input: Recall,
     output: RecallOut,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    long: 'recalling from memory',
     run: async (a, api) => {
       const r = await api('POST', '/api/memory/recall', { query: a.query, ...(a.channel === undefined ? {} : { channel: a.channel }), ...(a.top_k === undefined ? {} : { top_k: a.top_k }) })
       if (r.status !== 200) return failed(errorText(r))
@@ -131,6 +137,7 @@ const TOOLS = [
     output: TaskOut,
     // The agent may call any of its tools (web, files, other MCP servers).
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    long: 'running the agent task',
     run: async (a, api) => {
       const r = await api('POST', '/api/agent/run', { task: a.task, include_trace: false, ...(a.reasoning_strategy === undefined ? {} : { reasoning_strategy: a.reasoning_strategy }) })
       if (r.status === 404 && (r.body as { code?: string } | undefined)?.code === 'AGENT_ERR_NOT_FOUND') return failed('The agent plugin is not enabled on this server: enable "agent" in plugins.json.')
@@ -147,12 +154,20 @@ export const toolList = (): Array<{ name: string, title: string, description: st
   TOOLS.map(t => ({ name: t.name, title: t.title, description: t.description, inputSchema: jsonSchema(t.input), outputSchema: jsonSchema(t.output), annotations: t.annotations }))
 
 /** Runs a tool; an unknown tool or bad arguments answer as MCP protocol errors (thrown). */
-export async function callTool (name: string, args: unknown, api: CallApi): Promise<ToolResult> {
+export async function callTool (name: string, args: unknown, api: CallApi, progress?: Progress): Promise<ToolResult> {
   const tool = TOOLS.find(t => t.name === name)
   if (tool === undefined) throw new ToolInputError(`Unknown tool "${name}"; tools: ${TOOLS.map(t => t.name).join(', ')}.`)
   const c = check(tool.input, args ?? {})
   if (!c.ok) throw new ToolInputError(`Invalid arguments for ${name}: ${formatErrors(c.errors)}`)
-  return await (tool.run as (a: unknown, api: CallApi) => Promise<ToolResult>)(c.value, api)
+  const run = tool.run as (a: unknown, api: CallApi) => Promise<ToolResult>
+  const long = (tool as { long?: string }).long
+  if (progress === undefined || long === undefined) return await run(c.value, api)
+  // One API call each: progress says when it started and when it is done (the client's
+  // timeout can reset on it, and a user sees that the tool works).
+  await progress(0, 1, `${name}: ${long}`)
+  const result = await run(c.value, api)
+  await progress(1, 1, `${name}: done`)
+  return result
 }
 
 export class ToolInputError extends Error {}

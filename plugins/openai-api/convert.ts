@@ -1,7 +1,7 @@
 // OpenAI's chat messages and tools to agentd's provider types, and agentd's tool calls
 // back to OpenAI's. The client owns the conversation (it sends the whole history each
 // time); its system and developer messages are collected to join agentd's composed prompt.
-import type { Message, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
+import type { ImageInput, Message, ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
 import { OpenAIErrors } from './errors.ts'
 import type { WireMessage, WireToolDef } from './schema.ts'
 
@@ -12,15 +12,28 @@ export interface ConvertedConversation {
   messages: Message[]
 }
 
-/** Text of a message's content: a string, null, or text parts (any other part is a 400: agentd's providers take text). */
+/** Text of a message's content: a string, null, or text parts (any other part is a 400 here). */
 export function contentText (content: WireMessage['content'], at: string): string {
-  if (content === undefined || content === null) return ''
-  if (typeof content === 'string') return content
-  return content.map((part, i) => {
-    if (part.type === 'text' && typeof part.text === 'string') return part.text
-    throw new OpenAIErrors.UNSUPPORTED(`${at}.content.${i}: only text parts are supported (got "${part.type}").`)
-  }).join('\n')
+  return userContent(content, at, false).text
 }
+
+/** Text and, where `images` allows (user messages), `image_url` parts; any other part is a 400. */
+function userContent (content: WireMessage['content'], at: string, images: boolean): { text: string, images: ImageInput[] } {
+  if (content === undefined || content === null) return { text: '', images: [] }
+  if (typeof content === 'string') return { text: content, images: [] }
+  const texts: string[] = []
+  const found: ImageInput[] = []
+  content.forEach((part, i) => {
+    if (part.type === 'text' && typeof part.text === 'string') { texts.push(part.text); return }
+    if (part.type === 'image_url' && images && part.image_url !== undefined) { found.push(part.image_url); return }
+    const allowed = images ? 'text and image_url parts are supported' : 'only text parts are supported on this role'
+    throw new OpenAIErrors.UNSUPPORTED(`${at}.content.${i}: ${allowed} (got "${part.type}"${part.type === 'image_url' ? ' without image_url' : ''}).`)
+  })
+  return { text: texts.join('\n'), images: found }
+}
+
+/** Whether any message carries an image (the model must support vision). */
+export const hasImages = (messages: readonly Message[]): boolean => messages.some(m => (m.images?.length ?? 0) > 0)
 
 function parseArguments (raw: string, at: string): Record<string, unknown> {
   if (raw.trim() === '') return {}
@@ -38,14 +51,16 @@ export function convertMessages (wire: WireMessage[]): ConvertedConversation {
   const callNames = new Map<string, string>()
   wire.forEach((m, i) => {
     const at = `messages.${i}`
+    if (m.role === 'user') {
+      const { text, images } = userContent(m.content, at, true)
+      messages.push({ role: 'user', content: text, ...(images.length === 0 ? {} : { images }) })
+      return
+    }
     const text = contentText(m.content, at)
     switch (m.role) {
       case 'system':
       case 'developer':
         if (text !== '') system.push(text)
-        return
-      case 'user':
-        messages.push({ role: 'user', content: text })
         return
       case 'assistant': {
         const msg: Message = { role: 'assistant', content: text }

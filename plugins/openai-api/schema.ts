@@ -6,7 +6,12 @@
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from '@agentd/sdk/kits/memory'
 
-const TextPart = Type.Object({ type: Type.String({ minLength: 1 }), text: Type.Optional(Type.String()) })
+const ImageUrl = Type.Object({
+  url: Type.String({ minLength: 1, description: 'an https URL or a data:image/...;base64 URL' }),
+  detail: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('low'), Type.Literal('high')])),
+})
+// One part of a message's content: `text` with `text`, `image_url` with `image_url` (user messages, vision models).
+const TextPart = Type.Object({ type: Type.String({ minLength: 1 }), text: Type.Optional(Type.String()), image_url: Type.Optional(ImageUrl) })
 
 const Content = Type.Union([Type.String(), Type.Null(), Type.Array(TextPart)])
 

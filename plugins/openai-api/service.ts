@@ -9,7 +9,7 @@ import type { CompletionRequest, FinishReason, Message, Provider, ToolDefinition
 import type { OpenAIApiOptions } from './options.ts'
 import type { CompletionRequestBody } from './schema.ts'
 import { OpenAIErrors } from './errors.ts'
-import { convertMessages, lastUserText, toolDefinitions } from './convert.ts'
+import { convertMessages, hasImages, lastUserText, toolDefinitions } from './convert.ts'
 import { requestOptions } from './request-options.ts'
 import { modelResolver } from '@agentd/sdk/kits/provider'
 import { promptComposer, runConversation, type ChatMemory, type TurnToStore } from '@agentd/sdk/kits/conversation'
@@ -74,6 +74,9 @@ export function prepareCompletion (deps: CompletionDeps, body: CompletionRequest
   const last = lastUserText(messages)
   if (last.length > deps.maxChatLength) throw new OpenAIErrors.TOO_LONG(last.length, deps.maxChatLength)
   const { provider, model } = modelResolver(app, 'The openai-api plugin').resolve(body.model)
+  if (hasImages(messages) && !provider.capabilities(model).supports_vision) {
+    throw new OpenAIErrors.UNSUPPORTED(`The messages hold image parts, and ${provider.id}/${model} does not read images (set models.overrides.${model}.supports_vision if it does). Pick a vision model or send text only.`)
+  }
   const ro = requestOptions(body, headers)
   promptComposer(app, 'The openai-api plugin').checkProfile(ro.profile_id) // 404 for an unknown profile
   const memoryDefault = app.agentConfig.fromFile('preferences.enable_memory_by_default')

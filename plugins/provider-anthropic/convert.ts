@@ -30,7 +30,17 @@ function blocksOf (m: Message, model: string): { role: 'user' | 'assistant', blo
     for (const c of m.tool_calls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments })
     return { role: 'assistant', blocks }
   }
-  return { role: 'user', blocks: m.content === '' ? [] : [{ type: 'text', text: m.content }] }
+  const images = (m.images ?? []).map(imageBlock)
+  return { role: 'user', blocks: [...images, ...(m.content === '' ? [] : [{ type: 'text' as const, text: m.content }])] }
+}
+
+const DATA_URL = /^data:(image\/(?:jpeg|png|gif|webp));base64,(.*)$/s
+
+/** A data URL as a base64 source, any other URL as a URL source (Anthropic fetches it). */
+function imageBlock (i: { url: string }): Block {
+  const data = DATA_URL.exec(i.url)
+  if (data !== null) return { type: 'image', source: { type: 'base64', media_type: data[1] as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp', data: data[2] } }
+  return { type: 'image', source: { type: 'url', url: i.url } }
 }
 
 export function toParams (req: CompletionRequest, maxTokens: number, thinking: ThinkingSettings): CreateParams {

@@ -245,3 +245,13 @@ t.test('thinking_effort takes only the API\'s effort levels', async t => {
   ws.writePlugins([{ name: 'anthropic', module: repoPlugin('provider-anthropic'), options: { thinking_effort: 'extreme' } }])
   await t.rejects(planPlugins(ws.pluginsFile, '0.0.0'), /thinking_effort/)
 })
+
+t.test('a user message\'s images become image blocks before its text: a data URL as base64, another URL as a URL', async t => {
+  const { toParams } = await import('./convert.ts')
+  const p = toParams({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'What is this?', images: [{ url: 'data:image/png;base64,AAAA' }, { url: 'https://example.org/cat.jpg' }] }] }, 1024, { budgetTokens: 0 })
+  t.same(p.messages[0].content, [
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+    { type: 'image', source: { type: 'url', url: 'https://example.org/cat.jpg' } },
+    { type: 'text', text: 'What is this?' },
+  ])
+})

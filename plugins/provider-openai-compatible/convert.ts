@@ -9,7 +9,15 @@ type ChatParams = Omit<OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStre
 function toMessage (m: Message): ChatMessage {
   switch (m.role) {
     case 'system': return { role: 'system', content: m.content }
-    case 'user': return { role: 'user', content: m.content }
+    case 'user':
+      if (m.images === undefined || m.images.length === 0) return { role: 'user', content: m.content }
+      return {
+        role: 'user',
+        content: [
+          ...(m.content === '' ? [] : [{ type: 'text' as const, text: m.content }]),
+          ...m.images.map(i => ({ type: 'image_url' as const, image_url: { url: i.url, ...(i.detail === undefined ? {} : { detail: i.detail }) } })),
+        ],
+      }
     case 'tool': return { role: 'tool', content: m.content, tool_call_id: m.tool_call_id ?? '' }
     case 'assistant': {
       const calls = m.tool_calls ?? []

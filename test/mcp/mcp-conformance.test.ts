@@ -4,8 +4,9 @@
 // StreamableHTTPClientTransport for the protocol, with raw fetch for the HTTP rules.
 //
 // What applies and what does not: agentd advertises tools, resources and prompts (its prompt
-// profiles; no listChanged, the transport being stateless), not logging, completions or resource subscriptions, so those methods must be "method not
-// found" rather than half there; it lists everything on one page, so a cursor it never
+// profiles; no listChanged, the transport being stateless) and completions, not logging or
+// resource subscriptions, so those methods must be "method not found" rather than half
+// there; it lists everything on one page, so a cursor it never
 // gave is invalid params; its tools declare an outputSchema and the SDK client checks
 // each structuredContent against it. The transport is stateless (each POST stands alone,
 // no Mcp-Session-Id is issued), so the session rules of a stateful server such as
@@ -68,7 +69,7 @@ t.test('MCP server conformance', async t => {
   t.test('initialize: server info, instructions, the capabilities it has and no others', async t => {
     t.match(client.getServerVersion(), { name: 'agentd', version: String })
     t.match(client.getInstructions(), /recall/)
-    t.same(client.getServerCapabilities(), { tools: {}, resources: {}, prompts: {} }, 'tools, resources and prompts; no logging, completions, subscriptions or list_changed')
+    t.same(client.getServerCapabilities(), { tools: {}, resources: {}, prompts: {}, completions: {} }, 'tools, resources, prompts and completions; no logging, subscriptions or list_changed')
     t.equal(transport.sessionId, undefined, 'stateless: no Mcp-Session-Id was issued')
     t.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION, 'the client\'s latest version was accepted')
   })
@@ -158,10 +159,34 @@ t.test('MCP server conformance', async t => {
     t.equal((await mcpError(t, client.getPrompt({ name: 'no-such-profile' }), 'an unknown prompt'))?.code, ErrorCode.InvalidParams)
   })
 
-  t.test('what is not advertised is method not found: logging, completions, subscriptions, anything else', async t => {
+  t.test('completions: a channel name of the channel-facts template by prefix; ids and prompt arguments complete to nothing', async t => {
+    const channels = (await s.json('/api/memory/channels', { headers: { 'x-api-key': KEY } })).body as { channels: Array<{ name: string }> }
+    const first = channels.channels.map(c => c.name).sort()[0]
+    const prefix = first.slice(0, 2)
+    const byPrefix = await client.complete({ ref: { type: 'ref/resource', uri: 'agentd://memory/channels/{name}/facts' }, argument: { name: 'name', value: prefix } })
+    t.same(byPrefix.completion.values, channels.channels.map(c => c.name).filter(n => n.startsWith(prefix)).sort())
+    t.ok(byPrefix.completion.values.includes(first))
+    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'agentd://memory/facts/{id}' }, argument: { name: 'id', value: '' } })
+    t.same(ids.completion.values, [])
+    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'default' }, argument: { name: 'x', value: 'a' } })
+    t.same(prompt.completion.values, [])
+    t.equal((await mcpError(t, client.request({ method: 'completion/complete', params: { ref: { type: 'ref/elsewhere' }, argument: { name: 'x', value: '' } } } as never, EmptyResultSchema), 'a bad ref'))?.code, ErrorCode.InvalidParams)
+  })
+
+  t.test('progress: a long tool called with a progressToken reports its start and end before the result', async t => {
+    const seen: Array<{ progress: number, total?: number, message?: string }> = []
+    const r = await client.callTool({ name: 'recall', arguments: { query: 'anything at all' } }, undefined, { onprogress: (p) => { seen.push(p) } })
+    t.notOk(r.isError)
+    t.same(seen.map(p => [p.progress, p.total]), [[0, 1], [1, 1]])
+    t.match(seen[0].message, /recall: recalling from memory/)
+    const quiet: unknown[] = []
+    await client.callTool({ name: 'list_channels', arguments: {} }, undefined, { onprogress: (p) => { quiet.push(p) } })
+    t.same(quiet, [], 'a quick tool reports none (its result came, so any progress would have come before it)')
+  })
+
+  t.test('what is not advertised is method not found: logging, subscriptions, anything else', async t => {
     const calls: Array<[string, Json | undefined]> = [
       ['logging/setLevel', { level: 'info' }],
-      ['completion/complete', { ref: { type: 'ref/resource', uri: 'agentd://memory/facts/{id}' }, argument: { name: 'id', value: '' } }],
       ['resources/subscribe', { uri: 'agentd://memory/facts' }],
       ['resources/unsubscribe', { uri: 'agentd://memory/facts' }],
       ['no/such/method', undefined],

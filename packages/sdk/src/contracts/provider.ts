@@ -10,9 +10,21 @@ export interface ToolCall {
   arguments: Record<string, unknown>
 }
 
+/** An image on a user message: an https URL or a `data:<media type>;base64,...` URL. */
+export interface ImageInput {
+  url: string
+  /** OpenAI's resolution hint; providers without one ignore it. */
+  detail?: 'auto' | 'low' | 'high'
+}
+
 export interface Message {
   role: Role
   content: string
+  /**
+   * Images after the text, on `user` messages only; sent to a model whose capabilities say
+   * `supports_vision` (the caller checks: a provider that cannot send them ignores them).
+   */
+  images?: ImageInput[]
   /** Tool name, on `tool` messages. */
   name?: string
   /** Links a `tool` message to the call it answers. */
