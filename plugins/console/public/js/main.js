@@ -10,6 +10,7 @@ import { ToolsPage } from './pages/tools.js'
 import { JobsPage } from './pages/jobs.js'
 import { PromptsPage } from './pages/prompts.js'
 import { SystemPage } from './pages/system.js'
+import { SettingsPage } from './pages/settings.js'
 
 const PAGES = [
   { id: 'chat', label: 'Chat', page: ChatPage },
@@ -18,6 +19,7 @@ const PAGES = [
   { id: 'jobs', label: 'Jobs', page: JobsPage },
   { id: 'prompts', label: 'Prompts', page: PromptsPage },
   { id: 'system', label: 'System', page: SystemPage },
+  { id: 'settings', label: 'Settings', page: SettingsPage },
 ]
 
 const current = () => {
