@@ -21,7 +21,7 @@ function ProviderForm ({ id, p, onSaved }) {
     if (key.trim() !== '') section.api_key = key.trim()
     if (urlChanged) section.base_url = url.trim()
     const r = await act.run(() => api('/api/config/update', { method: 'POST', body: { providers: { [id]: section } } }))
-    if (r) { setKey(''); onSaved() }
+    if (r) { setKey(''); onSaved(r.message) }
   }
   return html`<form class="card provider-form" data-provider=${id} onSubmit=${save} aria-label=${`provider ${id}`}>
     <div class="row"><strong>${id}</strong> ${p.status ? html`<${Badge} status=${p.status} />` : null}</div>
@@ -35,7 +35,6 @@ function ProviderForm ({ id, p, onSaved }) {
     ${urlChanged && key.trim() === '' && p.api_key?.set ? html`<p class="muted">A stored key goes only to the address it was set with: give the key again to keep one for the new address.</p>` : null}
     <div class="row">
       <button type="submit" class="primary" disabled=${act.busy || (key.trim() === '' && !urlChanged)}>Save ${id}</button>
-      ${act.result ? html`<span class="ok" role="status">${act.result.message}</span>` : null}
     </div>
     <${ErrorBox} error=${act.error} what="Not saved" />
   </form>`
@@ -52,7 +51,8 @@ function Preferences ({ prefs, onSaved }) {
   if (memory !== (prefs.enable_memory_by_default !== false)) patch.enable_memory_by_default = memory
   const save = async (e) => {
     e.preventDefault()
-    if (await act.run(() => api('/api/config/update', { method: 'POST', body: { preferences: patch } }))) onSaved()
+    const r = await act.run(() => api('/api/config/update', { method: 'POST', body: { preferences: patch } }))
+    if (r) onSaved(r.message)
   }
   return html`<form class="card prefs" onSubmit=${save} aria-label="preferences">
     <label>Default model
@@ -62,7 +62,6 @@ function Preferences ({ prefs, onSaved }) {
     <label class="check"><input type="checkbox" name="memory" checked=${memory} onChange=${e => setMemory(e.target.checked)} /> Use memory in chats by default</label>
     <div class="row">
       <button type="submit" class="primary" disabled=${act.busy || Object.keys(patch).length === 0}>Save preferences</button>
-      ${act.result ? html`<span class="ok" role="status">${act.result.message}</span>` : null}
     </div>
     <${ErrorBox} error=${act.error} what="Not saved" />
   </form>`
@@ -70,15 +69,16 @@ function Preferences ({ prefs, onSaved }) {
 
 export function SettingsPage () {
   const cfg = useApi('/api/config')
-  // Keyed by generation of the answer: a save reloads and the forms start from what is in effect.
-  const [round, setRound] = useState(0)
-  const saved = () => { cfg.reload(); setRound(r => r + 1) }
+  // A save reloads; each form is keyed by what the server said, so it starts again from what is in effect.
+  const [notice, setNotice] = useState('')
+  const saved = (message) => { setNotice(message); cfg.reload() }
   return html`<div class="page"><h1>Settings</h1>
     <p class="muted">Saved to <code>data/config.json</code> and applied at once. Keys are never shown again: only whether one is set and where it comes from.</p>
+    ${notice ? html`<p class="ok saved" role="status">${notice}</p>` : null}
     <${Loaded} state=${cfg} what="Settings" plugin="config-api">${d => html`
       <h2>Providers</h2>
-      <div class="cards">${Object.entries(d.providers ?? {}).filter(([, p]) => p.loaded !== false).map(([id, p]) => html`<${ProviderForm} key=${`${id}-${round}`} id=${id} p=${p} onSaved=${saved} />`)}</div>
+      <div class="cards">${Object.entries(d.providers ?? {}).filter(([, p]) => p.loaded !== false).map(([id, p]) => html`<${ProviderForm} key=${JSON.stringify(p)} id=${id} p=${p} onSaved=${saved} />`)}</div>
       <h2>Preferences</h2>
-      <${Preferences} key=${`prefs-${round}`} prefs=${d.preferences ?? {}} onSaved=${saved} />`}<//>
+      <${Preferences} key=${JSON.stringify(d.preferences ?? {})} prefs=${d.preferences ?? {}} onSaved=${saved} />`}<//>
   </div>`
 }
