@@ -24,6 +24,8 @@ export interface ConsoleSetup {
   consoleEnabled?: boolean
   /** The OpenAI provider's default address (the fake upstream's when not given). */
   openaiBaseUrl?: string
+  /** More plugins, loaded before the console (the agent and its strategies, translation). */
+  extra?: PluginSpec[]
 }
 
 export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpec[] {
@@ -48,6 +50,7 @@ export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpe
     { name: 'chat', module: repoPlugin('chat') },
     ...memory,
     ...jobs,
+    ...(setup.extra ?? []),
     { name: 'console', module: repoPlugin('console'), enabled: setup.consoleEnabled ?? true },
   ]
 }
