@@ -60,13 +60,13 @@ t.test('agent run stream', async t => {
   t.test('input errors are JSON answers before the stream starts', async t => {
     const empty = await h.s.post('/api/agent/run/stream', { task: '  ' })
     t.equal(empty.status, 400)
-    t.equal((await empty.json()).code, 'AGENT_ERR_AGENT_EMPTY_TASK')
+    t.equal(((await empty.json()) as { code: string }).code, 'AGENT_ERR_AGENT_EMPTY_TASK')
     const unknown = await h.s.post('/api/agent/run/stream', { task: 'hi', reasoning_strategy: 'astrology' })
     t.equal(unknown.status, 400)
-    t.equal((await unknown.json()).code, 'AGENT_ERR_AGENT_UNKNOWN_STRATEGY')
+    t.equal(((await unknown.json()) as { code: string }).code, 'AGENT_ERR_AGENT_UNKNOWN_STRATEGY')
     const model = await h.s.post('/api/agent/run/stream', { task: 'hi', model: 'nosuch/model' })
     t.equal(model.status, 400, 'a model no provider knows')
-    t.equal((await model.json()).code, 'AGENT_ERR_PROVIDER_UNKNOWN')
+    t.equal(((await model.json()) as { code: string }).code, 'AGENT_ERR_PROVIDER_UNKNOWN')
   })
 
   t.test('closing the stream cancels the run and its model call', async t => {
