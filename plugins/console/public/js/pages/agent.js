@@ -5,7 +5,7 @@
 import { useState, useRef, useEffect } from 'preact/hooks'
 import { html, useApi, ErrorBox, Badge, fmtMs } from '../ui.js'
 import { streamPost } from '../api.js'
-import { Markdown } from '../markdown.js'
+import { Markdown } from '../lazy-markdown.js'
 
 /** The strategies this server loaded: plugins whose module is a strategy (the agent accepts `auto` too). */
 const strategiesOf = (plugins) => (plugins ?? []).filter(p => /strategy-/.test(p.module ?? '') && p.status !== 'failed').map(p => p.name)

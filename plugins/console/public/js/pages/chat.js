@@ -4,7 +4,7 @@
 import { useState, useRef, useEffect } from 'preact/hooks'
 import { html, useApi, ErrorBox, fmtDate } from '../ui.js'
 import { streamChat, uuid } from '../api.js'
-import { Markdown } from '../markdown.js'
+import { Markdown } from '../lazy-markdown.js'
 import { FirstRunBanner } from '../first-run.js'
 import { loadSessions, saveSession, fetchSession, deleteSession } from '../sessions.js'
 
