@@ -4,6 +4,7 @@
 import t from 'tap'
 import { startConsoleServer } from './server.ts'
 import { launch, openPage, shot, WIDTHS } from './browser.ts'
+import { gate } from '../helpers/gate.ts'
 
 const RICH = [
   '## Totals',
@@ -65,17 +66,21 @@ t.test('console markdown', async t => {
 
   t.test('while an answer streams, the finished blocks above its end are not rewritten', async t => {
     const { page } = await openPage(t, browser, `${s.url}/#/chat`)
-    fake.enqueue({ text: `| a | b |\n| - | - |\n| 1 | 2 |\n\n${'more words '.repeat(300)}`, chunkSize: 6, delayMs: 30 })
+    // Held once the table and a few words after it are out (6 characters a delta).
+    const rest = gate()
+    t.teardown(() => { rest.open() })
+    const head = '| a | b |\n| - | - |\n| 1 | 2 |\n\nmore words more words '
+    fake.enqueue({ text: `${head}${'more words '.repeat(40)}`, chunkSize: 6, hold: { after: 1 + Math.ceil(head.length / 6), gate: rest.promise } })
     await page.fill('#chat-input', 'Stream a table then talk')
     await page.keyboard.press('Enter')
     const answer = page.locator('.msg.assistant .answer')
     await answer.locator('p', { hasText: 'more words more words' }).waitFor()
     t.ok(await page.locator('button.stop').isVisible(), 'still streaming')
     const table = await answer.locator('table').elementHandle()
-    // The paragraph after it grows for a while: several re-renders of the answer.
-    await answer.locator('p', { hasText: 'more words '.repeat(12).trim() }).waitFor()
-    await page.click('button.stop')
-    await page.locator('.stopped').waitFor()
+    // The paragraph after it grows with each of the remaining deltas: many re-renders.
+    rest.open()
+    await page.locator('button.stop').waitFor({ state: 'detached' })
+    t.match(await answer.locator('p').textContent(), 'more words '.repeat(40).trim(), 'the whole answer')
     t.equal(await table?.evaluate(el => el.isConnected), true, 'the table element that was first shown is still the one on the page')
   })
 
