@@ -7,8 +7,9 @@ import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
 import { runAgent } from './run.ts'
 import type { TaskTracker } from './tracker.ts'
+import { registerStreamRoute } from './stream.ts'
 
-const RunBody = Type.Object({
+export const RunBody = Type.Object({
   task: Type.String({ description: 'What the agent must do.' }),
   reasoning_strategy: Type.Optional(Type.String({ minLength: 1, description: '`auto` or a registered strategy: cot, tot, react, reflection, or a plugin\'s.' })),
   config: Type.Optional(RunOverrides),
@@ -17,7 +18,7 @@ const RunBody = Type.Object({
   tools: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 500, description: 'tools the run may use (shorthand of config.allowed_tools).' })),
   include_trace: Type.Optional(Type.Boolean({ description: 'Return the step trace (default true).' })),
 }, { additionalProperties: false })
-type RunBodyT = Static<typeof RunBody>
+export type RunBodyT = Static<typeof RunBody>
 
 const ErrorBodySchema = Type.Object({
   error: Type.String(), code: Type.String(), statusCode: Type.Integer(),
@@ -93,13 +94,25 @@ export function checkRun (app: FastifyInstance, opts: AgentOptions, maxChatLengt
   return { task, strategy: requested }
 }
 
+/** The run a request asks for, every caller's mistake refused before it starts (4xx). */
+export function prepareRun (app: FastifyInstance, opts: AgentOptions, body: RunBodyT, maxChatLength: number): { task: string, strategy: string, cfg: RunConfig } {
+  const { task, strategy } = checkRun(app, opts, maxChatLength, body.task, body.reasoning_strategy)
+  const cfg = runConfig(app, opts, {
+    ...(body.model === undefined ? {} : { default_model: body.model }),
+    ...(body.tools === undefined ? {} : { allowed_tools: body.tools }),
+    ...body.config,
+  })
+  return { task, strategy, cfg }
+}
+
 export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRules: readonly AutoRuleT[], tracker: TaskTracker): void {
   // The chat's limit (AGENT_MAX_CHAT_LENGTH) applies to a task as well.
   const maxChatLength = envInt(app.agentConfig.env, 'AGENT_MAX_CHAT_LENGTH', 10_000)
+  const runs = concurrencyCap('agent_runs', app.agentConfig.env)
   app.post('/api/agent/run', {
     // A newer client's extra fields (top level and in `config`) are dropped and logged at debug.
     preValidation: ignoreUnknownFields(RunBody),
-    preHandler: concurrencyCap('agent_runs', app.agentConfig.env).hook,
+    preHandler: runs.hook,
     schema: {
       tags: ['agent'],
       summary: 'Full agent mode: plan the task, reason with a strategy, use tools, return the result',
@@ -109,26 +122,14 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
     },
   }, async (request, reply) => {
     const body = request.body as RunBodyT
-    const { task, strategy: requested } = checkRun(app, opts, maxChatLength, body.task, body.reasoning_strategy)
+    const prep = prepareRun(app, opts, body, maxChatLength)
 
     // The client going away cancels the run (and with it the provider call in flight).
     const client = new AbortController()
     const onClose = (): void => { if (!reply.raw.writableFinished) client.abort() }
     reply.raw.once('close', onClose)
     try {
-      const result = await runAgent(app, {
-        task,
-        strategy: requested,
-        cfg: runConfig(app, opts, {
-          ...(body.model === undefined ? {} : { default_model: body.model }),
-          ...(body.tools === undefined ? {} : { allowed_tools: body.tools }),
-          ...body.config,
-        }),
-        autoRules,
-        autoFallback: opts.auto_fallback,
-        clientSignal: client.signal,
-        tracker,
-      })
+      const result = await runAgent(app, { ...prep, autoRules, autoFallback: opts.auto_fallback, clientSignal: client.signal, tracker })
       if (body.include_trace === false) delete result.trace
       result.result = result.answer
       // A provider failure (502/503/504) is the caller's signal to fix a key or a server, and
@@ -148,4 +149,5 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
       reply.raw.removeListener('close', onClose)
     }
   })
+  registerStreamRoute(app, { RunBody, prepare: (body) => prepareRun(app, opts, body, maxChatLength), preHandler: runs.hook, autoRules, autoFallback: opts.auto_fallback, tracker })
 }

@@ -36,6 +36,8 @@ export interface RunInput {
   clientSignal: AbortSignal
   /** The process-wide active-task tracker shared with chat (GET /api/agent/status). */
   tracker: TaskTracker
+  /** Every trace entry as it is added (the streamed run, POST /api/agent/run/stream). */
+  onTrace?: (step: TraceStep) => void
 }
 
 export type { AgentResult }
@@ -84,6 +86,7 @@ class AgentRun {
   addTrace (entry: TraceStep): void {
     const full: TraceStep = { ...entry, step: entry.step ?? this.currentStep, at_ms: Math.round(performance.now() - this.started) }
     this.trace.push(full)
+    this.input.onTrace?.(full)
     if (this.app.hooks.has('agent:step')) void this.app.hooks.run('agent:step', { task_id: this.taskId, step: full }).catch((err: unknown) => { this.log.warn({ err }, 'agent:step hook failed') })
   }
 

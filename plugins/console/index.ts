@@ -17,7 +17,7 @@ import fastifyStatic from '@fastify/static'
 import compress from '@fastify/compress'
 import { Type } from '@agentd/sdk/typebox'
 import { Errors } from '@agentd/sdk'
-import { vendorFiles } from './vendor.ts'
+import { vendorFiles, wrappedModules } from './vendor.ts'
 
 export const options = Type.Object({}, { additionalProperties: false })
 
@@ -77,8 +77,17 @@ async function consolePlugin (app: FastifyInstance): Promise<void> {
   })
 
   const vendor = vendorFiles()
+  const wrapped = wrappedModules()
+  const wrappedTag = new Map([...wrapped].map(([name, text]) => [name, `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`]))
   app.get('/console/vendor/*', { schema: { hide: true } }, async (request, reply) => {
     const name = (request.params as { '*': string })['*']
+    const text = wrapped.get(name)
+    if (text !== undefined) {
+      // Revalidated like the files (ETag -> 304).
+      const etag = wrappedTag.get(name) ?? ''
+      reply.header('etag', etag).header('cache-control', 'public, max-age=0').type('text/javascript; charset=utf-8')
+      return request.headers['if-none-match'] === etag ? await reply.code(304).send() : text
+    }
     const file = vendor.get(name)
     if (file === undefined) throw new Errors.NOT_FOUND(`No console library "${name}".`)
     return await reply.type('text/javascript; charset=utf-8').sendFile(path.basename(file), path.dirname(file))

@@ -5,6 +5,7 @@ import t from 'tap'
 import { startConsoleServer } from './server.ts'
 import { launch, openPage, shot, WIDTHS } from './browser.ts'
 import { pollUntil } from '../helpers/poll.ts'
+import { gate } from '../helpers/gate.ts'
 
 t.test('console chat', async t => {
   const { s, fake } = await startConsoleServer(t, { memory: false })
@@ -12,7 +13,10 @@ t.test('console chat', async t => {
 
   t.test('an answer streams in as it arrives and thinking is folded', async t => {
     const { page, errors } = await openPage(t, browser, `${s.url}/#/chat`)
-    fake.enqueue({ text: '<think>Six times seven.</think>The answer is forty-two, as computed step by step.', chunkSize: 3, delayMs: 40 })
+    // Held mid-answer (after the thinking and "The answer is f"): the page shows part of it while it streams.
+    const rest = gate()
+    t.teardown(() => { rest.open() })
+    fake.enqueue({ text: '<think>Six times seven.</think>The answer is forty-two, as computed step by step.', chunkSize: 3, hold: { after: 17, gate: rest.promise } })
     await page.fill('#chat-input', 'What is six times seven?')
     await page.keyboard.press('Enter')
     // Part of the answer is on screen while the Stop button still shows: it streams.
@@ -20,6 +24,7 @@ t.test('console chat', async t => {
     await answer.filter({ hasText: 'The answer' }).waitFor()
     t.ok(await page.locator('button.stop').isVisible(), 'still streaming when the first words show')
     t.notMatch(await answer.textContent(), /step by step\.$/, 'not the whole answer yet')
+    rest.open()
     await page.locator('button.stop').waitFor({ state: 'detached' })
     t.equal(await answer.textContent(), 'The answer is forty-two, as computed step by step.')
     const thinking = page.locator('details.thinking')

@@ -22,6 +22,10 @@ export interface ConsoleSetup {
   jobs?: boolean
   /** Leave the console plugin disabled. */
   consoleEnabled?: boolean
+  /** The OpenAI provider's default address (the fake upstream's when not given). */
+  openaiBaseUrl?: string
+  /** More plugins, loaded before the console (the agent and its strategies, translation). */
+  extra?: PluginSpec[]
 }
 
 export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpec[] {
@@ -39,12 +43,14 @@ export function consolePlugins (setup: ConsoleSetup, fakeUrl: string): PluginSpe
     { name: 'test-tools', module: testTools },
     { name: 'tools-api', module: repoPlugin('tools-api') },
     { name: 'mcp', module: repoPlugin('mcp'), options: { reconnect_initial_ms: 100, reconnect_max_ms: 1000 } },
-    { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fakeUrl, max_retries: 0 } },
+    { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: setup.openaiBaseUrl ?? fakeUrl, max_retries: 0 } },
     { name: 'providers-api', module: repoPlugin('providers-api') },
+    { name: 'config-api', module: repoPlugin('config-api') },
     { name: 'prompts', module: repoPlugin('prompts') },
     { name: 'chat', module: repoPlugin('chat') },
     ...memory,
     ...jobs,
+    ...(setup.extra ?? []),
     { name: 'console', module: repoPlugin('console'), enabled: setup.consoleEnabled ?? true },
   ]
 }

@@ -28,6 +28,8 @@ export interface TextReply {
   model?: string
   /** Stream only: send this many deltas then fail the connection mid-stream. */
   breakAfter?: number
+  /** Stream only: after `after` deltas (the role delta counts), wait for `gate` before the next: the test holds a stream mid-answer. */
+  hold?: { after: number, gate: Promise<void> }
   /**
    * Stream only: content deltas made at send time, `next(i)` for i in 0..count-1, after
    * `text`. For benches that stamp each token with the moment it left the upstream.
@@ -189,6 +191,7 @@ export class FakeOpenAI extends FakeUpstream<Reply> {
     const send = async (delta: Record<string, unknown>, finish: string | null = null, content?: () => string): Promise<boolean> => {
       if (res.destroyed) return false
       if (reply.breakAfter !== undefined && sent >= reply.breakAfter) { res.destroy(); return false }
+      if (reply.hold !== undefined && sent === reply.hold.after) await reply.hold.gate
       await sleep(reply.delayMs ?? 0)
       if (res.destroyed) return false
       if (content !== undefined) delta.content = content()

@@ -61,16 +61,20 @@ export async function api (path, { method = 'GET', body, signal } = {}) {
   }
 }
 
+/** POST /api/agent/chat/stream (streamPost). */
+export const streamChat = (body, opts) => streamPost('/api/agent/chat/stream', body, opts)
+
 /**
- * POST /api/agent/chat/stream. Calls `onEvent(name, data)` for every SSE event as it
- * arrives. Input the server refuses comes back as JSON (not a stream): thrown as ApiError.
- * Aborting `signal` closes the connection, which cancels the model call upstream.
+ * A POST answered with Server-Sent Events (the chat stream, the agent run stream). Calls
+ * `onEvent(name, data)` for every event as it arrives. Input the server refuses comes
+ * back as JSON (not a stream): thrown as ApiError. Aborting `signal` closes the
+ * connection, which cancels the work upstream.
  */
-export async function streamChat (body, { signal, onEvent }) {
+export async function streamPost (path, body, { signal, onEvent }) {
   for (let attempt = 0; ; attempt++) {
     let res
     try {
-      res = await fetch('/api/agent/chat/stream', { method: 'POST', headers: { ...headers(true), accept: 'text/event-stream' }, body: JSON.stringify(body), signal })
+      res = await fetch(path, { method: 'POST', headers: { ...headers(true), accept: 'text/event-stream' }, body: JSON.stringify(body), signal })
     } catch (err) {
       if (err.name === 'AbortError') throw err
       throw new ApiError(0, undefined, `The server did not answer (${err.message}). Is agentd running?`)
@@ -79,7 +83,7 @@ export async function streamChat (body, { signal, onEvent }) {
     if (!type.startsWith('text/event-stream')) {
       const data = await readBody(res)
       if (res.status === 401 && attempt === 0 && await needKey(data?.error)) continue
-      throw new ApiError(res.status, data, `The chat answered ${res.status}.`)
+      throw new ApiError(res.status, data, `${path} answered ${res.status}.`)
     }
     const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())
     const reader = events.getReader()

@@ -10,14 +10,20 @@ import { ToolsPage } from './pages/tools.js'
 import { JobsPage } from './pages/jobs.js'
 import { PromptsPage } from './pages/prompts.js'
 import { SystemPage } from './pages/system.js'
+import { SettingsPage } from './pages/settings.js'
+import { AgentPage } from './pages/agent.js'
+import { TranslatePage } from './pages/translate.js'
 
 const PAGES = [
   { id: 'chat', label: 'Chat', page: ChatPage },
+  { id: 'agent', label: 'Agent', page: AgentPage },
+  { id: 'translate', label: 'Translate', page: TranslatePage },
   { id: 'memory', label: 'Memory', page: MemoryPage },
   { id: 'tools', label: 'Tools', page: ToolsPage },
   { id: 'jobs', label: 'Jobs', page: JobsPage },
   { id: 'prompts', label: 'Prompts', page: PromptsPage },
   { id: 'system', label: 'System', page: SystemPage },
+  { id: 'settings', label: 'Settings', page: SettingsPage },
 ]
 
 const current = () => {

@@ -4,6 +4,8 @@
 import { useState, useRef, useEffect } from 'preact/hooks'
 import { html, useApi, ErrorBox, fmtDate } from '../ui.js'
 import { streamChat, uuid } from '../api.js'
+import { Markdown } from '../lazy-markdown.js'
+import { FirstRunBanner } from '../first-run.js'
 import { loadSessions, saveSession, fetchSession, deleteSession } from '../sessions.js'
 
 const newSession = () => ({ id: uuid(), title: 'New chat', created_at: new Date().toISOString(), messages: [] })
@@ -44,7 +46,7 @@ function Message ({ m }) {
   if (m.role === 'user') return html`<article class="msg user" aria-label="you"><div class="bubble">${m.text}</div></article>`
   return html`<article class="msg assistant" aria-label="assistant">
     ${m.thinking ? html`<details class="thinking"><summary>Thinking</summary><pre>${m.thinking}</pre></details>` : null}
-    ${m.parts.map(p => p.type === 'text' ? html`<div class="bubble answer">${p.text}</div>` : html`<${ToolPart} part=${p} />`)}
+    ${m.parts.map(p => p.type === 'text' ? html`<div class="bubble answer md"><${Markdown} text=${p.text} /></div>` : html`<${ToolPart} part=${p} />`)}
     ${m.stopped ? html`<p class="muted stopped">Stopped.</p>` : null}
     ${m.error ? html`<${ErrorBox} error=${m.error} what="The chat failed" />` : null}
     ${m.model ? html`<small class="muted">${m.model}</small>` : null}
@@ -70,6 +72,10 @@ export function ChatPage () {
   const models = useApi('/api/providers/models')
   const profiles = useApi('/api/prompts/profiles')
   const channels = useApi('/api/memory/channels')
+  // Memory on or off as Settings saved it (preferences.enable_memory_by_default).
+  const config = useApi('/api/config')
+  const memoryDefault = config.data?.preferences?.enable_memory_by_default
+  useEffect(() => { if (typeof memoryDefault === 'boolean') setUseMemory(memoryDefault) }, [memoryDefault])
 
   useEffect(() => { log.current?.scrollTo({ top: log.current.scrollHeight }) }, [session])
   useEffect(() => () => ctl.current?.abort(), [])
@@ -148,6 +154,7 @@ export function ChatPage () {
       </ul>
     </aside>
     <section class="conversation">
+      <${FirstRunBanner} />
       <form class="pickers" onSubmit=${e => e.preventDefault()} aria-label="chat settings">
         <label>Model <select value=${model} onChange=${e => setModel(e.target.value)}>
           <option value="">server default</option>
