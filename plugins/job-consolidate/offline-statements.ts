@@ -6,7 +6,7 @@
 // clause in the third person ("went to a LGBTQ support group yesterday"), its claim
 // "<subject> went to ...". Kept out: clauses about the listener ("I'm so proud of you"),
 // feelings and opinions with nothing to remember ("I think so", "I love it"), short ones.
-import type { Nlp } from './nlp.ts'
+import type { Nlp } from '@agentd/sdk/kits/memory'
 
 export const STATEMENT = 'statement'
 
