@@ -14,7 +14,13 @@ import { startFakeOpenAI } from '../../test/fakes/openai-upstream.ts'
 import { memoryPlugins, postJson } from '../../test/memory/memory-kernel.ts'
 import { PG_URI, uniqueSchema } from '../../test/memory/sql-targets.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
-import type { MemoryServiceImpl } from '../memory/service.ts'
+import type { NewToolInvocation } from '@agentd/sdk/contracts/memory-stores'
+
+/** The two writes the test makes in process (the memory plugin's service has them). */
+interface Writes {
+  addTurn: (t: { conversation_id: string, role: string, content: string, channel?: string }) => Promise<unknown>
+  recordToolInvocation: (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }) => Promise<unknown>
+}
 
 type Body = any // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
 
@@ -44,7 +50,7 @@ for (const backend of BACKENDS) {
       env: { OPENAI_API_KEY: 'test-key', DEFAULT_MODEL: 'local-chat-model' },
       config: { models: { defaults: { extraction: 'openai/gpt-4o-mini' } } },
     })
-    const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
+    const svc = (): Writes => s.kernel.current?.app.registry.memoryServices.first() as unknown as Writes
     const say = async (conversation: string, channel: string, ...turns: Array<[string, string]>): Promise<void> => {
       for (const [role, content] of turns) await svc().addTurn({ conversation_id: conversation, role, content, channel })
     }
