@@ -110,9 +110,9 @@ t.test('classifier backend with the real loader and no hub: 503 within seconds n
     plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { backend: 'classifier' } }],
     env: { HF_ENDPOINT: await refusedHub() },
   })
-  const started = performance.now()
+  // No time bound (docs/testing.md): a loader that hung on the refused hub would never
+  // answer, and the file's timeout would fail it; an answer at all proves it gave up.
   const res = await s.post('/api/tools/language-detect-20', { text: 'Bonjour tout le monde' })
-  t.ok(performance.now() - started < 10_000, 'no hang')
   t.equal(res.status, 503)
   t.match(await res.json(), { code: 'AGENT_ERR_LANGUAGE_MODEL_UNAVAILABLE', error: /onnx-community\/xlm-roberta-base-language-detection-ONNX could not be loaded .*LANGUAGE_DETECT_MODEL_DIR.*backend: "cld3"/ })
 })
