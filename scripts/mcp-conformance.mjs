@@ -105,7 +105,7 @@ async function main () {
     API_HOST: '127.0.0.1', API_PORT: String(port), AGENT_DATA_DIR: path.join(work, 'data'),
     AGENT_PLUGINS_FILE: path.join(root, 'plugins.json'), AGENT_LOG_LEVEL: 'warn',
   }
-  const agentd = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(root, 'core', 'main.ts')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const agentd = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', import.meta.resolve('tsx'), path.join(root, 'core', 'main.ts')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   agentd.stdout.on('data', d => { log += d })
   agentd.stderr.on('data', d => { log += d })

@@ -2,7 +2,7 @@
 // `npm test`: runs every test with tap and ends with the line CI reads: "N passed, M failed".
 // Extra arguments go to tap (e.g. `npm test -- plugins/provider-openai`).
 import { spawn, spawnSync } from 'node:child_process'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { existsSync, statSync } from 'node:fs'
 
 /** tap's closing summary, `# { total: 12, pass: 10, fail: 1, skip: 1 }`, its keys in any order and any of them absent. */
@@ -31,6 +31,15 @@ async function main () {
     process.stderr.write(build.stdout.toString() + build.stderr.toString())
     console.log('0 passed, 1 failed (tap build failed)')
     process.exit(1)
+  }
+  // The tests load TypeBox as the build's bundle (.taprc's agentd-typebox-bundle condition);
+  // `npm ci` makes it (prepare), a checkout without a build makes it here.
+  if (!existsSync(new URL('../packages/sdk/dist/vendor/typebox/index.js', import.meta.url))) {
+    const made = spawnSync(process.execPath, [fileURLToPath(new URL('./build.mjs', import.meta.url))], { stdio: 'inherit' })
+    if (made.status !== 0) {
+      console.log('0 passed, 1 failed (the build failed)')
+      process.exit(1)
+    }
   }
   const started = performance.now()
   const child = spawn('npx', ['tap', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } })

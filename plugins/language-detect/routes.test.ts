@@ -7,9 +7,11 @@ import { refusedHub } from '../../test/fakes/hf-hubs.ts'
 import path from 'node:path'
 
 const plugins = [{ name: 'language-detect', module: repoPlugin('language-detect') }]
+/** One server for the tests on the default options (read-only requests; the live reload last of them). */
+const shared = await startKernel(t, { plugins })
 
 t.test('POST answers the merged shape with a percent confidence', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const res = await s.post('/api/tools/language-detect-20', { text: 'Tous les êtres humains naissent libres et égaux en dignité et en droits.' })
   t.equal(res.status, 200)
   const body = await res.json() as Record<string, unknown>
@@ -20,7 +22,7 @@ t.test('POST answers the merged shape with a percent confidence', async t => {
 })
 
 t.test('GET ?text= answers the same', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const { status, body } = await s.json(`/api/tools/language-detect-20?text=${encodeURIComponent('Всеки човек има право на живот, свобода и лична сигурност.')}`)
   t.equal(status, 200)
   t.equal(body.detected_language, 'bg')
@@ -28,7 +30,7 @@ t.test('GET ?text= answers the same', async t => {
 })
 
 t.test('empty, missing and blank text -> 400', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   for (const body of [{ text: '' }, {}, { text: '   \n' }]) {
     const res = await s.post('/api/tools/language-detect-20', body)
     t.equal(res.status, 400, JSON.stringify(body))
@@ -47,7 +49,7 @@ t.test('text over AGENT_MAX_TEXT_LENGTH -> 413 naming the limit', async t => {
 })
 
 t.test('text without letters -> 400, wrong type -> 400', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const res = await s.post('/api/tools/language-detect-20', { text: '42 + 17 = 59' })
   t.equal(res.status, 400)
   t.match(await res.json(), { code: 'AGENT_ERR_LANGUAGE_NO_LETTERS' })
@@ -56,7 +58,7 @@ t.test('text without letters -> 400, wrong type -> 400', async t => {
 })
 
 t.test('the detector is registered and the backend survives a live reload', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   await s.post('/api/tools/language-detect-20', { text: 'hello there, how are you doing today?' })
   const before = s.kernel.pool.list().filter(r => r.kind === 'language-detection-model')
   t.equal(before.length, 1)
@@ -108,9 +110,9 @@ t.test('classifier backend with the real loader and no hub: 503 within seconds n
     plugins: [{ name: 'language-detect', module: repoPlugin('language-detect'), options: { backend: 'classifier' } }],
     env: { HF_ENDPOINT: await refusedHub() },
   })
-  const started = performance.now()
+  // No time bound (docs/testing.md): a loader that hung on the refused hub would never
+  // answer, and the file's timeout would fail it; an answer at all proves it gave up.
   const res = await s.post('/api/tools/language-detect-20', { text: 'Bonjour tout le monde' })
-  t.ok(performance.now() - started < 10_000, 'no hang')
   t.equal(res.status, 503)
   t.match(await res.json(), { code: 'AGENT_ERR_LANGUAGE_MODEL_UNAVAILABLE', error: /onnx-community\/xlm-roberta-base-language-detection-ONNX could not be loaded .*LANGUAGE_DETECT_MODEL_DIR.*backend: "cld3"/ })
 })

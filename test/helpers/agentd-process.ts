@@ -1,4 +1,4 @@
-// Runs agentd as a child process (`node --import tsx core/main.ts`) in a workspace, on a
+// Runs agentd as a child process (`node --import tsx core/main.ts`, TypeBox bundled as in .taprc) in a workspace, on a
 // free loopback port: for tests that need a second process (a cluster) or a real kill.
 // Stopped in teardown (SIGTERM, then SIGKILL if it does not exit).
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -33,7 +33,7 @@ export async function freePort (): Promise<number> {
 export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, string> = {}): Promise<AgentdProcess> {
   const port = await freePort()
   const tsx = import.meta.resolve('tsx')
-  const child = spawn(process.execPath, ['--import', tsx, path.join(REPO, 'core', 'main.ts')], {
+  const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', tsx, path.join(REPO, 'core', 'main.ts')], {
     cwd: ws.dir,
     env: testEnv(ws, { AGENT_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...env, API_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,8 +11,11 @@ const plugins = (timezone = 'Asia/Kolkata') => [
 
 interface CallResult { tool: string, server: string, content: string, is_error: boolean }
 
+/** One server for the tests that only send requests (the last two reload their own). */
+const shared = await startKernel(t, { plugins: plugins() })
+
 t.test('GET /api/tools lists the builtin tools with their schemas', async t => {
-  const s = await startKernel(t, { plugins: plugins() })
+  const s = shared
   const r = await s.json('/api/tools')
   t.equal(r.status, 200)
   t.equal(r.body.count, 2)
@@ -26,7 +29,7 @@ t.test('GET /api/tools lists the builtin tools with their schemas', async t => {
 })
 
 t.test('POST /api/tools/call runs calculate', async t => {
-  const s = await startKernel(t, { plugins: plugins() })
+  const s = shared
   const r = await s.post('/api/tools/call', { name: 'calculate', arguments: { expression: '2 * (3 + 4) ^ 2 - sqrt(16)' } })
   t.equal(r.status, 200)
   const body = await r.json() as CallResult
@@ -37,7 +40,7 @@ t.test('POST /api/tools/call runs calculate', async t => {
 })
 
 t.test('POST /api/tools/call runs current_time, in the configured default zone or the one asked', async t => {
-  const s = await startKernel(t, { plugins: plugins('Asia/Kolkata') })
+  const s = shared
   const before = Date.now()
   const r = await s.post('/api/tools/call', { name: 'current_time', arguments: {} })
   t.equal(r.status, 200)
@@ -53,7 +56,7 @@ t.test('POST /api/tools/call runs current_time, in the configured default zone o
 })
 
 t.test('an unknown tool name is a 404 that says where the list is', async t => {
-  const s = await startKernel(t, { plugins: plugins() })
+  const s = shared
   const r = await s.post('/api/tools/call', { name: 'nope', arguments: {} })
   t.equal(r.status, 404)
   t.match((await r.json() as { error: string }).error, /GET \/api\/tools/)

@@ -4,9 +4,11 @@ import { startKernel } from '../helpers/kernel.ts'
 import { repoPlugin } from '../helpers/workspace.ts'
 
 const plugins = [{ name: 'tools-builtin', module: repoPlugin('tools-builtin') }, { name: 'tools-api', module: repoPlugin('tools-api') }]
+/** One server for the tests that only send requests to these plugins. */
+const shared = await startKernel(t, { plugins })
 
 t.test('unknown path -> 404 body', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const r = await s.json('/api/nothing-here')
   t.equal(r.status, 404)
   t.same(Object.keys(r.body).sort(), ['code', 'error', 'request_id', 'statusCode'])
@@ -15,7 +17,7 @@ t.test('unknown path -> 404 body', async t => {
 })
 
 t.test('known path, wrong method -> 405 with Allow', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const r = await s.json('/api/tools/call', { method: 'GET' })
   t.equal(r.status, 405)
   t.equal(r.headers.get('allow'), 'POST, OPTIONS')
@@ -23,7 +25,7 @@ t.test('known path, wrong method -> 405 with Allow', async t => {
 })
 
 t.test('malformed JSON -> 400', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const res = await s.post('/api/tools/call', '{"name": ')
   t.equal(res.status, 400)
   const body = await res.json() as { code: string, error: string }
@@ -31,7 +33,7 @@ t.test('malformed JSON -> 400', async t => {
 })
 
 t.test('wrong types and unknown keys -> 400 with details by path', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const res = await s.post('/api/tools/call', { name: 7, surprise: true })
   t.equal(res.status, 400)
   const body = await res.json() as { code: string, details: Array<{ path: string, message: string }> }
@@ -41,7 +43,7 @@ t.test('wrong types and unknown keys -> 400 with details by path', async t => {
 })
 
 t.test('a query string is converted, not rejected for being text', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   t.equal((await s.json('/api/health?include_memory=true')).status, 200)
   t.equal((await s.json('/api/health?include_memory=maybe')).status, 400)
 })
@@ -61,7 +63,7 @@ export default oops`)
 })
 
 t.test('OpenAPI at /docs is generated from the route schemas', async t => {
-  const s = await startKernel(t, { plugins })
+  const s = shared
   const doc = (await s.json('/docs/json')).body
   t.equal(doc.openapi.slice(0, 2), '3.')
   t.ok(doc.paths['/api/tools/call'].post.requestBody, 'a plugin route with its body schema')

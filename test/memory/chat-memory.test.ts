@@ -1,12 +1,15 @@
 // The chat flow wired to the real memory service (embedded defaults) through the registry.
+// One server for the file (a memory server's start is its PGlite and migrations): each test
+// chats in channels of its own and reads only those.
 import t from 'tap'
 import { memoryPlugins } from './memory-kernel.ts'
 import { startChat, until } from '../chat/helpers.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
+const { s, fake } = await startChat(t, { extra: memoryPlugins() })
+const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
+
 t.test('chat with use_memory stores both turns and a later chat recalls the earlier one', async t => {
-  const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ text: 'Nice, teal is a calm colour.' }, { text: 'It is teal.' })
 
   const first = await s.post('/api/agent/chat', { message: 'My favourite colour is teal', use_memory: true, channel: 'home' })
@@ -32,14 +35,12 @@ t.test('chat with use_memory stores both turns and a later chat recalls the earl
 })
 
 t.test('tool calls made in a chat are kept as procedural memory, in its conversation and channel', async t => {
-  const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'ping', ms: 1 } }] }, { tool_calls: [{ name: 'explode', arguments: {} }] }, { text: 'done' })
   const res = await s.post('/api/agent/chat', { message: 'use the tools', use_memory: true, channel: 'tools-ch' })
   t.equal(res.status, 200)
   const { session_id: session } = await res.json() as { session_id: string }
-  await until('both invocations to be recorded', async () => (await svc().relational?.toolInvocations({ limit: 10 }))?.length === 2)
-  const list = await svc().relational?.toolInvocations({ limit: 10 }) ?? []
+  await until('both invocations to be recorded', async () => (await svc().relational?.toolInvocations({ channel: 'tools-ch', limit: 10 }))?.length === 2)
+  const list = await svc().relational?.toolInvocations({ channel: 'tools-ch', limit: 10 }) ?? []
   t.match(list[0], { tool: 'slow_echo', arguments: { text: 'ping' }, is_error: false, result: /ping/, conversation_id: session, channel: 'tools-ch', duration_ms: Number })
   t.match(list[1], { tool: 'explode', is_error: true, conversation_id: session, channel: 'tools-ch' })
   t.ok((list[0].duration_ms ?? -1) >= 0, 'the call was timed')
@@ -50,30 +51,31 @@ t.test('tool calls made in a chat are kept as procedural memory, in its conversa
   const del = await s.get(`/api/memory/conversations/${session}`, { method: 'DELETE' })
   t.equal(del.status, 200)
   t.match(await del.json(), { deleted: { tool_invocations: 2 } })
-  t.same(await svc().relational?.toolInvocations({ limit: 10 }), [])
+  t.same(await svc().relational?.toolInvocations({ channel: 'tools-ch', limit: 10 }), [])
 })
 
 t.test('deleting a channel removes the tool calls made in it', async t => {
-  const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'a', ms: 1 } }] }, { text: 'ok' }, { tool_calls: [{ name: 'slow_echo', arguments: { text: 'b', ms: 1 } }] }, { text: 'ok' })
   t.equal((await s.post('/api/agent/chat', { message: 'one', use_memory: true, channel: 'gone' })).status, 200)
   t.equal((await s.post('/api/agent/chat', { message: 'two', use_memory: true, channel: 'kept' })).status, 200)
-  await until('both invocations to be recorded', async () => (await svc().relational?.toolInvocations({ limit: 10 }))?.length === 2)
+  const inBoth = async (): Promise<Array<[string, unknown]>> => [
+    ...(await svc().relational?.toolInvocations({ channel: 'gone', limit: 10 }) ?? []),
+    ...(await svc().relational?.toolInvocations({ channel: 'kept', limit: 10 }) ?? []),
+  ].map(x => [x.channel, x.arguments.text])
+  await until('both invocations to be recorded', async () => (await inBoth()).length === 2)
   const del = await s.get('/api/memory/channels/gone', { method: 'DELETE' })
   t.equal(del.status, 200)
-  t.same((await svc().relational?.toolInvocations({ limit: 10 }))?.map(x => [x.channel, x.arguments.text]), [['kept', 'b']])
+  t.same(await inBoth(), [['kept', 'b']])
 })
 
 t.test('a chat with use_memory false keeps no tool calls', async t => {
-  const { s, fake } = await startChat(t, { extra: memoryPlugins() })
-  const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
   fake.enqueue({ tool_calls: [{ name: 'slow_echo', arguments: { text: 'private', ms: 1 } }] }, { text: 'done' },
     { tool_calls: [{ name: 'slow_echo', arguments: { text: 'public', ms: 1 } }] }, { text: 'done' })
   t.equal((await s.post('/api/agent/chat', { message: 'no memory', use_memory: false })).status, 200)
   // A second chat that does use memory: once its call is recorded, the first one would have been too.
   t.equal((await s.post('/api/agent/chat', { message: 'memory', use_memory: true })).status, 200)
-  await until('the memory chat\'s invocation to be recorded', async () => ((await svc().relational?.toolInvocations({ limit: 10 }))?.length ?? 0) >= 1)
-  const list = await svc().relational?.toolInvocations({ limit: 10 }) ?? []
+  // Both chats are in channel _default, which no other test uses.
+  await until('the memory chat\'s invocation to be recorded', async () => ((await svc().relational?.toolInvocations({ channel: '_default', limit: 10 }))?.length ?? 0) >= 1)
+  const list = await svc().relational?.toolInvocations({ channel: '_default', limit: 10 }) ?? []
   t.same(list.map(x => [x.arguments.text, x.channel]), [['public', '_default']], 'only the chat that uses memory, in _default')
 })
