@@ -52,8 +52,7 @@ export class Kernel {
   /** Hash of the watched files' contents the last reload attempt read (ok or not). */
   #lastInputs: string | undefined
   #closing = false
-  /** A plugin generation has been activated (what health's readiness reads; see KernelApi.serving). */
-  #served = false
+  #served = false // a plugin generation has been activated (health's readiness: KernelApi.serving)
   readonly #deactivateTimeoutMs: number
   /** data/config.json's schema for the plugins serving now (none: every key refused). */
   #configSchema: TSchema = runtimeConfigSchema({})
@@ -106,14 +105,12 @@ export class Kernel {
   #dispatch (req: http.IncomingMessage, res: http.ServerResponse): void {
     const refused = this.#guard(req)
     if (refused !== undefined) {
-      const id = requestId(req.headers['x-request-id'])
-      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': id }).end(JSON.stringify({ error: refused.message, code: refused.code, statusCode: 403, request_id: id }))
+      answer(req, res, 403, { error: refused.message, code: refused.code })
       return
     }
     const gen = this.#current
     if (gen === undefined) {
-      const id = requestId(req.headers['x-request-id'])
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'x-request-id': id }).end(JSON.stringify({ error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503, request_id: id }))
+      answer(req, res, 503, { error: 'The server is starting (loading plugins); retry in a moment.', code: 'AGENT_ERR_STARTING' }, { 'retry-after': '1' })
       return
     }
     gen.track(res)
@@ -208,8 +205,8 @@ export class Kernel {
       await gen.lifecycle.activate((name, err) => { this.log.error({ err, plugin: name }, 'activate failed') })
       this.#served = true
     }
-    const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
     // A page at / is the web console when its plugin runs.
+    const url = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
     const page = this.#current?.app.hasRoute({ method: 'GET', url: '/' }) === true ? `, web console at ${url}/` : ''
     this.log.info(`agentd ${VERSION} listening on ${url}${page} (API docs at ${url}/docs)`)
     if (!isLoopbackHost(this.settings.host)) this.log.warn(`API_HOST is ${this.settings.host}, not a loopback address: other machines can reach this server. Set AGENT_ALLOWED_HOSTS to the names clients use (only those and this address are served) and AGENT_API_KEY_REQUIRED=true with AGENT_API_KEY (docs/security.md).`)
@@ -322,4 +319,10 @@ function describe (err: unknown): string {
 function failedStatus (name: string, module: string | undefined, error: string, current: PluginStatus[] | undefined): PluginStatus {
   const known = current?.find(p => p.name === name)
   return { name, module: module ?? known?.module ?? '', version: known?.version ?? VERSION, enabled: true, status: 'failed', error }
+}
+
+/** The kernel's own answer, before any generation: the error body with the request's id. */
+function answer (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: { error: string, code: string }, headers: Record<string, string> = {}): void {
+  const id = requestId(req.headers['x-request-id'])
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': id, ...headers }).end(JSON.stringify({ ...body, statusCode: status, request_id: id }))
 }

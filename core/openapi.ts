@@ -2,7 +2,7 @@
 // the first full generation, not before the kernel's starting routes answer: swagger and
 // its UI are the biggest modules the kernel would otherwise import at start.
 import type { FastifyInstance } from 'fastify'
-import { ERROR_SCHEMA, SECURITY_SCHEMES, documentedSchema, withErrorResponses, type OpenApiObject } from '@agentd/sdk'
+import { API_DESCRIPTION, ERROR_SCHEMA, SECURITY_SCHEMES, documentedSchema, withErrorResponses, type OpenApiObject } from '@agentd/sdk'
 import { OPEN_PATHS } from './security.ts'
 
 export async function installOpenApi (app: FastifyInstance, version: string): Promise<void> {
@@ -11,13 +11,7 @@ export async function installOpenApi (app: FastifyInstance, version: string): Pr
     openapi: {
       // 3.1: its schemas are JSON Schema 2020-12, what TypeBox writes (numeric exclusiveMinimum, const, null types).
       openapi: '3.1.0',
-      info: {
-        title: 'agentd',
-        version,
-        description: 'A self-hosted agent server. Every capability is a plugin; see docs/plugins.md. ' +
-          'With AGENT_API_KEY_REQUIRED=true every operation but /api/health needs the key (Authorize: X-API-Key, or Bearer as OpenAI clients send it). ' +
-          'Errors are the `Error` body. Streams are Server-Sent Events: `event:` names the event, `data:` holds one line of JSON.',
-      },
+      info: { title: 'agentd', version, description: API_DESCRIPTION },
       // The swagger types model OpenAPI 3.0 schema objects; this one is plain JSON Schema.
       components: { securitySchemes: SECURITY_SCHEMES, schemas: { Error: ERROR_SCHEMA as never } },
     },

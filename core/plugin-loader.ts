@@ -93,8 +93,7 @@ export function runnableFile (file: string, compiledRoot: string | undefined): s
   if (!rel.startsWith('..') && !path.isAbsolute(rel) && existsSync(twin)) return twin
   const beside = [file.replace(/\.ts$/, '.js'), file.replace(/\.ts$/, '.mjs')].find(f => existsSync(f))
   if (beside !== undefined) return beside
-  throw new Error(`${file} is TypeScript, which plain Node cannot load (\`npm start\` runs compiled JavaScript). ` +
-    `Compile the plugin to JavaScript beside it (e.g. \`npx esbuild ${path.basename(file)} --format=esm --platform=node --outfile=${path.basename(file).replace(/\.ts$/, '.js')}\` in its folder, or tsc), ` +
+  throw new Error(`${file} is TypeScript, which plain Node cannot load (\`npm start\` runs compiled JavaScript). Compile the plugin to JavaScript beside it (e.g. \`npx esbuild ${path.basename(file)} --format=esm --platform=node --outfile=${path.basename(file).replace(/\.ts$/, '.js')}\` in its folder, or tsc), ` +
     'or run the server from sources with `npm run dev`. docs/plugins.md "Shipping a plugin".')
 }
 

@@ -94,8 +94,7 @@ export async function coreRoutes (app: FastifyInstance, opts: { healthTimeoutMs:
 
   app.post('/api/plugins/reload', {
     schema: {
-      tags: ['core'],
-      summary: 'Rebuild the plugin generation from plugins.json now',
+      tags: ['core'], summary: 'Rebuild the plugin generation from plugins.json now',
       description: 'Resolves once the new generation serves; the old one drains in the background. 422 when the new set fails to load (the old one keeps serving).',
       response: { 200: Type.Object({ ok: Type.Literal(true), generation: Type.Integer({ description: 'The generation now serving.' }) }) },
     },

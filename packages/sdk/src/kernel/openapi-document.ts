@@ -3,6 +3,11 @@
 // and the one error body every operation answers with on failure (errors.ts).
 
 /** The error body of every 4xx/5xx answer (DECISIONS.md): the `Error` component. */
+/** The document's info.description: how keys, errors and streams work across the API. */
+export const API_DESCRIPTION = 'A self-hosted agent server. Every capability is a plugin; see docs/plugins.md. ' +
+  'With AGENT_API_KEY_REQUIRED=true every operation but /api/health needs the key (Authorize: X-API-Key, or Bearer as OpenAI clients send it). ' +
+  'Errors are the `Error` body. Streams are Server-Sent Events: `event:` names the event, `data:` holds one line of JSON.'
+
 export const ERROR_SCHEMA = {
   type: 'object' as const,
   description: 'Every error answer: a message for people, a stable code for programs (AGENT_ERR_*, per DECISIONS.md), the HTTP status, and details where they help (the fields a validation refused).',
