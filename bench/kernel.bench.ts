@@ -10,7 +10,8 @@
 // per-request logger factory, the SSE and OpenAPI plugins. What does not: both serve the
 // same route code (core/routes.ts' coreRoutes, the same plugin module) with the same
 // validator, and both register @fastify/cors with the kernel's own options (the default
-// loopback allow-list), since CORS is a cost any deployment of this API pays.
+// loopback allow-list), since CORS is a cost any deployment of this API pays; so are
+// request ids (a UUID per request, returned in X-Request-Id), made the same way on both.
 //
 // Short smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/kernel.bench.ts
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -81,9 +82,13 @@ async function serveBare (): Promise<void> {
   const { corsOptions, parseCorsOrigins } = await import('../core/cors.ts')
   const { validatorCompiler } = await import('../core/validator-compiler.ts')
   const { coreRoutes } = await import('../core/routes.ts')
-  const { createRegistry } = await import('@agentd/sdk')
+  const { createRegistry, requestId } = await import('@agentd/sdk')
   const trivial = (await import(TRIVIAL_PLUGIN)).default
-  const app = Fastify({ logger: false })
+  // Request ids as every generation makes them (core/generation.ts: the caller's well-formed
+  // X-Request-Id or a UUID, echoed in X-Request-Id): like CORS, a cost any deployment of this
+  // API pays, so the ratio stays the dispatcher's overhead.
+  const app = Fastify({ logger: false, genReqId: (req) => requestId(req.headers['x-request-id']) })
+  app.addHook('onRequest', (request, reply, done) => { reply.header('x-request-id', request.id); done() })
   // The same CORS registration as every generation (core/cors.ts, default allow-list):
   // the ratio is the dispatcher's overhead, not the cost of CORS.
   await app.register(cors, corsOptions(parseCorsOrigins(undefined)))
