@@ -45,7 +45,11 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
 
   app.get('/.well-known/agent-card.json', {
     config: { public: true },
-    schema: { tags: ['a2a'], summary: 'A2A agent card: skills, capabilities, the JSON-RPC endpoint and its security scheme' },
+    schema: {
+      tags: ['a2a'], summary: 'A2A agent card: skills, capabilities, the JSON-RPC endpoint and its security scheme',
+      // The SDK's AgentCard (A2A 1.0), written as the SDK builds it.
+      response: { 200: Type.Unknown({ description: 'The A2A AgentCard: name, description, version, supportedInterfaces, capabilities, skills, securitySchemes' }) },
+    },
   }, async (request) => {
     // The URL the client reached us by (its Host passed the kernel's allow-list).
     const base = `${request.protocol}://${request.host}`
@@ -61,7 +65,11 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
       json(request, body as string, (err, value) => { done(null, err === null ? value : NOT_JSON) })
     })
     scope.post(opts.path, {
-      schema: { tags: ['a2a'], summary: 'A2A JSON-RPC: message/send, message/stream, tasks/get, tasks/cancel (and their A2A 1.0 names)', body: Type.Unknown() },
+      schema: {
+        tags: ['a2a'], summary: 'A2A JSON-RPC: message/send, message/stream, tasks/get, tasks/cancel (and their A2A 1.0 names)', body: Type.Unknown(),
+        // A JSON-RPC response, or for message/stream Server-Sent Events whose data are JSON-RPC responses (the SDK writes both).
+        response: { 200: { description: 'A JSON-RPC 2.0 response (result or error); message/stream answers text/event-stream, each event one response', content: { 'application/json': { schema: Type.Unknown() }, 'text/event-stream': { schema: Type.String() } } } },
+      },
     }, async (request, reply) => {
       if (request.body === NOT_JSON) return await reply.code(200).send({ jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' } })
       await (await load()).handle(request, reply, request.body)

@@ -7,9 +7,9 @@
 // The chat stream (POST /api/agent/chat/stream) keeps exactly SPEC.md's six events; this
 // route is a separate one.
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify'
-import type { TSchema } from '@agentd/sdk/typebox'
+import { Type, type TSchema } from '@agentd/sdk/typebox'
 import type { TraceStep } from '@agentd/sdk/contracts/strategy'
-import { ignoreUnknownFields } from '@agentd/sdk'
+import { ignoreUnknownFields, sseContent } from '@agentd/sdk'
 import { StreamSession } from '@agentd/sdk/kits/conversation'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import type { RunBodyT } from './routes.ts'
@@ -36,6 +36,15 @@ export interface StreamRouteDeps {
   tracker: TaskTracker
 }
 
+/** The stream's events, for the OpenAPI document. */
+const RUN_EVENTS = [
+  { event: 'plan', description: 'The plan, once made', data: Type.Unknown() },
+  { event: 'step', description: 'A trace entry: the strategy chosen, a model call, a thought', data: Type.Unknown() },
+  { event: 'tool', description: 'A tool call, then (a second event) its result', data: Type.Unknown() },
+  { event: 'answer', description: 'The whole result, as POST /api/agent/run answers it; the last event', data: Type.Unknown() },
+  { event: 'error', description: 'The run failed: the error body; the last event', data: Type.Unknown() },
+]
+
 export function registerStreamRoute (app: FastifyInstance, deps: StreamRouteDeps): void {
   app.post('/api/agent/run/stream', {
     preValidation: ignoreUnknownFields(deps.RunBody),
@@ -46,6 +55,7 @@ export function registerStreamRoute (app: FastifyInstance, deps: StreamRouteDeps
       summary: 'Full agent mode as Server-Sent Events: plan, step, tool, then answer | error',
       description: 'Input errors are JSON 4xx answers before the stream starts. `answer` carries what POST /api/agent/run returns; closing the stream cancels the run.',
       body: deps.RunBody,
+      response: { 200: { description: 'The run as it happens', content: sseContent(RUN_EVENTS) } },
     },
   }, async (request, reply) => {
     const body = request.body as RunBodyT

@@ -69,10 +69,11 @@ t.test('the whole plugin set\'s document', async t => {
     t.match(doc.components.schemas.Error, { type: 'object', required: ['error', 'code', 'statusCode'] })
   })
 
-  t.test('the API key: both ways of sending it, on every operation but health', async t => {
+  t.test('the API key: both ways of sending it, on every operation but health and the A2A card', async t => {
     t.match(doc.components.securitySchemes, { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, bearerAuth: { type: 'http', scheme: 'bearer' } })
     const open = operations.filter(({ op }) => op.security === undefined || op.security.length === 0).map(o => o.key)
-    t.same(open, ['GET /api/health'])
+    // The A2A agent card is public by design: a client discovers the security scheme from it.
+    t.same(open.sort(), ['GET /.well-known/agent-card.json', 'GET /api/health'])
     t.same(doc.paths['/v1/chat/completions'].post.security, [{ apiKey: [] }, { bearerAuth: [] }])
   })
 

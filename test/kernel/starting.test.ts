@@ -43,7 +43,7 @@ t.test('serve early: /api/index answers while the plugins load; their routes say
   // While plugins.json is read and the modules imported, no name is known yet; once the
   // probe registers (it holds its registration 600 ms), the answer names it.
   const named = await pollUntil(async () => await (await fetch(`${url}/api/probe/tag`)).json() as { error?: string }, b => b.error?.includes('probe') === true)
-  t.same(named, { error: 'The server is starting (loading plugins: probe); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503 }, 'naming the plugin still loading')
+  t.match(named, { error: 'The server is starting (loading plugins: probe); retry in a moment.', code: 'AGENT_ERR_STARTING', statusCode: 503, request_id: /^[0-9a-f-]{36}$/ }, 'naming the plugin still loading')
   await started
   t.equal(kernel.api.generation(), 1)
   t.equal((await fetch(`${url}/api/probe/tag`)).status, 200)

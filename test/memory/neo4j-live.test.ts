@@ -6,7 +6,7 @@
 import t from 'tap'
 import neo4j from 'neo4j-driver'
 import { startChat } from '../chat/helpers.ts'
-import { repoPlugin } from '../helpers/workspace.ts'
+import { memoryJobPlugins, repoPlugin } from '../helpers/workspace.ts'
 import { until } from '../helpers/poll.ts'
 import { postJson } from './memory-kernel.ts'
 import { liveNeo4j, neo4jSkip } from '../neo4j/server.ts'
@@ -30,6 +30,7 @@ t.test('agentd on a real Neo4j', { skip: neo4jSkip() }, async t => {
       { name: 'memory', module: repoPlugin('memory'), options: { outbox_max_retry_ms: 200 } },
       { name: 'recall-entity', module: repoPlugin('recall-entity') },
       { name: 'recall-hybrid', module: repoPlugin('recall-hybrid') },
+      ...memoryJobPlugins(),
     ],
     env: server.env,
   })

@@ -62,9 +62,13 @@ t.test('fields agentd does not know are ignored; n > 1 and non-text parts are re
   const n = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], n: 2 }).catch((e: unknown) => e)
   t.ok(n instanceof OpenAI.BadRequestError)
   t.equal((n as InstanceType<typeof OpenAI.BadRequestError>).param, 'n')
-  const img = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }] }).catch((e: unknown) => e)
-  t.ok(img instanceof OpenAI.BadRequestError)
-  t.match((img as Error).message, /only text parts/)
+  // Images are for user messages (test/openai-api/images.test.ts); audio is nowhere.
+  const audio = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }] }).catch((e: unknown) => e)
+  t.ok(audio instanceof OpenAI.BadRequestError)
+  t.match((audio as Error).message, /text and image_url parts are supported \(got "input_audio"\)/)
+  const systemImage = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] as never }, { role: 'user', content: 'x' }] }).catch((e: unknown) => e)
+  t.ok(systemImage instanceof OpenAI.BadRequestError)
+  t.match((systemImage as Error).message, /only text parts are supported on this role/)
 })
 
 t.test('Authorization: Bearer <AGENT_API_KEY> is accepted like X-API-Key; a wrong one is a 401', async t => {
