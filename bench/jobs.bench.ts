@@ -12,12 +12,13 @@
 // earlier baseline of this bench, which counted PGlite's presence as the scheduler's).
 //
 // Short smoke run: BENCH_ROUNDS=2 BENCH_SETS=1 BENCH_SECONDS=1 npx tsx bench/jobs.bench.ts
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
-import { tmpdir, availableParallelism } from 'node:os'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { childCpuUs as cpuUs, pinSelf, startPinned } from './pinned.ts'
 
 const self = fileURLToPath(import.meta.url)
 const REPO = path.resolve(path.dirname(self), '..')
@@ -25,7 +26,6 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
 const SETS = Number(process.env.BENCH_SETS ?? 6)
 const TARGET = 0.95
-const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false } })()
 
 async function serve (every: number | null, database: boolean): Promise<void> {
   const withJobs = every !== null
@@ -59,22 +59,7 @@ async function serve (every: number | null, database: boolean): Promise<void> {
 }
 
 async function start (mode: string): Promise<{ child: ChildProcess, port: number }> {
-  const args = ['--import=tsx', self, mode]
-  const child = PIN ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = ''
-    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const nl = buf.indexOf('\n'); if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { port: number }).port) })
-    child.once('exit', code => { reject(new Error(`${mode} exited ${code}`)) })
-  })
-  return { child, port }
-}
-
-async function cpuUs (child: ChildProcess): Promise<number> {
-  return await new Promise(resolve => {
-    const on = (m: { cpu_us?: number }): void => { if (m.cpu_us !== undefined) { child.off('message', on); resolve(m.cpu_us) } }
-    child.on('message', on)
-    child.send('cpu')
-  })
+  return await startPinned(self, [mode])
 }
 
 interface Round { rps: number, cpuPerReq: number }
@@ -103,7 +88,7 @@ const NAMES: Name[] = ['jobs10', 'jobs1', 'db', 'bare']
 const MODES: Record<Name, string> = { jobs10: 'serve-jobs-10', jobs1: 'serve-jobs-1', db: 'serve-db', bare: 'serve-bare' }
 
 async function main (): Promise<void> {
-  if (PIN) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+  pinSelf()
   // One process's speed is bimodal: the same server runs a whole lifetime ~15% faster or
   // slower than a twin started a moment later. So the rounds are spread over SETS sets
   // of freshly started servers, and the medians are over all of them.

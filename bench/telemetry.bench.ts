@@ -10,21 +10,21 @@
 // speed drifts; see kernel.bench.ts).
 //
 // Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
-import { tmpdir, availableParallelism } from 'node:os'
+import { tmpdir } from 'node:os'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import { answerCpuQueries, childCpuUs as serverCpuUs, pinSelf, startPinned } from './pinned.ts'
 
 const self = fileURLToPath(import.meta.url)
 const REPO = path.resolve(path.dirname(self), '..')
 const DURATION = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const TARGET = 0.9
-const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false } })()
 const plugin = (name: string, options?: Record<string, unknown>): Record<string, unknown> => ({ name, module: path.join(REPO, 'plugins', name), ...(options === undefined ? {} : { options }) })
 
 async function serve (mode: 'on' | 'off', upstream: string, receiver: string): Promise<void> {
@@ -40,7 +40,7 @@ async function serve (mode: 'on' | 'off', upstream: string, receiver: string): P
   const otel = mode === 'on' && process.env.BENCH_TRACES !== '0' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_SAMPLER: 'always_on' } : {}
   const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'), OPENAI_API_KEY: 'sk-bench', DEFAULT_MODEL: 'gpt-4o-mini', ...otel }, watch: false })
   const addr = await kernel.start()
-  process.on('message', (m: string) => { if (m === 'cpu') { const u = process.cpuUsage(); process.send?.({ cpu_us: u.user + u.system }) } })
+  answerCpuQueries()
   process.stdout.write(`${JSON.stringify({ port: addr.port })}\n`)
   process.on('SIGTERM', () => { void kernel.close().then(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
 }
@@ -58,22 +58,7 @@ async function startReceiver (): Promise<{ url: string, spans: () => number, clo
 }
 
 async function start (mode: string, upstream: string, receiver: string): Promise<{ child: ChildProcess, port: number }> {
-  const args = ['--import=tsx', self, mode, upstream, receiver]
-  const child = PIN ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = ''
-    child.stdout!.on('data', (d: Buffer) => { buf += d.toString(); const nl = buf.indexOf('\n'); if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { port: number }).port) })
-    child.once('exit', code => { reject(new Error(`${mode} exited ${code}`)) })
-  })
-  return { child, port }
-}
-
-async function serverCpuUs (child: ChildProcess): Promise<number> {
-  return await new Promise(resolve => {
-    const on = (m: { cpu_us?: number }): void => { if (m.cpu_us !== undefined) { child.off('message', on); resolve(m.cpu_us) } }
-    child.on('message', on)
-    child.send('cpu')
-  })
+  return await startPinned(self, [mode, upstream, receiver])
 }
 
 interface Round { rps: number, cpuUsPerRequest: number }
@@ -92,7 +77,7 @@ async function round (server: { child: ChildProcess, port: number }): Promise<Ro
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
 
 async function main (): Promise<void> {
-  if (PIN) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' })
+  pinSelf()
   const { FakeOpenAI } = await import('../test/fakes/openai-upstream.ts')
   const fake = await new FakeOpenAI({ models: ['gpt-4o-mini'], fallback: () => ({ text: 'Hello there, how are you today?', usage: { prompt_tokens: 12, completion_tokens: 8 } }) }).start()
   const receiver = await startReceiver()

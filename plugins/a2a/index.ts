@@ -9,7 +9,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { envInt, type PluginOptions } from '@agentd/sdk'
+import { envInt, NOT_JSON, parseJsonOrMark, type PluginOptions } from '@agentd/sdk'
 import { ChatMemory } from '@agentd/sdk/kits/conversation'
 import { useTaskTracker } from '@agentd/sdk/kits/tasks'
 import { options, type A2AOptions } from './options.ts'
@@ -22,7 +22,6 @@ export { providerConfig as config } from '@agentd/sdk/kits/provider'
 
 /** JSON-RPC's parse error. */
 const PARSE_ERROR = -32700
-const NOT_JSON = Symbol('a2a: body is not JSON')
 
 async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Promise<void> {
   app.hooks.declare('tool:before', 'tool:after')
@@ -58,12 +57,7 @@ async function a2a (app: FastifyInstance, opts: PluginOptions<A2AOptions>): Prom
 
   // A scope of its own, so that a body that does not parse is JSON-RPC's -32700 here, not the API's 400.
   await app.register(async scope => {
-    const json = scope.getDefaultJsonParser('error', 'ignore')
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body.length === 0) { done(null, NOT_JSON); return }
-      json(request, body as string, (err, value) => { done(null, err === null ? value : NOT_JSON) })
-    })
+    parseJsonOrMark(scope)
     scope.post(opts.path, {
       schema: {
         tags: ['a2a'], summary: 'A2A JSON-RPC: message/send, message/stream, tasks/get, tasks/cancel (and their A2A 1.0 names)', body: Type.Unknown(),

@@ -12,7 +12,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
-import type { PluginOptions } from '@agentd/sdk'
+import { NOT_JSON, parseJsonOrMark, type PluginOptions } from '@agentd/sdk'
 import { apiCaller, credentialsOf } from './api.ts'
 import { rebindingRules } from './rebinding.ts'
 
@@ -29,7 +29,6 @@ let serverModule: Promise<typeof import('./server.ts')> | undefined
 const loadServer = async (): Promise<typeof import('./server.ts')> => await (serverModule ??= import('./server.ts').catch((err: unknown) => { serverModule = undefined; throw err }))
 
 /** What the JSON parser of the /mcp route hands on for a body that is not JSON (answered as JSON-RPC's parse error). */
-const NOT_JSON = Symbol('mcp: body is not JSON')
 
 /** A request (or one of a batch) with `_meta.progressToken`: the client takes notifications/progress for it. */
 function asksProgress (body: unknown): boolean {
@@ -48,12 +47,7 @@ async function mcpServer (app: FastifyInstance, opts: PluginOptions<Options>): P
   // A scope of its own, so that its JSON parser (a body that does not parse is JSON-RPC's
   // -32700 here, not the API's 400) is this route's only.
   await app.register(async scope => {
-    const json = scope.getDefaultJsonParser('error', 'ignore')
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body.length === 0) { done(null, NOT_JSON); return }
-      json(request, body as string, (err, value) => { done(null, err === null ? value : NOT_JSON) })
-    })
+    parseJsonOrMark(scope)
     scope.post(opts.path, {
       schema: {
         tags: ['mcp'],

@@ -143,3 +143,11 @@ t.test('a caller\'s mistake is invalid params before any task or model call: an 
   await t.rejects(client.sendMessage(send(message('Hi', { metadata: { skill: 'translate' } }))), { name: 'RequestMalformedError', message: /target_language/ })
   t.equal(fake.completions.length, before)
 })
+
+t.test('a body that is not JSON is JSON-RPC\'s parse error (-32700) in its envelope, not the API\'s 400', async t => {
+  for (const body of ['{"jsonrpc":', '']) {
+    const r = await fetch(`${s.url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    t.equal(r.status, 200, JSON.stringify(body))
+    t.match(await r.json(), { jsonrpc: '2.0', id: null, error: { code: -32700 } })
+  }
+})

@@ -93,3 +93,20 @@ export function installBodyParsers (app: FastifyInstance): void {
     route.preValidation = own === undefined ? [refuse] : [refuse, ...(Array.isArray(own) ? own : [own])]
   })
 }
+
+/** What a JSON-RPC route's body is when it did not parse (see `parseJsonOrMark`). */
+export const NOT_JSON: unique symbol = Symbol('body is not JSON')
+
+/**
+ * A scope's JSON parser for a JSON-RPC route (MCP, A2A): a body that does not parse (or an
+ * empty one) reaches the handler as `NOT_JSON`, so the route answers JSON-RPC's -32700 in
+ * its own envelope rather than the API's 400. Register the route inside the same scope.
+ */
+export function parseJsonOrMark (scope: FastifyInstance): void {
+  const json = scope.getDefaultJsonParser('error', 'ignore')
+  scope.removeContentTypeParser('application/json')
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body.length === 0) { done(null, NOT_JSON); return }
+    json(request, body as string, (err, value) => { done(null, err === null ? value : NOT_JSON) })
+  })
+}
