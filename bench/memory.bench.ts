@@ -72,7 +72,7 @@ function serviceFor (tg: Target, techniques: boolean): MemoryServiceImpl {
   }
   const hooks = new Hooks()
   return new MemoryServiceImpl(() => reg, () => hooks, pino({ level: 'silent' }), {
-    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 168,
     recallSettings: () => RECALL_DEFAULTS, techniqueTimeoutMs: 60_000,
   })
 }
@@ -92,7 +92,7 @@ async function timeQueries (queries: number, warmup: number, one: (text: string)
 async function serviceLatency (tg: Target, queries: number, warmup: number, techniques = false): Promise<{ p50: number, p95: number }> {
   const svc = serviceFor(tg, techniques)
   return await timeQueries(queries, warmup, async text => {
-    const r = await svc.recallBundle({ text, channel: 'bench', top_k: 10 }, { strict: true })
+    const r = await svc.recaller.recallBundle({ text, channel: 'bench', top_k: 10 }, { strict: true })
     if (r.relevant_turns.length === 0) throw new Error('service recall found nothing: the bench is not measuring a real recall')
   })
 }

@@ -62,7 +62,7 @@ function serviceFor (rel: SqlRelationalStore, graph: GraphStore): MemoryServiceI
   reg.recallTechniques.add('recall-expansion', expansionTechnique(() => rel))
   const hooks = new Hooks()
   return new MemoryServiceImpl(() => reg, () => hooks, pino({ level: 'silent' }), {
-    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 168,
     recallSettings: () => RECALL_DEFAULTS, techniqueTimeoutMs: 60_000,
   })
 }
@@ -157,7 +157,7 @@ try {
       for (const which of (i % 2 === 0 ? ['sql', 'neo4j'] : ['neo4j', 'sql']) as Which[]) {
         const svc = services[which]
         let t = performance.now()
-        const r = await svc.recallBundle({ text: q, channel: CHANNEL, top_k: 10 }, { strict: true })
+        const r = await svc.recaller.recallBundle({ text: q, channel: CHANNEL, top_k: 10 }, { strict: true })
         if (r.relevant_turns.length === 0) throw new Error(`${which}: recall found nothing; the bench is not measuring a real recall`)
         const recall = performance.now() - t
         if (i >= 3) for (const [k, ms] of Object.entries(r.timings_ms ?? {})) ((stages[which][k] ??= []) as number[]).push(Number(ms))

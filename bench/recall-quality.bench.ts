@@ -52,12 +52,12 @@ const synonymSource = { '0': () => [], related: relatedWords, table: tableSynony
 reg.recallTechniques.add('recall-expansion', weighed(expansionTechnique(() => rel, synonymSource)))
 let settings: RecallSettings = { ...RECALL_DEFAULTS }
 const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 'silent' }), {
-  tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+  tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 168,
   recallSettings: () => settings,
 })
 // The service's own technique too (its weight is fixed in code; tuning rows may try another).
-const ownWeight = svc.defaultTechnique.weight
-Object.defineProperty(svc.defaultTechnique, 'weight', { get: () => weights[svc.defaultTechnique.name] ?? ownWeight })
+const ownWeight = svc.recaller.defaultTechnique.weight
+Object.defineProperty(svc.recaller.defaultTechnique, 'weight', { get: () => weights[svc.recaller.defaultTechnique.name] ?? ownWeight })
 
 // Ingest as the chat does: user message, then the assistant's reply, per session.
 const idOf = new Map<string, string>()
@@ -68,9 +68,9 @@ for (const turn of set.turns) {
   // BENCH_RECALL_SESSIONS=0: every message its own conversation, as a chat sent without a session_id stores it.
   const conv = process.env.BENCH_RECALL_SESSIONS === '0' ? randomUUID() : sessions.get(turn.session) ?? randomUUID()
   sessions.set(turn.session, conv)
-  const stored = await svc.addTurn({ conversation_id: conv, role: 'user', content: turn.message, channel: turn.channel })
+  const stored = await svc.episodic.addTurn({ conversation_id: conv, role: 'user', content: turn.message, channel: turn.channel })
   if (turn.tag !== undefined) idOf.set(`${turn.channel}/${turn.tag}`, stored.id)
-  await svc.addTurn({ conversation_id: conv, role: 'assistant', content: ASSISTANT_REPLIES[reply++ % ASSISTANT_REPLIES.length], channel: turn.channel })
+  await svc.episodic.addTurn({ conversation_id: conv, role: 'assistant', content: ASSISTANT_REPLIES[reply++ % ASSISTANT_REPLIES.length], channel: turn.channel })
 }
 const ingestS = (performance.now() - t0) / 1000
 
@@ -85,7 +85,7 @@ type Tuning = Partial<RecallSettings> & { weights?: Record<string, number> }
 const serviceWith = ({ weights: w, ...patch }: Tuning): Ranker => async q => {
   settings = { ...RECALL_DEFAULTS, ...patch }
   weights = w ?? {}
-  const r = await svc.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })
+  const r = await svc.recaller.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })
   return r.relevant_turns.map(t => String(t.id))
 }
 const keywords: Ranker = async q => (await rel.searchTurns({ text: q.question, channels: [q.channel, '_global'], limit: 10 })).map(t => t.id)
@@ -112,7 +112,7 @@ for (const [name, rank] of rankers) {
     const t1 = performance.now()
     const ids = await rank({ question: q.question, channel: q.channel })
     sc.ms.push(performance.now() - t1)
-    if (process.env.BENCH_RECALL_TIMINGS === '1' && name.startsWith('fused') && q === set.questions[0]) console.error((await svc.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })).timings_ms)
+    if (process.env.BENCH_RECALL_TIMINGS === '1' && name.startsWith('fused') && q === set.questions[0]) console.error((await svc.recaller.recallBundle({ text: q.question, channel: q.channel, top_k: 10 }, { strict: true })).timings_ms)
     for (const e of q.evidence) {
       const id = idOf.get(`${q.channel}/${e}`)
       const pos = ids.indexOf(id ?? '')

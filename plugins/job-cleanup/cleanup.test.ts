@@ -16,8 +16,8 @@ t.test('cleanup drops expired working memory and old tool invocations, nothing e
   const sqlOpts = { postgres_uri: PG_URI, schema }
   const s = await startMemoryKernel(t, { sql: sqlOpts, jobs: { 'job-cleanup': { tool_invocation_retention_days: 30 } }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
   const svc = s.svc()
-  const rel = svc.relational!
-  const kv = svc.kv!
+  const rel = svc.ctx.relational!
+  const kv = svc.ctx.kv!
   const call = { conversation_id: 'cl', arguments: {}, result: 'ok', is_error: false, duration_ms: 1, channel: 'cl' }
   const old = await rel.addToolInvocation({ ...call, tool: 'old' })
   await rel.addToolInvocation({ ...call, tool: 'recent' })

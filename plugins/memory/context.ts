@@ -16,8 +16,8 @@ export interface ServiceOptions {
   embeddingProvider?: string
   tokenBudget: number
   topK: number
+  /** How many of a conversation's latest turns recall leaves out when the caller names the conversation but not what it holds. */
   workingMemoryTurns: number
-  workingMemoryTtlSeconds: number
   /** Weight of recency against similarity when ranking turns (0-1). */
   recencyWeight: number
   recencyHalfLifeHours: number

@@ -1,6 +1,7 @@
-// Episodic memory: conversation turns in the relational store, the latest of each
-// conversation also in working memory (the key-value store, a cache: losing it loses
-// nothing the relational store lacks), and deleting a conversation from both.
+// Episodic memory: conversation turns in the relational store (each read with the turns
+// before it: from the caller's history when it gives them, else from the store), and
+// deleting a conversation. There is no second copy of a conversation's latest turns: a chat
+// holds its history, and recall leaves out what the chat gives it as seen.
 import { randomUUID } from 'node:crypto'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords } from '@agentd/sdk/kits/recall'
@@ -12,14 +13,12 @@ import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
 import type { WriteOutcome } from './outbox/outbox.ts'
 
-export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string }
+/** `earlier`: what was said before it, oldest first, as the caller holds it (then the store is not read for it). */
+export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string, earlier?: string[] }
 /** A message of the write API: `name` says who spoke (OpenAI's field), `timestamp` when (default now). */
 export interface MessageInput { role: string, content: string, name?: string, timestamp?: string, metadata?: Record<string, unknown> }
 /** A turn with its id and time fixed before the first attempt, so a replay stores the same turn once. */
 export interface QueuedTurn extends TurnInput { id: string, timestamp: string, channel: string }
-
-/** The working-memory key of a conversation; `ch:<channel>:` prefixes every key of a channel. */
-export const wmKey = (channel: string, conversationId: string): string => `ch:${channel}:conv:${conversationId}`
 
 /** The outbox key that orders a conversation's writes. */
 export const conversationKey = (conversationId: string): string => `conv:${conversationId}`
@@ -78,17 +77,11 @@ export class Episodic {
         return { status: 'failed', error: err as Error }
       }
     }
-    const r = await outbox.write({ at: q.timestamp, kind: 'turn', key: conversationKey(q.conversation_id), data: q }, async () => await this.addTurn(q))
-    // Queued: the conversation's working memory still gets it, so the chat keeps its context.
-    if (r.status === 'queued') await this.#pushWorking(q, null)
-    return r
+    return await outbox.write({ at: q.timestamp, kind: 'turn', key: conversationKey(q.conversation_id), data: q }, async () => await this.addTurn(q))
   }
 
-  /**
-   * Stores a turn (an `id` already stored returns that turn). `workingMemory: false` leaves
-   * working memory alone (a replay: the turn went there when it was queued).
-   */
-  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }, opts: { workingMemory?: boolean } = {}): Promise<Turn> {
+  /** Stores a turn (an `id` already stored returns that turn). */
+  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }): Promise<Turn> {
     const ctx = this.#ctx
     const channel = checkChannel(turn.channel ?? DEFAULT)
     const store = ctx.need('relational')
@@ -101,52 +94,46 @@ export class Episodic {
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
       context: contextWords(turn.content, earlier),
     })
-    if (opts.workingMemory !== false) await this.#pushWorking({ ...turn, id: stored.id, channel }, stored.index)
     await this.#copy.turn(stored, embedding)
     await ctx.stored('turn', stored)
     return stored
   }
 
-  async #pushWorking (turn: TurnInput & { id: string, channel: string }, index: number | null): Promise<void> {
-    const ctx = this.#ctx
-    const kv = ctx.kv
-    if (kv === undefined) return
-    await kv.pushList(wmKey(turn.channel, turn.conversation_id), { id: turn.id, role: turn.role, content: turn.content, index },
-      { max: ctx.opts.workingMemoryTurns, ttlSeconds: ctx.opts.workingMemoryTtlSeconds })
-      .catch((err: unknown) => { ctx.log.debug({ err: (err as Error).message }, 'memory: working memory not updated') })
+  /** The conversation's latest turns, oldest first; a 404 when it has none. */
+  async conversationTurns (conversationId: string, limit: number): Promise<Turn[]> {
+    const turns = await this.#ctx.need('relational').conversationTurns(conversationId, limit)
+    if (turns.length === 0) throw new MemoryErrors.NOT_FOUND(`No conversation "${conversationId}" (or it has no turns yet).`)
+    return turns
   }
 
-  async workingMemory (channel: string, conversationId: string): Promise<Array<Record<string, unknown>>> {
-    return await this.#ctx.need('kv').getList(wmKey(checkChannel(channel), conversationId), { slide: true })
-  }
-
+  /**
+   * `redis_keys` stays in the answer for clients that read it: memory keeps no key-value
+   * copy of a conversation any more, so it is 0.
+   */
   async deleteConversation (conversationId: string): Promise<Record<string, number>> {
     const store = this.#ctx.need('relational')
-    const turns = await store.conversationTurns(conversationId, 100_000)
     const res = await store.deleteConversation(conversationId)
     if (res === null) throw new MemoryErrors.NOT_FOUND(`No conversation "${conversationId}".`)
-    let redisKeys = 0
-    const kv = this.#ctx.kv
-    if (kv !== undefined) {
-      for (const c of new Set(turns.map(t => t.channel))) redisKeys += await kv.delete(wmKey(c, conversationId)).then(ok => ok ? 1 : 0, () => 0)
-    }
     await this.#copy.remove('conversation', conversationId)
-    await store.audit({ action: 'conversation.delete', target: conversationId, details: { ...res, redis_keys: redisKeys } }).catch(() => {})
-    return { ...res, redis_keys: redisKeys }
+    await store.audit({ action: 'conversation.delete', target: conversationId, details: res }).catch(() => {})
+    return { ...res, redis_keys: 0 }
   }
 }
 
 /**
  * What a new turn is read with (@agentd/sdk/kits/recall context.ts): the last informative
- * turns before it in its conversation, else (a conversation's first turn) those said in its
- * channel within CONTEXT_GAP_MS before it, as when a chat is sent one message per request.
- * A replayed turn (its id and time fixed earlier) reads only the turns before it.
+ * turns before it in its conversation (the caller's `earlier` when given, else the store's),
+ * else (a conversation's first turn) those said in its channel within CONTEXT_GAP_MS before
+ * it, as when a chat is sent one message per request. A replayed turn (its id and time
+ * fixed earlier) reads only the turns before it.
  */
 async function earlierTexts (store: RelationalStore, turn: TurnInput & { id?: string, timestamp?: string }, channel: string): Promise<string[]> {
   const at = turn.timestamp === undefined ? Date.now() : Date.parse(turn.timestamp)
   const before = (t: Turn): boolean => t.id !== turn.id && Date.parse(t.timestamp) <= at
   try {
-    let earlier = (await store.conversationTurns(turn.conversation_id, CONTEXT_LOOKBACK + 1)).filter(before).slice(-CONTEXT_LOOKBACK)
+    let earlier: Array<{ content: string }> = turn.earlier !== undefined
+      ? turn.earlier.slice(-CONTEXT_LOOKBACK).map(content => ({ content }))
+      : (await store.conversationTurns(turn.conversation_id, CONTEXT_LOOKBACK + 1)).filter(before).slice(-CONTEXT_LOOKBACK)
     if (earlier.length === 0) {
       earlier = (await store.recentTurns([channel], CONTEXT_LOOKBACK)).filter(t => before(t) && at - Date.parse(t.timestamp) <= CONTEXT_GAP_MS).reverse()
     }

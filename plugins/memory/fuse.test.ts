@@ -1,6 +1,7 @@
 // Pins recall fusion (issue 22: removing the ranking, the cuts or the exclusion must fail a test).
 import t from 'tap'
 import type { Turn } from '@agentd/sdk/contracts/memory-stores'
+import { contentKey } from '@agentd/sdk/kits/recall'
 import { countedOnce, fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
 
 /** Items as loose as a technique from another plugin may send (typed, not checked): the fusion reads only id, content, timestamp. */
@@ -38,8 +39,13 @@ t.test('identical contents are collapsed into the best-ranked one', async t => {
 })
 
 t.test('the current conversation\'s turns (exclude) are left out, from every technique', async t => {
-  const out = fuseCandidates([tech('a', [turn('mine'), turn('other')]), tech('b', [turn('mine')])], partLimits(10), 60, new Set(['mine']))
+  const out = fuseCandidates([tech('a', [turn('mine'), turn('other')]), tech('b', [turn('mine')])], partLimits(10), 60, { ids: new Set(['mine']), texts: new Set() })
   t.same(ids(out.relevant_turns), ['other'])
+})
+
+t.test('turns saying what the prompt holds (exclude.texts, as contentKey) are left out, however spaced or cased', async t => {
+  const out = fuseCandidates([tech('a', [turn('1', 'My cat is Felix'), turn('2', 'We adopted a dog'), turn('3', ' my CAT is felix! ')])], partLimits(10), 60, { ids: new Set(), texts: new Set([contentKey('My cat is Felix')]) })
+  t.same(ids(out.relevant_turns), ['2'])
 })
 
 t.test('each part is cut to its limit (top_k for turns and facts, 5 entities, 3 strategies)', async t => {

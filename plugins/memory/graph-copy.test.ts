@@ -17,7 +17,7 @@ import { copying } from './graph-copy.ts'
 import { memoryHealth } from './health.ts'
 
 const log = pino({ level: 'silent' })
-const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
+const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
 
 /** The relational store's part the service uses here: turns, goals, strategies, conversation deletion, audit. */
 function relational (): RelationalStore {
@@ -130,12 +130,12 @@ t.test('turns, goals (new, edited, deleted), strategies and a deleted conversati
   const r1 = await svc.storeTurn({ conversation_id: 'c1', role: 'user', content: 'hello', channel: 'work' })
   const r2 = await svc.storeTurn({ conversation_id: 'c1', role: 'assistant', content: 'hi', channel: 'work' })
   t.equal(r1.stored, true)
-  const goal = await svc.addGoal({ description: 'ship', channel: 'work' })
-  await svc.editGoal(goal.id, { status: 'blocked' })
-  const strategy = await svc.addStrategy({ description: 'search first', context_pattern: 'find', tool_sequence: ['search'], channel: 'work' })
-  await svc.deleteStrategy(strategy.id)
-  await svc.deleteGoal(goal.id)
-  await svc.deleteConversation('c1')
+  const goal = await svc.procedural.addGoal({ description: 'ship', channel: 'work' })
+  await svc.procedural.editGoal(goal.id, { status: 'blocked' })
+  const strategy = await svc.procedural.addStrategy({ description: 'search first', context_pattern: 'find', tool_sequence: ['search'], channel: 'work' })
+  await svc.procedural.deleteStrategy(strategy.id)
+  await svc.procedural.deleteGoal(goal.id)
+  await svc.episodic.deleteConversation('c1')
   t.same(g.copied.map(c => c.op === 'remove' ? `remove ${c.kind} ${c.id}` : c.op === 'deleteChannel' ? c.id : `${c.op} ${c.item.id}`), [
     `turn ${r1.turn?.id ?? ''}`, `turn ${r2.turn?.id ?? ''}`, `goal ${goal.id}`, `goal ${goal.id}`, `strategy ${strategy.id}`,
     `remove strategy ${strategy.id}`, `remove goal ${goal.id}`, 'remove conversation c1',
@@ -151,7 +151,7 @@ t.test('a graph store without copies (the SQL one) gets no copy calls, and the w
   const { upsertTurn: _a, upsertGoal: _b, upsertStrategy: _c, removeCopy: _d, ...sqlLike } = g.store
   const { svc } = setup(sqlLike as GraphStore)
   t.equal((await svc.storeTurn({ conversation_id: 'c', role: 'user', content: 'x' })).stored, true)
-  await svc.addGoal({ description: 'g' })
+  await svc.procedural.addGoal({ description: 'g' })
   t.same(g.copied, [])
 })
 
@@ -163,7 +163,7 @@ t.test('a graph store that is down: the chat\'s turn is stored, the copy waits i
   g.state.down = true
   const a = await svc.storeTurn({ conversation_id: 'c1', role: 'user', content: 'one', channel: 'work' })
   const b = await svc.storeTurn({ conversation_id: 'c1', role: 'assistant', content: 'two', channel: 'work' })
-  const goal = await svc.addGoal({ description: 'ship', channel: 'work' })
+  const goal = await svc.procedural.addGoal({ description: 'ship', channel: 'work' })
   t.equal(a.stored, true, 'the turn is stored: the graph copy does not fail the chat')
   t.equal(b.stored, true)
   t.equal(goal.description, 'ship', 'the goal route answers')
@@ -183,7 +183,7 @@ t.test('a copy that fails for another reason is logged, never thrown at the writ
   const { svc } = setup(g.store)
   g.state.broken = true
   t.equal((await svc.storeTurn({ conversation_id: 'c', role: 'user', content: 'x' })).stored, true)
-  const goal = await svc.addGoal({ description: 'g' })
+  const goal = await svc.procedural.addGoal({ description: 'g' })
   t.equal(goal.description, 'g')
   t.same(g.copied, [])
 })
@@ -199,7 +199,7 @@ t.test('deleting a channel: copies still queued land first, then the graph store
   await svc.storeTurn({ conversation_id: 'c1', role: 'assistant', content: 'two', channel: 'work' })
   t.equal(o.pending, 2, 'queued while the graph store is down')
   g.state.down = false
-  const deleted = await svc.deleteChannel('work')
+  const deleted = await svc.channels.deleteChannel('work')
   t.same(g.copied.map(c => c.op), ['turn', 'turn', 'deleteChannel'], 'the queued copies first: none lands after the deletion')
   t.equal(o.pending, 0)
   t.match(deleted, { turns: 2, conversations: 1, entities: 1, graph_items: 1 + 2 + 1, redis_keys: 0 })

@@ -17,16 +17,16 @@ export function memoryHealth (svc: MemoryServiceImpl, backfill?: GraphBackfill):
         if (s === undefined) return NOT_CONFIGURED
         try { return await s.health() } catch (err) { return { status: 'unhealthy', backend: 'unknown', error: (err as Error).message } }
       }
-      const [neo4j, postgres, redis] = await Promise.all([ask(svc.graph), ask(svc.relational), ask(svc.kv)])
-      const e = svc.embedder()
+      const [neo4j, postgres, redis] = await Promise.all([ask(svc.ctx.graph), ask(svc.ctx.relational), ask(svc.ctx.kv)])
+      const e = svc.embedding.embedder()
       const embedder = e === undefined
         ? { status: 'not_configured' }
         : {
-            id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.embedderWarning === undefined ? {} : { warning: svc.embedderWarning }),
-            reembed: svc.reembedder.progress(),
+            id: e.id, dimensions: e.dimensions, ...(e.status?.() ?? { status: 'ready' }), ...(svc.drift.warning === undefined ? {} : { warning: svc.drift.warning }),
+            reembed: svc.drift.reembedder.progress(),
           }
       // Writes kept while a store was down, waiting to be stored (absent with the outbox off).
-      const outbox = svc.outbox?.status()
+      const outbox = svc.ctx.outbox?.status()
       // Copies for a graph store that keeps them (Neo4j), shown while any wait (graph-copy.ts).
       const copies = svc.copies.outbox?.status()
       const graphCopies = copies === undefined || copies.pending === 0 ? {} : { graph_copy_outbox: copies }

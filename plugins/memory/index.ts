@@ -31,8 +31,8 @@ export const options = Type.Object({
   embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
   token_budget: Type.Integer({ minimum: 50, maximum: 100_000, default: 1000, description: 'tokens of memory context injected into a prompt' }),
   top_k: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
-  working_memory_turns: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
-  working_memory_ttl_seconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400, default: 86_400 }),
+  working_memory_turns: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'how many of a conversation\'s latest turns POST /api/memory/recall with a conversation_id leaves out (the chat history holds them)' }),
+  working_memory_ttl_seconds: Type.Integer({ minimum: 1, maximum: 30 * 86_400, default: 86_400, description: 'ignored: memory keeps no key-value copy of a conversation any more (a chat hands recall its history); accepted so an older plugins.json still loads' }),
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
   record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
@@ -63,7 +63,6 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     tokenBudget: opts.token_budget,
     topK: opts.top_k,
     workingMemoryTurns: opts.working_memory_turns,
-    workingMemoryTtlSeconds: opts.working_memory_ttl_seconds,
     recencyWeight: opts.recency_weight,
     recencyHalfLifeHours: opts.recency_half_life_hours,
     reembedBatchSize: opts.reembed_batch_size,
@@ -73,7 +72,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   if (opts.outbox) await attachOutboxes(app, svc, opts)
   app.registry.memoryServices.add(opts.instance, svc)
   // Items written before a graph store that keeps copies (Neo4j) was configured: copied in the background.
-  const backfill = new GraphBackfill({ relational: () => svc.relational, graph: () => svc.graph, batchSize: 500, log: app.log })
+  const backfill = new GraphBackfill({ relational: () => svc.ctx.relational, graph: () => svc.ctx.graph, batchSize: 500, log: app.log })
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc, backfill))
   await memoryRoutes(app, svc)
   const settings = new MemorySettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'), () => app.registry.memorySettings.values())
@@ -86,7 +85,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     settings,
     // A second memory instance shares the jobs (one registry entry per name).
     jobs: () => app.registry.jobs.values().filter(j => j.group === 'memory'),
-    needStores: () => { svc.need('relational'); svc.need('graph') },
+    needStores: () => { svc.ctx.need('relational'); svc.ctx.need('graph') },
     signal: () => stop.signal,
     log: (msg, data) => { app.log.info(data ?? {}, `memory: ${msg}`) },
   })
@@ -95,7 +94,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
 
   // A graph store's merge of two entities goes into the history of every item it changed
   // (once: a second memory instance writes to the same audit log, so it leaves it to the first).
-  if (app.registry.memoryServices.first() === svc) app.hooks.on('memory:entity-merged', async m => { await recordEntityMerge(async e => { await svc.recordChange(e) }, m) })
+  if (app.registry.memoryServices.first() === svc) app.hooks.on('memory:entity-merged', async m => { await recordEntityMerge(async e => { await svc.items.recordChange(e) }, m) })
 
   if (opts.record_tool_invocations) {
     // Procedural memory: tool calls of chats that use memory, recorded off the tool's path
@@ -115,14 +114,14 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
     name: `${opts.instance}:outbox-and-reembed`,
     // Only the serving generation replays the outbox.
     activate: () => {
-      svc.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log)
+      svc.ctx.outbox?.attach(svc.applyQueued, app.log); svc.copies.outbox?.attach(svc.copies.applyQueued, app.log)
       // Never awaited: start-up and chats do not wait on it; a graph store that is down is tried at the next start or run.
       if (opts.graph_backfill) {
         void backfill.needed().then(async needed => { if (needed) await backfill.run() })
           .catch((err: unknown) => { app.log.warn({ err: (err as Error).message }, 'memory: could not check whether the graph store needs a back-fill; POST /api/jobs/graph_backfill/run once it is up') })
       }
     },
-    deactivate: async () => { svc.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.reembedder.stop(); await backfill.stop() },
+    deactivate: async () => { svc.ctx.outbox?.detach(svc.applyQueued); svc.copies.outbox?.detach(svc.copies.applyQueued); await svc.drift.reembedder.stop(); await backfill.stop() },
   })
 }
 
@@ -153,7 +152,7 @@ async function attachOutboxes (app: FastifyInstance, svc: MemoryServiceImpl, opt
   // One per data folder, kept across reloads: two writers on one file would interleave.
   const outbox = await app.resources.acquire({ kind: 'memory-outbox', options: { dir }, create: () => new Outbox({ dir, ...limits }, app.log), dispose: async o => { await o.close() } })
   outbox.configure(limits)
-  svc.outbox = outbox
+  svc.ctx.outbox = outbox
   // Copies for a graph store that keeps them (Neo4j) wait apart: its outage never holds up the chat's writes.
   // A turn's copy is made within the turn's write, so it gets half its time: a graph store
   // that does not answer queues the copy before the turn's own write would time out.
@@ -167,11 +166,11 @@ async function attachOutboxes (app: FastifyInstance, svc: MemoryServiceImpl, opt
 /** Every plugin has registered by then: checks that stored vectors match the active embedder, re-embedding in the background when they do not. */
 function checkEmbedderWhenReady (app: FastifyInstance, svc: MemoryServiceImpl, opts: PluginOptions<Options>): void {
   const checkEmbedder = async (): Promise<void> => {
-    const warning = await svc.checkEmbedder()
+    const warning = await svc.drift.check()
     if (warning === undefined) return
     app.log.warn(`memory: ${warning}`)
-    const e = svc.embedder()
-    if (opts.auto_reembed && e !== undefined) svc.reembedder.start(e)
+    const e = svc.embedding.embedder()
+    if (opts.auto_reembed && e !== undefined) svc.drift.reembedder.start(e)
   }
   app.addHook('onReady', async () => {
     const check = checkEmbedder().catch((err: unknown) => {

@@ -52,7 +52,7 @@ function commonRoutes (d: ItemDeps, kind: ItemKind, plural: string): void {
   const { app, svc, guard } = d
   app.get(`/api/memory/${plural}/:id`, {
     schema: { tags, summary: `One ${kind} by id`, params: IdParams, response: { 200: Obj } },
-  }, async (request) => await guard(async () => await svc.item(kind, (request.params as { id: string }).id)))
+  }, async (request) => await guard(async () => await svc.items.item(kind, (request.params as { id: string }).id)))
 
   app.get(`/api/memory/${plural}/:id/history`, {
     schema: {
@@ -64,7 +64,7 @@ function commonRoutes (d: ItemDeps, kind: ItemKind, plural: string): void {
     },
   }, async (request) => {
     const { id } = request.params as { id: string }
-    return { id, kind, ...await guard(async () => await svc.history(kind, id)) }
+    return { id, kind, ...await guard(async () => await svc.items.history(kind, id)) }
   })
 
   app.delete(`/api/memory/${plural}/:id`, {
@@ -72,10 +72,10 @@ function commonRoutes (d: ItemDeps, kind: ItemKind, plural: string): void {
   }, async (request) => {
     const { id } = request.params as { id: string }
     const gone = await guard(async () => {
-      if (kind === 'fact') return await svc.deleteFact(id)
-      if (kind === 'entity') return await svc.deleteEntity(id)
-      if (kind === 'goal') return await svc.deleteGoal(id)
-      return await svc.deleteStrategy(id)
+      if (kind === 'fact') return await svc.semantic.deleteFact(id)
+      if (kind === 'entity') return await svc.semantic.deleteEntity(id)
+      if (kind === 'goal') return await svc.procedural.deleteGoal(id)
+      return await svc.procedural.deleteStrategy(id)
     })
     return { message: `${kind[0].toUpperCase()}${kind.slice(1)} "${id}" deleted.`, id, deleted: true as const, [kind]: gone as unknown as Record<string, unknown> }
   })
@@ -104,7 +104,7 @@ function factRoutes (d: ItemDeps): void {
     const b = request.body as { claim: string, channel?: string, confidence?: number, entity_ids?: string[], temporal_context?: 'current' | 'past' | 'future' | null, salience?: number }
     checkText('claim', b.claim)
     if (b.claim.trim() === '') throw new MemoryErrors.BAD_REQUEST('claim is blank: send the fact as a sentence.')
-    const r = await guard(async () => await svc.addFact({ ...b, source: 'user_stated' }, 'user'))
+    const r = await guard(async () => await svc.semantic.addFact({ ...b, source: 'user_stated' }, 'user'))
     return await reply.code(r.created ? 201 : 200).send(r)
   })
 
@@ -129,7 +129,7 @@ function factRoutes (d: ItemDeps): void {
     const b = request.body as { claim?: string }
     checkText('claim', b.claim)
     if (b.claim !== undefined && b.claim.trim() === '') throw new MemoryErrors.BAD_REQUEST('claim is blank: send the corrected fact as a sentence.')
-    return await guard(async () => await svc.editFact(id, b, 'user'))
+    return await guard(async () => await svc.semantic.editFact(id, b, 'user'))
   })
   commonRoutes(d, 'fact', 'facts')
 }
@@ -154,7 +154,7 @@ function entityRoutes (d: ItemDeps): void {
   }, async (request, reply) => {
     const b = request.body as { name: string, type: string, channel?: string, aliases?: string[], description?: string | null, properties?: Record<string, unknown>, salience?: number }
     if (b.name.trim() === '') throw new MemoryErrors.BAD_REQUEST('name is blank.')
-    const r = await guard(async () => await svc.addEntity(b, 'user'))
+    const r = await guard(async () => await svc.semantic.addEntity(b, 'user'))
     return await reply.code(r.created ? 201 : 200).send(r)
   })
 
@@ -170,7 +170,7 @@ function entityRoutes (d: ItemDeps): void {
     },
   }, async (request) => {
     const { id } = request.params as { id: string }
-    const entity = await guard(async () => await svc.editEntity(id, request.body as Record<string, never>, 'user')) as unknown as Record<string, unknown>
+    const entity = await guard(async () => await svc.semantic.editEntity(id, request.body as Record<string, never>, 'user')) as unknown as Record<string, unknown>
     return { ...entity, entity }
   })
   commonRoutes(d, 'entity', 'entities')
@@ -186,7 +186,7 @@ function goalRoutes (d: ItemDeps): void {
       querystring: Type.Object({ channel: Type.Optional(Channel), status: Type.Optional(GoalStatus), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }, { additionalProperties: false }),
       response: { 200: Type.Object({ goals: Type.Array(Obj) }) },
     },
-  }, async (request) => ({ goals: await guard(async () => await svc.goals(request.query as { channel?: string, status?: 'active', limit: number })) }))
+  }, async (request) => ({ goals: await guard(async () => await svc.procedural.goals(request.query as { channel?: string, status?: 'active', limit: number })) }))
 
   app.post('/api/memory/goals', {
     schema: {
@@ -205,7 +205,7 @@ function goalRoutes (d: ItemDeps): void {
   }, async (request, reply) => {
     const b = request.body as { description: string }
     if (b.description.trim() === '') throw new MemoryErrors.BAD_REQUEST('description is blank.')
-    return await reply.code(201).send(await guard(async () => await svc.addGoal(b, 'user')))
+    return await reply.code(201).send(await guard(async () => await svc.procedural.addGoal(b, 'user')))
   })
 
   app.patch('/api/memory/goals/:id', {
@@ -224,7 +224,7 @@ function goalRoutes (d: ItemDeps): void {
     },
   }, async (request) => {
     const { id } = request.params as { id: string }
-    return await guard(async () => await svc.editGoal(id, request.body as Record<string, never>, 'user'))
+    return await guard(async () => await svc.procedural.editGoal(id, request.body as Record<string, never>, 'user'))
   })
   commonRoutes(d, 'goal', 'goals')
 }
@@ -247,7 +247,7 @@ function strategyRoutes (d: ItemDeps): void {
   }, async (request, reply) => {
     const b = request.body as { description: string, context_pattern: string }
     if (b.description.trim() === '' || b.context_pattern.trim() === '') throw new MemoryErrors.BAD_REQUEST('description and context_pattern must not be blank.')
-    return await reply.code(201).send(await guard(async () => await svc.addStrategy(b, 'user')))
+    return await reply.code(201).send(await guard(async () => await svc.procedural.addStrategy(b, 'user')))
   })
   commonRoutes(d, 'strategy', 'strategies')
 }

@@ -7,11 +7,11 @@ import type { MemorySettingsStore } from './memory-settings.ts'
 
 export function jobSupport (svc: MemoryServiceImpl, settings: MemorySettingsStore): MemoryJobSupport {
   return {
-    relational: () => svc.need('relational'),
-    graph: () => svc.need('graph'),
-    kv: () => svc.kv,
-    embed: async (text, signal) => await svc.embed(text, signal),
-    recordChange: async (e) => { await svc.recordChange(e) },
+    relational: () => svc.ctx.need('relational'),
+    graph: () => svc.ctx.need('graph'),
+    kv: () => svc.ctx.kv,
+    embed: async (text, signal) => await svc.embedding.embed(text, signal),
+    recordChange: async (e) => { await svc.items.recordChange(e) },
     copyStrategy: async (s, embedding) => { await svc.copies.strategy(s, embedding) },
     settings: () => settings.values(),
   }

@@ -42,12 +42,12 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('channel isolation: A and B see their own and _global; deleting A leaves B', async t => {
-    await svc.addTurn({ conversation_id: 'conv-a', role: 'user', content: 'My cat is called Whiskers', channel: 'iso-a' })
-    await svc.addTurn({ conversation_id: 'conv-b', role: 'user', content: 'My cat is called Felix', channel: 'iso-b' })
-    await svc.addTurn({ conversation_id: 'conv-g', role: 'user', content: 'My cat likes tuna', channel: '_global' })
-    await svc.addFact({ claim: 'The cat Whiskers is grey', channel: 'iso-a' })
-    await svc.addFact({ claim: 'The cat Felix is black', channel: 'iso-b' })
-    await svc.addEntity({ name: 'Whiskers', type: 'Animal', channel: 'iso-a' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-a', role: 'user', content: 'My cat is called Whiskers', channel: 'iso-a' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-b', role: 'user', content: 'My cat is called Felix', channel: 'iso-b' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-g', role: 'user', content: 'My cat likes tuna', channel: '_global' })
+    await svc.semantic.addFact({ claim: 'The cat Whiskers is grey', channel: 'iso-a' })
+    await svc.semantic.addFact({ claim: 'The cat Felix is black', channel: 'iso-b' })
+    await svc.semantic.addEntity({ name: 'Whiskers', type: 'Animal', channel: 'iso-a' })
     const recallIn = async (channel: string): Promise<{ turns: string[], facts: string[], context: string }> => {
       const r = await postJson(s, '/api/memory/recall', { query: 'what is my cat called', top_k: 10, channel })
       t.equal(r.status, 200)
@@ -67,7 +67,7 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal(gone.status, 200)
     t.match(gone.body.deleted, { turns: 1, facts: 1, entities: 1, conversations: 1, strategies: 0, goals: 0 })
     t.ok(gone.body.deleted.postgres_rows >= 4)
-    t.ok(gone.body.deleted.redis_keys >= 1, 'working memory keys went too')
+    t.equal(gone.body.deleted.redis_keys, 0, 'memory keeps no key-value copy of a conversation')
     const a2 = await recallIn('iso-a')
     t.same(a2.turns, ['My cat likes tuna'], 'only _global is left for A')
     const b2 = await recallIn('iso-b')
@@ -78,9 +78,9 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('recall: shape, top_k limits, timings, token budget', async t => {
-    await svc.addTurn({ conversation_id: 'conv-r', role: 'user', content: 'I prefer green tea in the morning', channel: 'rc' })
-    await svc.addGoal({ description: 'Learn Portuguese', channel: 'rc' })
-    await svc.addStrategy({ description: 'Check the weather before planning', context_pattern: 'trip|travel', tool_sequence: ['weather'], channel: 'rc' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-r', role: 'user', content: 'I prefer green tea in the morning', channel: 'rc' })
+    await svc.procedural.addGoal({ description: 'Learn Portuguese', channel: 'rc' })
+    await svc.procedural.addStrategy({ description: 'Check the weather before planning', context_pattern: 'trip|travel', tool_sequence: ['weather'], channel: 'rc' })
     const r = await postJson(s, '/api/memory/recall', { query: 'what tea do I like in the morning', channel: 'rc' })
     t.equal(r.status, 200)
     for (const k of ['relevant_turns', 'entities', 'facts', 'strategies', 'active_goals', 'user_context', 'context', 'techniques', 'timings_ms']) t.ok(k in r.body, k)
@@ -92,7 +92,7 @@ t.test('memory API on the embedded defaults', async t => {
     const small = await postJson(s, '/api/memory/recall', { query: 'tea', channel: 'rc', token_budget: 20 })
     t.ok(small.body.context.length / 4 <= 20 + 15, 'rendered within the budget (plus its one-line header)')
     // top_k cuts the turns recalled: five turns match, two come back, the best two.
-    for (let i = 0; i < 5; i++) await svc.addTurn({ conversation_id: `conv-k${i}`, role: 'user', content: `green tea note number ${i}`, channel: 'rk' })
+    for (let i = 0; i < 5; i++) await svc.episodic.addTurn({ conversation_id: `conv-k${i}`, role: 'user', content: `green tea note number ${i}`, channel: 'rk' })
     const all = await postJson(s, '/api/memory/recall', { query: 'green tea note', channel: 'rk', top_k: 10 })
     t.equal(all.body.relevant_turns.length, 5, 'all five with room for ten')
     const two = await postJson(s, '/api/memory/recall', { query: 'green tea note', channel: 'rk', top_k: 2 })
@@ -104,8 +104,8 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('lists: envelope, pagination limits and literal search', async t => {
-    for (const claim of ['100% organic', 'snake_case rules', 'C:\\path\\to', "Bob's café 東京", 'plain fact']) await svc.addFact({ claim, channel: 'ls', confidence: 0.9 })
-    await svc.addFact({ claim: 'a shaky fact', channel: 'ls', confidence: 0.2 })
+    for (const claim of ['100% organic', 'snake_case rules', 'C:\\path\\to', "Bob's café 東京", 'plain fact']) await svc.semantic.addFact({ claim, channel: 'ls', confidence: 0.9 })
+    await svc.semantic.addFact({ claim: 'a shaky fact', channel: 'ls', confidence: 0.2 })
     const facts = await s.json('/api/memory/facts?channel=ls&limit=2&page=2')
     t.equal(facts.status, 200)
     t.match(facts.body, { total: 6, page: 2, limit: 2, has_next: true })
@@ -128,9 +128,9 @@ t.test('memory API on the embedded defaults', async t => {
       const r = await s.json(`/api/memory/facts?${bad}`)
       t.equal(r.status, 400, bad)
     }
-    await svc.addEntity({ name: 'Acme_Corp', type: 'Organization', channel: 'ls' })
-    await svc.addEntity({ name: 'Acme Inc', type: 'Organization', channel: 'ls' })
-    await svc.addEntity({ name: 'Alice', type: 'Person', channel: 'ls' })
+    await svc.semantic.addEntity({ name: 'Acme_Corp', type: 'Organization', channel: 'ls' })
+    await svc.semantic.addEntity({ name: 'Acme Inc', type: 'Organization', channel: 'ls' })
+    await svc.semantic.addEntity({ name: 'Alice', type: 'Person', channel: 'ls' })
     const ents = await s.json('/api/memory/entities?channel=ls&search=_')
     t.same(ents.body.entities.map((e: { name: string }) => e.name), ['Acme_Corp'])
     const people = await s.json('/api/memory/entities?channel=ls&type=Person')
@@ -143,12 +143,12 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('entity graph: depth default 2, 1-3 only, unknown id 404', async t => {
-    const ada = (await svc.addEntity({ name: 'Ada', type: 'Person', channel: 'gr' })).entity
-    const babbage = (await svc.addEntity({ name: 'Babbage', type: 'Person', channel: 'gr' })).entity
-    const engine = (await svc.addEntity({ name: 'Analytical Engine', type: 'Concept', channel: 'gr' })).entity
-    await svc.relate({ source_id: ada.id, target_id: babbage.id, type: 'worked_with', channel: 'gr' })
-    await svc.relate({ source_id: babbage.id, target_id: engine.id, type: 'designed', channel: 'gr' })
-    await svc.addFact({ claim: 'Ada wrote the first program', entity_ids: [ada.id], channel: 'gr' })
+    const ada = (await svc.semantic.addEntity({ name: 'Ada', type: 'Person', channel: 'gr' })).entity
+    const babbage = (await svc.semantic.addEntity({ name: 'Babbage', type: 'Person', channel: 'gr' })).entity
+    const engine = (await svc.semantic.addEntity({ name: 'Analytical Engine', type: 'Concept', channel: 'gr' })).entity
+    await svc.semantic.relate({ source_id: ada.id, target_id: babbage.id, type: 'worked_with', channel: 'gr' })
+    await svc.semantic.relate({ source_id: babbage.id, target_id: engine.id, type: 'designed', channel: 'gr' })
+    await svc.semantic.addFact({ claim: 'Ada wrote the first program', entity_ids: [ada.id], channel: 'gr' })
     const g = await s.json(`/api/memory/entities/${ada.id}/graph`)
     t.equal(g.status, 200)
     t.equal(g.body.depth, 2)
@@ -168,11 +168,11 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('facts: claim_hash dedupe and supersession through the service', async t => {
-    const one = await svc.addFact({ claim: 'I live in Berlin.', channel: 'fx' })
-    const two = await svc.addFact({ claim: '  i live in   berlin ', channel: 'fx' })
+    const one = await svc.semantic.addFact({ claim: 'I live in Berlin.', channel: 'fx' })
+    const two = await svc.semantic.addFact({ claim: '  i live in   berlin ', channel: 'fx' })
     t.equal(two.created, false)
     t.equal(two.fact.id, one.fact.id)
-    const moved = await svc.supersedeFact(one.fact.id, { claim: 'I live in Lisbon' })
+    const moved = await svc.semantic.supersedeFact(one.fact.id, { claim: 'I live in Lisbon' })
     t.equal(moved.fact.channel, 'fx')
     const list = await s.json('/api/memory/facts?channel=fx')
     t.same(list.body.facts.map((f: { claim: string }) => f.claim), ['I live in Lisbon'])
@@ -183,7 +183,7 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('deleting _default empties it but keeps the channel', async t => {
-    await svc.addTurn({ conversation_id: 'conv-def', role: 'user', content: 'no channel given' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-def', role: 'user', content: 'no channel given' })
     const r = await del(s, '/api/memory/channels/_default')
     t.equal(r.status, 200)
     t.equal(r.body.deleted.turns, 1)
@@ -192,11 +192,11 @@ t.test('memory API on the embedded defaults', async t => {
   })
 
   t.test('deleting a conversation removes its turns; unknown is 404', async t => {
-    await svc.addTurn({ conversation_id: 'conv-del', role: 'user', content: 'delete me please', channel: 'cd' })
-    await svc.addTurn({ conversation_id: 'conv-del', role: 'assistant', content: 'ok', channel: 'cd' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-del', role: 'user', content: 'delete me please', channel: 'cd' })
+    await svc.episodic.addTurn({ conversation_id: 'conv-del', role: 'assistant', content: 'ok', channel: 'cd' })
     const r = await del(s, '/api/memory/conversations/conv-del')
     t.equal(r.status, 200)
-    t.match(r.body.deleted, { turns: 2, conversations: 1, redis_keys: 1 })
+    t.match(r.body.deleted, { turns: 2, conversations: 1, redis_keys: 0 })
     t.equal((await del(s, '/api/memory/conversations/conv-del')).status, 404)
     t.equal((await del(s, `/api/memory/conversations/${encodeURIComponent("x'; DROP TABLE turns; --")}`)).status, 404)
   })
@@ -232,7 +232,7 @@ t.test('memory API on the embedded defaults', async t => {
     t.equal(stored.stored, true, stored.error ?? 'stored')
     t.equal(stored.turn?.content, 'before\uFFFDafter')
     t.same(stored.turn?.metadata, { note: 'a\uFFFDb', lit: 'back\\u0000slash' })
-    await svc.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
+    await svc.semantic.addFact({ claim: 'nul\u0000fact', channel: 'nul' })
     // The NUL was stored as U+FFFD, and a search's NUL is marked the same way: it finds the
     // marked fact, and nothing that was never stored with one.
     t.same((await s.json('/api/memory/facts?channel=nul')).body.facts.map((f: { claim: string }) => f.claim), ['nul\uFFFDfact'])

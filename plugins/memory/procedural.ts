@@ -73,6 +73,10 @@ export class Procedural {
     return goal
   }
 
+  async goals (q: { channel?: string, status?: Goal['status'], limit: number }): Promise<Goal[]> {
+    return await this.#ctx.need('relational').goals({ channels: q.channel === undefined ? undefined : [q.channel], status: q.status, limit: q.limit })
+  }
+
   async deleteGoal (id: string, actor: Actor = 'user'): Promise<Goal> {
     const rel = this.#ctx.need('relational')
     const g = await rel.goal(id)

@@ -1,24 +1,24 @@
 // Recall: embeds the query, runs the service's own technique (vector-recency.ts) and every
 // technique other plugins registered and the recall settings turn on, at once, each within
 // a time limit, fuses their candidates (recall-merge.ts),
-// adds working memory, renders the bundle within the token budget, and lets recall:after
+// leaves out what the conversation holds already, renders the bundle within the token budget, and lets recall:after
 // hooks replace it. Chat-facing recall never rejects; strict recall (the routes) does.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { FusionSettings, enableKey, settingsOf, vectorTurns } from '@agentd/sdk/kits/recall'
+import { FusionSettings, contentKey, enableKey, settingsOf, vectorTurns } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within, inSpan, tracing } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
-import type { Episodic } from './episodic.ts'
 import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
 import { renderBundle } from './render.ts'
-import { countedOnce, fuseCandidates, partLimits } from './recall-merge.ts'
+import { countedOnce, fuseCandidates, partLimits, type Seen } from './recall-merge.ts'
 import { rankNeighbours, vectorRecency } from './vector-recency.ts'
 import { orderFacts } from './recall-time.ts'
 
-export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }
+/** `seen`: texts the caller's prompt holds already (a chat's history); see MemoryService.recall. */
+export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[] }
 
 /**
  * A read shared by the techniques of one recall: asked for `limit` items, it reads once and
@@ -37,15 +37,13 @@ export const emptyBundle = (): RecallResult => ({ relevant_turns: [], entities: 
 export class Recall {
   readonly #ctx: ServiceContext
   readonly #embedding: Embedding
-  readonly #episodic: Episodic
   readonly #warning: () => string | undefined
   /** The service's own technique; run first, before those other plugins registered. */
   readonly defaultTechnique: RecallTechnique
 
-  constructor (ctx: ServiceContext, embedding: Embedding, episodic: Episodic, warning: () => string | undefined) {
+  constructor (ctx: ServiceContext, embedding: Embedding, warning: () => string | undefined) {
     this.#ctx = ctx
     this.#embedding = embedding
-    this.#episodic = episodic
     this.#warning = warning
     this.defaultTechnique = vectorRecency(ctx)
   }
@@ -94,14 +92,14 @@ export class Recall {
     const input = await this.#input(query, channel, topK, settings, opts, acc)
     const techniques = this.#techniques(settings)
     const [seen, ...results] = await Promise.all([
-      this.#conversationSeen(query, channel, opts.strict, acc),
+      this.#conversationSeen(query, opts.strict, acc),
       ...techniques.map(async tech => await this.#runTechnique(tech, input, opts, acc)),
     ])
     const t0 = performance.now()
-    const parts = fuseCandidates(countedOnce(results), partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen.ids)
+    const parts = fuseCandidates(countedOnce(results), partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen)
     acc.timings.fuse = ms(t0)
     parts.facts = orderFacts(parts.facts, query.text)
-    const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null, working_memory_turns: seen.working } }
+    const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null } }
     return await this.#finish(query, bundle, techniques, acc)
   }
 
@@ -135,33 +133,23 @@ export class Recall {
   }
 
   /**
-   * The current conversation's latest turns, which the chat history holds already: no
-   * technique returns them. Read once, from working memory (the key-value store's list of
-   * the conversation's latest turns) when there is one, else from the relational store.
+   * What the prompt holds already, which no technique returns: the texts the caller says it
+   * holds (`seen`: a chat's history; nothing is read), else the conversation's latest turns
+   * (`working_memory_turns` of them), read once from the relational store.
    */
-  async #conversationSeen (query: RecallQuery, channel: string, strict: boolean, acc: Accumulated): Promise<{ ids: Set<string>, working: number }> {
+  async #conversationSeen (query: RecallQuery, strict: boolean, acc: Accumulated): Promise<Seen> {
     const ctx = this.#ctx
-    if (query.conversation_id === undefined) return { ids: new Set(), working: 0 }
+    if (query.seen !== undefined) return { ids: new Set(), texts: new Set(query.seen.map(contentKey)) }
+    const rel = ctx.relational
+    if (query.conversation_id === undefined || rel === undefined) return { ids: new Set(), texts: new Set() }
     const t0 = performance.now()
     try {
-      if (ctx.kv !== undefined) {
-        try {
-          const working = await this.#episodic.workingMemory(channel, query.conversation_id)
-          return { ids: new Set(working.map(t => String(t.id))), working: working.length }
-        } catch (err) {
-          if (strict || !(err instanceof StoreUnavailableError)) throw err
-          acc.degraded.push('kv')
-        }
-      }
-      if (ctx.relational === undefined) return { ids: new Set(), working: 0 }
-      try {
-        return { ids: new Set((await ctx.relational.conversationTurns(query.conversation_id, ctx.opts.workingMemoryTurns)).map(t => t.id)), working: 0 }
-      } catch (err) {
-        if (strict || !(err instanceof StoreUnavailableError)) throw err
-        acc.degraded.push('relational')
-        return { ids: new Set(), working: 0 }
-      }
-    } finally { acc.timings.working_memory = ms(t0) }
+      return { ids: new Set((await rel.conversationTurns(query.conversation_id, ctx.opts.workingMemoryTurns)).map(t => t.id)), texts: new Set() }
+    } catch (err) {
+      if (strict || !(err instanceof StoreUnavailableError)) throw err
+      acc.degraded.push('relational')
+      return { ids: new Set(), texts: new Set() }
+    } finally { acc.timings.conversation = ms(t0) }
   }
 
   /** One technique within its time limit; what it gives, or nothing (said in notes and degraded) when it fails. */

@@ -7,6 +7,7 @@ import { GRAPH_WALK_LIMIT, StoreUnavailableError } from '@agentd/sdk/kits/memory
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
 import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'
+import { memoryStats, resetMemory } from './admin.ts'
 import type { OutageLog } from './outage-log.ts'
 import { alreadyLogged } from '@agentd/sdk'
 import { turnRoutes } from './write-routes.ts'
@@ -65,7 +66,7 @@ const envelope = <T>(key: string, q: ListQuery, r: { items: T[], total: number }
   ({ [key]: r.items, total: r.total, page: q.page, limit: q.limit, has_next: q.page * q.limit < r.total })
 
 export async function memoryRoutes (app: FastifyInstance, svc: MemoryServiceImpl): Promise<void> {
-  const guard = guardFor(svc.outage)
+  const guard = guardFor(svc.ctx.outage)
   turnRoutes(app, svc, guard)
   itemRoutes(app, svc, guard)
   channelRoutes(app, svc, guard)
@@ -79,7 +80,7 @@ const tags = ['memory']
 function channelRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   app.get('/api/memory/channels', {
     schema: { tags, summary: 'Channels with item counts', response: { 200: Type.Object({ channels: Type.Array(Type.Object({ name: Type.String(), is_default: Type.Boolean(), created_at: Type.String(), item_counts: Counts })) }) } },
-  }, async () => await guard(async () => ({ channels: await svc.listChannels() })))
+  }, async () => await guard(async () => ({ channels: await svc.channels.listChannels() })))
 
   app.post('/api/memory/channels', {
     schema: {
@@ -89,7 +90,7 @@ function channelRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Gua
     },
   }, async (request, reply) => {
     const { name } = request.body as { name: string }
-    const ch = await guard(async () => await svc.createChannel(name))
+    const ch = await guard(async () => await svc.channels.createChannel(name))
     return await reply.code(201).send({ name: ch.name, created_at: ch.created_at, message: `Channel "${ch.name}" created.` })
   })
 
@@ -101,7 +102,7 @@ function channelRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Gua
     },
   }, async (request) => {
     const { name } = request.params as { name: string }
-    const deleted = await guard(async () => await svc.deleteChannel(name))
+    const deleted = await guard(async () => await svc.channels.deleteChannel(name))
     return { message: `Channel "${name}" deleted.`, deleted }
   })
 
@@ -113,7 +114,7 @@ function channelRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Gua
     },
   }, async (request) => {
     const { conversation_id: id } = request.params as { conversation_id: string }
-    const deleted = await guard(async () => await svc.deleteConversation(id))
+    const deleted = await guard(async () => await svc.episodic.deleteConversation(id))
     return { message: `Conversation "${id}" deleted.`, conversation_id: id, deleted }
   })
 }
@@ -128,7 +129,7 @@ function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard)
     },
   }, async (request) => {
     const q = request.query as ListQuery & { type?: string }
-    return await guard(async () => envelope('entities', q, await svc.need('graph').entities({ ...pageOf(q), type: q.type })))
+    return await guard(async () => envelope('entities', q, await svc.ctx.need('graph').entities({ ...pageOf(q), type: q.type })))
   })
 
   app.get('/api/memory/entities/:entity_id/graph', {
@@ -149,7 +150,7 @@ function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard)
   }, async (request) => {
     const { entity_id: id } = request.params as { entity_id: string }
     const { depth, limit } = request.query as { depth: number, limit: number }
-    const g = await guard(async () => await svc.need('graph').graph(id, depth, limit))
+    const g = await guard(async () => await svc.ctx.need('graph').graph(id, depth, limit))
     if (g === undefined) throw new MemoryErrors.NOT_FOUND(`No entity with id "${id}". GET /api/memory/entities lists them.`)
     return g
   })
@@ -167,7 +168,7 @@ function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard)
     },
   }, async (request) => {
     const q = request.query as ListQuery & { min_confidence: number, include_superseded: boolean, flagged_for_review?: boolean }
-    return await guard(async () => envelope('facts', q, await svc.need('graph').facts({ ...pageOf(q), min_confidence: q.min_confidence, include_superseded: q.include_superseded, flagged: q.flagged_for_review })))
+    return await guard(async () => envelope('facts', q, await svc.ctx.need('graph').facts({ ...pageOf(q), min_confidence: q.min_confidence, include_superseded: q.include_superseded, flagged: q.flagged_for_review })))
   })
 
   app.get('/api/memory/strategies', {
@@ -178,7 +179,7 @@ function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard)
     },
   }, async (request) => {
     const q = request.query as ListQuery
-    return await guard(async () => envelope('strategies', q, await svc.need('relational').strategies(pageOf(q))))
+    return await guard(async () => envelope('strategies', q, await svc.ctx.need('relational').strategies(pageOf(q))))
   })
 }
 
@@ -186,7 +187,7 @@ function listRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard)
 function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard): void {
   app.get('/api/memory/stats', {
     schema: { tags, summary: 'Totals and per-channel counts, and the re-embed job\'s progress', response: { 200: Type.Object({ totals: Counts, by_channel: Type.Record(Type.String(), Counts), reembed: Reembed }) } },
-  }, async () => await guard(async () => await svc.stats()))
+  }, async () => await guard(async () => await memoryStats(svc.channels, svc.drift.reembedder.progress())))
 
   app.post('/api/memory/reembed', {
     schema: {
@@ -196,8 +197,8 @@ function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard
   }, async (_request, reply) => {
     const progress = await guard(async () => {
       // Counted now so the answer says how much there is to do.
-      const p = svc.startReembed()
-      return p.status === 'waiting_for_embedder' && p.total === 0 ? await svc.reembedder.counted() : p
+      const p = svc.drift.startReembed()
+      return p.status === 'waiting_for_embedder' && p.total === 0 ? await svc.drift.reembedder.counted() : p
     })
     return await reply.code(202).send(progress)
   })
@@ -213,7 +214,7 @@ function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard
     preValidation: async (request) => { request.body ??= {} },
   }, async (request) => {
     const body = (request.body ?? {}) as { delete_memories?: boolean }
-    return await guard(async () => await svc.reset(body.delete_memories === true))
+    return await guard(async () => await resetMemory(svc.ctx, body.delete_memories === true))
   })
 
   app.post('/api/memory/recall', {
@@ -237,6 +238,6 @@ function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard
     },
   }, async (request) => {
     const b = request.body as { query: string, top_k: number, channel?: string, conversation_id?: string, token_budget?: number }
-    return await guard(async () => await svc.recallBundle({ text: b.query, top_k: b.top_k, channel: b.channel, conversation_id: b.conversation_id, token_budget: b.token_budget }, { strict: true }))
+    return await guard(async () => await svc.recaller.recallBundle({ text: b.query, top_k: b.top_k, channel: b.channel, conversation_id: b.conversation_id, token_budget: b.token_budget }, { strict: true }))
   })
 }

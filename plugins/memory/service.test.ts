@@ -7,7 +7,7 @@ import { createRegistry, Hooks, type Registry } from '@agentd/sdk'
 import { MemoryServiceImpl } from './service.ts'
 import { renderBundle, estimateTokens } from './render.ts'
 
-const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
+const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
 const log = pino({ level: 'silent' })
 
 function service (reg: Registry, extra: Partial<typeof opts> & { embedder?: string, embeddingProvider?: string } = {}): MemoryServiceImpl {

@@ -15,7 +15,7 @@ export function recordToolCall (svc: MemoryServiceImpl, log: FastifyBaseLogger, 
   const res = (p.result ?? null) as { content?: unknown, isError?: unknown } | null
   const text = typeof res?.content === 'string' ? res.content : JSON.stringify(res)
   const args = p.arguments !== null && typeof p.arguments === 'object' && !Array.isArray(p.arguments) ? p.arguments as Record<string, unknown> : {}
-  void svc.recordToolInvocation({
+  void svc.procedural.recordToolInvocation({
     conversation_id: typeof p.conversation_id === 'string' && p.conversation_id !== '' ? p.conversation_id : null,
     tool: p.tool, arguments: args, result: text.slice(0, 10_000), is_error: res?.isError === true,
     duration_ms: typeof p.duration_ms === 'number' && Number.isFinite(p.duration_ms) ? p.duration_ms : null, channel,

@@ -67,7 +67,7 @@ export function turnRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
     const conversationId = b.conversation_id ?? randomUUID()
     const channel = b.channel ?? '_default'
     const ids = Object.fromEntries(Object.entries({ user_id: b.user_id, agent_id: b.agent_id, run_id: b.run_id }).filter(([, v]) => v !== undefined))
-    const r = await guard(async () => await svc.writeTurns({ conversation_id: conversationId, channel, messages: b.messages, metadata: { ...b.metadata, ...ids } }))
+    const r = await guard(async () => await svc.episodic.writeTurns({ conversation_id: conversationId, channel, messages: b.messages, metadata: { ...b.metadata, ...ids } }))
     if (r.queued === 0) return await reply.code(201).send({ conversation_id: conversationId, channel, turns: r.turns, queued: 0 })
     return await reply.code(202).send({
       conversation_id: conversationId, channel, turns: r.turns, queued: r.queued,
@@ -86,6 +86,6 @@ export function turnRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard:
   }, async (request) => {
     const { conversation_id: id } = request.params as { conversation_id: string }
     const { limit } = request.query as { limit: number }
-    return { conversation_id: id, turns: await guard(async () => await svc.conversationTurns(id, limit)) }
+    return { conversation_id: id, turns: await guard(async () => await svc.episodic.conversationTurns(id, limit)) }
   })
 }

@@ -42,14 +42,14 @@ t.test('console memory', async t => {
   })
 
   t.test('entities: search and type filter; open a graph and change its depth', async t => {
-    const ada = (await graph.addEntity({ name: 'Ada Lovelace', type: 'Person', channel: 'science' })).entity
-    const babbage = (await graph.addEntity({ name: 'Charles Babbage', type: 'Person', channel: 'science' })).entity
-    const engine = (await graph.addEntity({ name: 'Analytical Engine', type: 'Machine', channel: 'science' })).entity
-    const punch = (await graph.addEntity({ name: 'Punched cards', type: 'Concept', channel: 'science' })).entity
-    await graph.relate({ source_id: ada.id, target_id: babbage.id, type: 'worked_with', channel: 'science' })
-    await graph.relate({ source_id: babbage.id, target_id: engine.id, type: 'designed', channel: 'science' })
-    await graph.relate({ source_id: engine.id, target_id: punch.id, type: 'reads', channel: 'science' })
-    await graph.addFact({ claim: 'Ada Lovelace wrote the first program', entity_ids: [ada.id], channel: 'science', source: 'user_stated' })
+    const ada = (await graph.semantic.addEntity({ name: 'Ada Lovelace', type: 'Person', channel: 'science' })).entity
+    const babbage = (await graph.semantic.addEntity({ name: 'Charles Babbage', type: 'Person', channel: 'science' })).entity
+    const engine = (await graph.semantic.addEntity({ name: 'Analytical Engine', type: 'Machine', channel: 'science' })).entity
+    const punch = (await graph.semantic.addEntity({ name: 'Punched cards', type: 'Concept', channel: 'science' })).entity
+    await graph.semantic.relate({ source_id: ada.id, target_id: babbage.id, type: 'worked_with', channel: 'science' })
+    await graph.semantic.relate({ source_id: babbage.id, target_id: engine.id, type: 'designed', channel: 'science' })
+    await graph.semantic.relate({ source_id: engine.id, target_id: punch.id, type: 'reads', channel: 'science' })
+    await graph.semantic.addFact({ claim: 'Ada Lovelace wrote the first program', entity_ids: [ada.id], channel: 'science', source: 'user_stated' })
     const { page } = await openPage(t, browser, `${s.url}/#/memory`)
     await tab(page, 'Entities')
     await page.locator('td', { hasText: 'Ada Lovelace' }).waitFor()
@@ -80,8 +80,8 @@ t.test('console memory', async t => {
   })
 
   t.test('facts: confidence, temporal context and the supersession chain', async t => {
-    const old = (await graph.addFact({ claim: 'I live in Berlin', channel: 'home', confidence: 0.7, temporal_context: 'past', source: 'user_stated' })).fact
-    await graph.supersedeFact(old.id, { claim: 'I live in Lisbon', channel: 'home', confidence: 0.9, temporal_context: 'current', source: 'user_stated' })
+    const old = (await graph.semantic.addFact({ claim: 'I live in Berlin', channel: 'home', confidence: 0.7, temporal_context: 'past', source: 'user_stated' })).fact
+    await graph.semantic.supersedeFact(old.id, { claim: 'I live in Lisbon', channel: 'home', confidence: 0.9, temporal_context: 'current', source: 'user_stated' })
     const { page } = await openPage(t, browser, `${s.url}/#/memory`)
     await tab(page, 'Facts')
     const row = page.locator('tbody tr', { hasText: 'I live in Lisbon' })
@@ -100,7 +100,7 @@ t.test('console memory', async t => {
   })
 
   t.test('recall from the search box shows what each technique found', async t => {
-    await graph.addFact({ claim: 'The cat is called Whiskers', channel: 'pets', source: 'user_stated' })
+    await graph.semantic.addFact({ claim: 'The cat is called Whiskers', channel: 'pets', source: 'user_stated' })
     const { page } = await openPage(t, browser, `${s.url}/#/memory`)
     await tab(page, 'Recall')
     await page.getByLabel('Query').fill('what is the cat called')

@@ -14,7 +14,7 @@ t.test('the audit_partitions job removes entries older than the retention, and o
   t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).execute(h.db); await h.close() })
   const sqlOpts = { postgres_uri: PG_URI, schema }
   const s = await startMemoryKernel(t, { sql: sqlOpts, jobs: { 'job-audit-partitions': { retention_days: 30 } }, extra: [{ name: 'jobs', module: repoPlugin('jobs'), options: sqlOpts }] })
-  const rel = s.svc().relational
+  const rel = s.svc().ctx.relational
   await rel?.audit({ action: 'test.old' })
   await rel?.audit({ action: 'test.month' })
   await rel?.audit({ action: 'test.new' })
@@ -30,13 +30,13 @@ t.test('the audit_partitions job removes entries older than the retention, and o
 t.test('deletes, resets and fact supersession are audited', async t => {
   const s = await startMemoryKernel(t)
   const svc = s.svc()
-  const old = await svc.addFact({ claim: 'Bob lives in Paris', channel: 'au' })
-  const next = await svc.supersedeFact(old.fact.id, { claim: 'Bob lives in Rome' })
-  await svc.addTurn({ conversation_id: 'au-c', role: 'user', content: 'x', channel: 'au' })
+  const old = await svc.semantic.addFact({ claim: 'Bob lives in Paris', channel: 'au' })
+  const next = await svc.semantic.supersedeFact(old.fact.id, { claim: 'Bob lives in Rome' })
+  await svc.episodic.addTurn({ conversation_id: 'au-c', role: 'user', content: 'x', channel: 'au' })
   t.equal((await del(s, '/api/memory/conversations/au-c')).status, 200)
   t.equal((await del(s, '/api/memory/channels/au')).status, 200)
   t.equal((await s.post('/api/memory/reset', {})).status, 200)
-  const log = await svc.relational?.auditLog(20) ?? []
+  const log = await svc.ctx.relational?.auditLog(20) ?? []
   t.same(log.map(e => e.action).slice(0, 3), ['memory.reset', 'channel.delete', 'conversation.delete'])
   // The supersession is in the history of both facts: the old one superseded, the new one created from it.
   t.match(log.find(e => e.action === 'fact.superseded'), { target: old.fact.id, channel: 'au', details: { superseded_by_id: next.fact.id } })

@@ -22,8 +22,8 @@ t.test('consolidating ~50k characters offline keeps answering requests', async t
   t.equal((await postJson(s, '/api/memory/settings', { extraction_mode: 'offline' })).status, 200)
   const user = Array.from({ length: 600 }, (_, i) => `My sister Anna lives in Berlin and works at Google, office ${i}.`).join(' ')
   const agent = Array.from({ length: 150 }, (_, i) => `That is lovely to hear about your sister, tell me more ${i}.`).join(' ')
-  await svc.addTurn({ conversation_id: 'long', role: 'user', content: user, channel: 'long' })
-  await svc.addTurn({ conversation_id: 'long', role: 'assistant', content: agent, channel: 'long' })
+  await svc.episodic.addTurn({ conversation_id: 'long', role: 'user', content: user, channel: 'long' })
+  await svc.episodic.addTurn({ conversation_id: 'long', role: 'assistant', content: agent, channel: 'long' })
   t.ok(user.length + agent.length > 45_000, `${user.length + agent.length} characters`)
 
   const loop = monitorEventLoopDelay({ resolution: 10 })

@@ -21,8 +21,8 @@ t.test('a PostgreSQL that was down at start: the store sets itself up when it co
   await until('the memory endpoints to answer', async () => (await s.json('/api/memory/channels')).status === 200, 20_000)
   const h = (await s.json('/api/health?include_memory=true')).body.memory
   t.match(h, { postgres: { status: 'healthy', backend: 'postgres' }, neo4j: { status: 'healthy', backend: 'postgres' } })
-  await s.svc().addTurn({ conversation_id: 'late', role: 'user', content: 'stored after the late start', channel: 'late' })
-  await s.svc().addFact({ claim: 'the graph tables exist too', channel: 'late' })
+  await s.svc().episodic.addTurn({ conversation_id: 'late', role: 'user', content: 'stored after the late start', channel: 'late' })
+  await s.svc().semantic.addFact({ claim: 'the graph tables exist too', channel: 'late' })
   t.equal((await s.json('/api/memory/stats')).body.totals.turns, 1)
   t.same((await s.json('/api/memory/channels')).body.channels.map((c: { name: string }) => c.name), ['_default', '_global', 'late'], 'migrated on first use')
 })

@@ -73,7 +73,7 @@ for (const backend of backends) {
     t.equal((await history(s, 'entities', survivor.id)).body.history.length, 2, 'no merge, no entry')
 
     t.test('a write without an actor (in process, through the memory service) is actor system', async t => {
-      const goal = await s.svc().addGoal({ description: 'keep the roof garden alive', channel: 'mh' })
+      const goal = await s.svc().procedural.addGoal({ description: 'keep the roof garden alive', channel: 'mh' })
       const h = await history(s, 'goals', goal.id)
       t.same(h.body.history.map((e: Json) => [e.action, e.actor]), [['goal.create', 'system']])
     })

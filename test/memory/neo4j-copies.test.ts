@@ -32,7 +32,7 @@ import { GraphBackfill } from '../../plugins/memory/graph-backfill.ts'
 t.setTimeout(300_000)
 
 const log = pino({ level: 'silent' })
-const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
+const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
 const pglite = SQL_BACKENDS.find(b => b.name === 'pglite')
 if (pglite === undefined) throw new Error('no pglite backend')
 
@@ -61,14 +61,14 @@ t.test('turns, goals and a deleted conversation reach Neo4j as copies of what SQ
   const turns = driver.sent(CQ.upsertTurn)
   t.equal(turns.length, 2)
   t.match(turns[1].params, { id: b.turn?.id, conversation_id: 'conv-1', index: neo4j.int(1), timestamp: b.turn?.timestamp, role: 'assistant', content: 'Noted', channel: 'work' })
-  const goal = await svc.addGoal({ description: 'Close the Okafor deal', priority: 3, channel: 'work' })
-  await svc.editGoal(goal.id, { status: 'completed' })
+  const goal = await svc.procedural.addGoal({ description: 'Close the Okafor deal', priority: 3, channel: 'work' })
+  await svc.procedural.editGoal(goal.id, { status: 'completed' })
   const goals = driver.sent(CQ.upsertGoal)
   t.same(goals.map(c => c.params.status), ['active', 'completed'], 'the goal as SQL holds it after each write')
   t.match(goals[1].params, { id: goal.id, description: 'Close the Okafor deal', priority: neo4j.int(3), channel: 'work', created_at: goal.created_at })
-  await svc.deleteGoal(goal.id)
+  await svc.procedural.deleteGoal(goal.id)
   t.same(driver.sent(CQ.removeGoal).map(c => c.params), [{ id: goal.id }])
-  await svc.deleteConversation('conv-1')
+  await svc.episodic.deleteConversation('conv-1')
   t.same(driver.sent(CQ.removeConversationTurns).map(c => c.params), [{ id: 'conv-1' }])
 })
 
@@ -104,7 +104,7 @@ server?.catch(() => {})
 let shared: Promise<SqlRelationalStore> | undefined
 
 /** The service on PGlite and a live Neo4j (one server for the file; each test its own channels), and a Cypher reader. */
-async function live (t: Test): Promise<{ svc: MemoryServiceImpl, rel: SqlRelationalStore, store: Neo4jGraphStore, cypher: (q: string, p?: Record<string, unknown>) => Promise<Array<Record<string, unknown>>>, recall: (text: string, channel: string, patch?: Partial<RecallSettings>) => ReturnType<MemoryServiceImpl['recallBundle']> }> {
+async function live (t: Test): Promise<{ svc: MemoryServiceImpl, rel: SqlRelationalStore, store: Neo4jGraphStore, cypher: (q: string, p?: Record<string, unknown>) => Promise<Array<Record<string, unknown>>>, recall: (text: string, channel: string, patch?: Partial<RecallSettings>) => ReturnType<MemoryServiceImpl['recaller']['recallBundle']> }> {
   if (server === undefined) throw new Error('unreachable: skipped without Neo4j')
   const target = resolveNeo4jTarget((await server).env, { pool_size: 4, connect_timeout_ms: 5000, circuit_cooldown_ms: 0 })
   if (target === undefined) throw new Error('unreachable: the live server gives NEO4J_URI')
@@ -127,9 +127,9 @@ async function live (t: Test): Promise<{ svc: MemoryServiceImpl, rel: SqlRelatio
     const session = driver.session({ defaultAccessMode: 'WRITE' })
     try { return await session.executeWrite(async tx => (await tx.run(q, p)).records.map(r => r.toObject())) } finally { await session.close() }
   }
-  const recall = async (text: string, channel: string, patch: Partial<RecallSettings> = {}): ReturnType<MemoryServiceImpl['recallBundle']> => {
+  const recall = async (text: string, channel: string, patch: Partial<RecallSettings> = {}): ReturnType<MemoryServiceImpl['recaller']['recallBundle']> => {
     settings = { ...RECALL_DEFAULTS, ...patch }
-    return await svc.recallBundle({ text, channel }, { strict: true })
+    return await svc.recaller.recallBundle({ text, channel }, { strict: true })
   }
   return { svc, rel, store, cypher, recall }
 }
@@ -148,11 +148,11 @@ t.test('on a real Neo4j', { skip: skipLive }, async t => {
     t.equal(turns[0].id, a.turn?.id, 'under the id SQL gave it')
     t.equal(turns[0].embedder, 'hash-v2', 'with its vector\'s embedder')
     t.equal(turns[0].vec, true, 'and the vector')
-    const goal = await svc.addGoal({ description: 'Close the Okafor deal', priority: 3, channel: 'lc' })
-    const sub = await svc.addGoal({ description: 'Send the contract', priority: 2, channel: 'lc', parent_goal_id: goal.id })
-    await svc.editGoal(goal.id, { status: 'completed' })
+    const goal = await svc.procedural.addGoal({ description: 'Close the Okafor deal', priority: 3, channel: 'lc' })
+    const sub = await svc.procedural.addGoal({ description: 'Send the contract', priority: 2, channel: 'lc', parent_goal_id: goal.id })
+    await svc.procedural.editGoal(goal.id, { status: 'completed' })
     t.same(await cypher('MATCH (s:Goal)-[:SUBGOAL_OF]->(g:Goal) RETURN s.id AS sub, g.id AS goal, g.status AS status'), [{ sub: sub.id, goal: goal.id, status: 'completed' }])
-    await svc.deleteConversation('lc-1')
+    await svc.episodic.deleteConversation('lc-1')
     t.same(await cypher("MATCH (t:Turn {conversation_id: 'lc-1'}) RETURN count(t) AS n").then(r => n(r[0].n)), 0, 'a deleted conversation leaves no turn')
     t.same(await cypher("MATCH (c:Conversation {id: 'lc-1'}) RETURN count(c) AS n").then(r => n(r[0].n)), 0)
   })
@@ -226,9 +226,9 @@ t.test('on a real Neo4j', { skip: skipLive }, async t => {
 
   t.test('entity_centric recall: the entity named in the query, its current facts from Neo4j, turns that mention it by alias', async t => {
     const { svc, recall, cypher } = await live(t)
-    const { entity } = await svc.addEntity({ name: 'Okafor', type: 'Person', aliases: ['the professor'], channel: 'ent' })
-    const { fact: old } = await svc.addFact({ claim: 'Okafor supervises the reef thesis', entity_ids: [entity.id], channel: 'ent' })
-    await svc.supersedeFact(old.id, { claim: 'Okafor supervises the coral thesis', entity_ids: [entity.id] })
+    const { entity } = await svc.semantic.addEntity({ name: 'Okafor', type: 'Person', aliases: ['the professor'], channel: 'ent' })
+    const { fact: old } = await svc.semantic.addFact({ claim: 'Okafor supervises the reef thesis', entity_ids: [entity.id], channel: 'ent' })
+    await svc.semantic.supersedeFact(old.id, { claim: 'Okafor supervises the coral thesis', entity_ids: [entity.id] })
     await svc.storeTurn({ conversation_id: 'e', role: 'user', content: 'the professor wants the draft by September', channel: 'ent' })
     t.same(await cypher("MATCH (f:Fact)-[:ABOUT]->(e:Entity {name: 'Okafor'}) RETURN f.claim AS claim, f.superseded_at IS NOT NULL AS gone ORDER BY claim"),
       [{ claim: 'Okafor supervises the coral thesis', gone: false }, { claim: 'Okafor supervises the reef thesis', gone: true }], 'both facts in Neo4j, the old one superseded')

@@ -65,12 +65,12 @@ t.test('agentd on a real Neo4j', { skip: neo4jSkip() }, async t => {
     await until('the first chat\'s turns in Neo4j', async () => await count("MATCH (t:Turn {channel: 'out'}) RETURN count(t) AS n") === 2)
     await server.stop()
     for (const m of ['said while Neo4j is away', 'and again while away']) await chat(m, session)
-    await until('the four turns of the chats in SQL', async () => (await svc().relational?.conversationTurns(session, 20))?.length === 6)
+    await until('the four turns of the chats in SQL', async () => (await svc().ctx.relational?.conversationTurns(session, 20))?.length === 6)
     t.ok((svc().copies.outbox?.pending ?? 0) > 0, 'the copies wait in the outbox')
     await server.resume()
     await chat('Neo4j is back', session)
     await until('every turn copied to Neo4j', async () => await count("MATCH (t:Turn {channel: 'out'}) RETURN count(t) AS n") === 8, 60_000)
-    const inSql = (await svc().relational?.conversationTurns(session, 20) ?? []).map(x => [x.index, x.id])
+    const inSql = (await svc().ctx.relational?.conversationTurns(session, 20) ?? []).map(x => [x.index, x.id])
     const inNeo4j = (await cypher("MATCH (t:Turn {channel: 'out'}) RETURN t.index AS i, t.id AS id ORDER BY i")).map(x => [Number(x.i), x.id])
     t.same(inNeo4j, inSql, 'the same turns, under the same ids, once each')
     t.equal(await count("MATCH (:Turn {channel: 'out'})-[r:NEXT]->(:Turn) RETURN count(r) AS n"), 7, 'linked in order')
@@ -79,7 +79,7 @@ t.test('agentd on a real Neo4j', { skip: neo4jSkip() }, async t => {
   t.test('consolidation writes entities, facts, supersession and promotion into Neo4j', async t => {
     t.equal((await postJson(s, '/api/memory/settings', { extraction_mode: 'offline' })).status, 200)
     const say = async (conversation: string, channel: string, ...turns: string[]): Promise<void> => {
-      for (const content of turns) await svc().addTurn({ conversation_id: conversation, role: 'user', content, channel })
+      for (const content of turns) await svc().episodic.addTurn({ conversation_id: conversation, role: 'user', content, channel })
     }
     await say('c1', 'sup', 'Hi! I work at Acme.', 'I live in Munich.')
     t.match((await run('consolidate')).results.consolidate, { facts_created: 2 }, 'the chat above gave none')

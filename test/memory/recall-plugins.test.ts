@@ -47,12 +47,12 @@ function setUp ({ h, rel, graph }: Db, o: { embedder?: Embedder, extra?: RecallT
   for (const [i, x] of (o.extra ?? []).entries()) reg.recallTechniques.add(`extra-${i}`, x)
   let settings: RecallSettings = { ...RECALL_DEFAULTS }
   const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 'silent' }), {
-    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 86_400, recencyWeight: 0.2, recencyHalfLifeHours: 168,
+    tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 168,
     recallSettings: () => settings, techniqueTimeoutMs: o.timeoutMs,
   })
   const recall = async (text: string, channel: string, patch: Partial<RecallSettings> = {}, extra: { conversation_id?: string, top_k?: number } = {}) => {
     settings = { ...RECALL_DEFAULTS, ...patch }
-    return await svc.recallBundle({ text, channel, ...extra }, { strict: true })
+    return await svc.recaller.recallBundle({ text, channel, ...extra }, { strict: true })
   }
   return { h, rel, graph, svc, recall }
 }
@@ -64,7 +64,7 @@ for (const backend of SQL_BACKENDS) {
     t.test('hybrid: keyword search finds a turn vectors cannot; off, it does not run', async t => {
       const { rel, svc, recall } = setUp(db)
       // The vector-bearing turn first: a turn said just after another takes it in as context (kits/recall context.ts).
-      await svc.addTurn({ conversation_id: 'k2', role: 'user', content: 'we went hiking on Sunday', channel: 'hy' })
+      await svc.episodic.addTurn({ conversation_id: 'k2', role: 'user', content: 'we went hiking on Sunday', channel: 'hy' })
       await rel.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'hy' })
       const on = await recall('quokka', 'hy', { ...OFF, recall_enable_hybrid: true })
       t.same(on.techniques, ['vector_recency', 'hybrid'])
@@ -77,28 +77,28 @@ for (const backend of SQL_BACKENDS) {
 
     t.test('a turn is found by the words of the turn it answers (its vector takes in the turns before it)', async t => {
       const { svc, recall } = setUp(db)
-      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'The car broke down near Porto on the way back.', channel: 'ctx' })
-      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
-      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'How long were you stuck there?', channel: 'ctx' })
-      await svc.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
-      await svc.addTurn({ conversation_id: 'cx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx' })
+      await svc.episodic.addTurn({ conversation_id: 'cx1', role: 'user', content: 'The car broke down near Porto on the way back.', channel: 'ctx' })
+      await svc.episodic.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.episodic.addTurn({ conversation_id: 'cx1', role: 'user', content: 'How long were you stuck there?', channel: 'ctx' })
+      await svc.episodic.addTurn({ conversation_id: 'cx1', role: 'assistant', content: 'OK.', channel: 'ctx' })
+      await svc.episodic.addTurn({ conversation_id: 'cx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx' })
       t.ok(contents(await recall('How long was the stuck car trip?', 'ctx', OFF)).includes('Two nights in a tiny hotel.'), 'vectors alone find the answer')
       // One message per conversation (a chat without a session): the channel's turns a moment before are the context.
-      await svc.addTurn({ conversation_id: 'cx2', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-one' })
-      await svc.addTurn({ conversation_id: 'cx3', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-one' })
+      await svc.episodic.addTurn({ conversation_id: 'cx2', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-one' })
+      await svc.episodic.addTurn({ conversation_id: 'cx3', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-one' })
       t.ok(contents(await recall('beagle shelter', 'ctx-one', OFF)).includes('Riverside, three streets away.'))
       // An hour apart, another conversation is another matter.
       const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
-      await svc.addTurn({ conversation_id: 'cx4', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-gap', timestamp: hourAgo })
-      await svc.addTurn({ conversation_id: 'cx5', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-gap' })
+      await svc.episodic.addTurn({ conversation_id: 'cx4', role: 'user', content: 'Which shelter did the beagle come from?', channel: 'ctx-gap', timestamp: hourAgo })
+      await svc.episodic.addTurn({ conversation_id: 'cx5', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-gap' })
       t.notOk(contents(await recall('beagle shelter', 'ctx-gap', OFF)).includes('Riverside, three streets away.'))
     })
 
     t.test('a turn\'s keywords take in the words of the turns it answers; "OK." takes in none', async t => {
       const { svc } = setUp(db)
-      await svc.addTurn({ conversation_id: 'kx1', role: 'user', content: 'How long were you stranded at the ferry terminal?', channel: 'ctx-kw' })
-      await svc.addTurn({ conversation_id: 'kx1', role: 'assistant', content: 'OK.', channel: 'ctx-kw' })
-      await svc.addTurn({ conversation_id: 'kx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx-kw' })
+      await svc.episodic.addTurn({ conversation_id: 'kx1', role: 'user', content: 'How long were you stranded at the ferry terminal?', channel: 'ctx-kw' })
+      await svc.episodic.addTurn({ conversation_id: 'kx1', role: 'assistant', content: 'OK.', channel: 'ctx-kw' })
+      await svc.episodic.addTurn({ conversation_id: 'kx1', role: 'user', content: 'Two nights in a tiny hotel.', channel: 'ctx-kw' })
       const stored = await sql<{ content: string, context: string | null }>`SELECT content, context FROM turns WHERE conversation_id = 'kx1' ORDER BY idx`.execute(db.h.db)
       t.same(stored.rows.map(r => r.context), [null, null, 'long stranded ferry terminal'], 'the question\'s content words, once; none for a turn that says nothing')
       // Vectors find it too (its vector takes in the question); the keyword search alone must as well.
@@ -111,8 +111,8 @@ for (const backend of SQL_BACKENDS) {
       const hash = new HashEmbedder()
       const { svc, rel } = setUp(db, { embedder: hash })
       const lines = ['The car broke down near Porto on the way back.', 'OK.', 'How long were you stuck there?', 'OK.', 'Two nights in a tiny hotel.']
-      for (const [i, content] of lines.entries()) await svc.addTurn({ conversation_id: 'rx1', role: i % 2 === 0 ? 'user' : 'assistant', content, channel: 'ctx-re' })
-      await svc.addTurn({ conversation_id: 'rx2', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-re' })
+      for (const [i, content] of lines.entries()) await svc.episodic.addTurn({ conversation_id: 'rx1', role: i % 2 === 0 ? 'user' : 'assistant', content, channel: 'ctx-re' })
+      await svc.episodic.addTurn({ conversation_id: 'rx2', role: 'user', content: 'Riverside, three streets away.', channel: 'ctx-re' })
       const [q] = await hash.embed(['stuck in a hotel near Porto'])
       const scores = async (embedder: string): Promise<Array<[string, number]>> =>
         (await rel.similarTurns({ embedding: { vector: q, embedder }, channels: ['ctx-re'], limit: 10 })).map(x => [x.content, Math.round(x.score * 1e5)])
@@ -156,9 +156,9 @@ for (const backend of SQL_BACKENDS) {
 
     t.test('entity_centric: the named entity, its current facts and the turns that mention it', async t => {
       const { svc, rel, graph, recall } = setUp(db)
-      const { entity } = await svc.addEntity({ name: 'Okafor', type: 'Person', aliases: ['the professor'], channel: 'ent' })
-      const { fact: old } = await svc.addFact({ claim: 'Okafor supervises the reef thesis', entity_ids: [entity.id], channel: 'ent' })
-      await svc.supersedeFact(old.id, { claim: 'Okafor supervises the coral thesis', entity_ids: [entity.id] })
+      const { entity } = await svc.semantic.addEntity({ name: 'Okafor', type: 'Person', aliases: ['the professor'], channel: 'ent' })
+      const { fact: old } = await svc.semantic.addFact({ claim: 'Okafor supervises the reef thesis', entity_ids: [entity.id], channel: 'ent' })
+      await svc.semantic.supersedeFact(old.id, { claim: 'Okafor supervises the coral thesis', entity_ids: [entity.id] })
       await rel.addTurn({ conversation_id: 'e', role: 'user', content: 'the professor wants the draft by September', channel: 'ent' })
       const r = await recall('What did Okafor ask for?', 'ent', { ...OFF, recall_enable_entity_centric: true })
       t.same(r.techniques, ['vector_recency', 'entity_centric'])
@@ -173,14 +173,14 @@ for (const backend of SQL_BACKENDS) {
     t.test('entity_centric: an entity named only by an alias is found through the graph store\'s keyword search (a name lookup reads names only)', async t => {
       const { svc, recall, graph } = setUp(db)
       t.type(graph.searchEntities, 'function', 'the store has keyword search')
-      await svc.addEntity({ name: 'Adaeze Okonkwo', type: 'Person', aliases: ['the Harbourmaster'], channel: 'alias' })
+      await svc.semantic.addEntity({ name: 'Adaeze Okonkwo', type: 'Person', aliases: ['the Harbourmaster'], channel: 'alias' })
       const r = await recall('What did the Harbourmaster say?', 'alias', { ...OFF, recall_enable_entity_centric: true })
       t.same(r.entities.filter(e => (e.found_by as string[]).includes('entity_centric')).map(e => e.name), ['Adaeze Okonkwo'])
     })
 
     t.test('hyde and self_query without a model drop out and say why; off by default', async t => {
       const { svc, recall } = setUp(db)
-      await svc.addTurn({ conversation_id: 'h', role: 'user', content: 'we adopted a dog', channel: 'hy2' })
+      await svc.episodic.addTurn({ conversation_id: 'h', role: 'user', content: 'we adopted a dog', channel: 'hy2' })
       const def = await recall('dog', 'hy2')
       t.notOk(def.techniques.includes('hyde'))
       t.equal(def.notes, undefined)
@@ -197,7 +197,7 @@ for (const backend of SQL_BACKENDS) {
       // techniques room: a keyword search on a PGlite not yet warmed up (its WebAssembly
       // still on the baseline compiler) took over 50 ms on a loaded machine.
       const { svc, recall } = setUp(db, { extra: [boom, hang], timeoutMs: 1000 })
-      await svc.addTurn({ conversation_id: 'b', role: 'user', content: 'the quokka smiles', channel: 'bad' })
+      await svc.episodic.addTurn({ conversation_id: 'b', role: 'user', content: 'the quokka smiles', channel: 'bad' })
       const r = await recall('quokka', 'bad')
       t.same(contents(r), ['the quokka smiles'])
       t.same(r.techniques, ['vector_recency', 'hybrid', 'entity_centric', 'query_expansion'])
@@ -207,16 +207,16 @@ for (const backend of SQL_BACKENDS) {
 
     t.test('the current conversation\'s latest turns are not recalled, by any technique', async t => {
       const { svc, recall } = setUp(db)
-      await svc.addTurn({ conversation_id: 'now', role: 'user', content: 'my locker code is 4711', channel: 'ex' })
-      await svc.addTurn({ conversation_id: 'before', role: 'user', content: 'the locker is on floor two', channel: 'ex' })
+      await svc.episodic.addTurn({ conversation_id: 'now', role: 'user', content: 'my locker code is 4711', channel: 'ex' })
+      await svc.episodic.addTurn({ conversation_id: 'before', role: 'user', content: 'the locker is on floor two', channel: 'ex' })
       t.same(contents(await recall('locker code', 'ex', {}, { conversation_id: 'now' })), ['the locker is on floor two'])
       t.same((contents(await recall('locker code', 'ex')) as string[]).sort(), ['my locker code is 4711', 'the locker is on floor two'])
     })
 
     t.test('identical turns are collapsed; top_k cuts', async t => {
       const { svc, recall } = setUp(db)
-      for (let i = 0; i < 4; i++) await svc.addTurn({ conversation_id: `o${i}`, role: 'assistant', content: 'OK, noted the tea.', channel: 'dup' })
-      for (let i = 0; i < 6; i++) await svc.addTurn({ conversation_id: 'x', role: 'user', content: `I drink tea blend ${i}`, channel: 'dup' })
+      for (let i = 0; i < 4; i++) await svc.episodic.addTurn({ conversation_id: `o${i}`, role: 'assistant', content: 'OK, noted the tea.', channel: 'dup' })
+      for (let i = 0; i < 6; i++) await svc.episodic.addTurn({ conversation_id: 'x', role: 'user', content: `I drink tea blend ${i}`, channel: 'dup' })
       const r = await recall('tea', 'dup', {}, { top_k: 5 })
       t.equal(r.relevant_turns.length, 5)
       t.equal(contents(r).filter(c => c === 'OK, noted the tea.').length, 1)
@@ -227,8 +227,8 @@ for (const backend of SQL_BACKENDS) {
       const table: Record<string, number[]> = { old: axis(8, 0, 0.3), new: axis(8, 0, 0.8) }
       const embedder: Embedder = { id: 'table', dimensions: 8, embed: async texts => texts.map(x => table[x.split(' ')[0]] ?? axis(8, 0)) }
       const { svc, h, recall } = setUp(db, { embedder })
-      const o = await svc.addTurn({ conversation_id: 'c', role: 'user', content: 'old turn', channel: 'rec' })
-      await svc.addTurn({ conversation_id: 'c', role: 'user', content: 'new turn', channel: 'rec' })
+      const o = await svc.episodic.addTurn({ conversation_id: 'c', role: 'user', content: 'old turn', channel: 'rec' })
+      await svc.episodic.addTurn({ conversation_id: 'c', role: 'user', content: 'new turn', channel: 'rec' })
       await sql`UPDATE turns SET ts = now() - interval '365 days' WHERE id = ${o.id}`.execute(h.db)
       t.same(contents(await recall('what turn', 'rec', OFF)), ['old turn', 'new turn'], 'similarity first')
       t.same(contents(await recall('what turn recently', 'rec', OFF)), ['new turn', 'old turn'], 'recency weighs in')

@@ -56,8 +56,8 @@ t.test('recall settings: every key with value and default; partial update, live 
 t.test('HyDE and self-query with a model: used when set; a failing, nonsensical or hanging model drops them out and the recall says so', async t => {
   const { s, fake } = await startChat(t, { extra: memoryPlugins({ memory: { recall_technique_timeout_ms: 3000 }, extra: techniques }) })
   const svc = (): MemoryServiceImpl => s.kernel.current?.app.registry.memoryServices.first() as MemoryServiceImpl
-  await svc().addTurn({ conversation_id: 'p', role: 'user', content: 'Pepper the beagle moved in with us', channel: 'hm' })
-  await svc().addTurn({ conversation_id: 'p', role: 'user', content: 'the printer is broken again', channel: 'hm' })
+  await svc().episodic.addTurn({ conversation_id: 'p', role: 'user', content: 'Pepper the beagle moved in with us', channel: 'hm' })
+  await svc().episodic.addTurn({ conversation_id: 'p', role: 'user', content: 'the printer is broken again', channel: 'hm' })
   let mode: 'ok' | 'error' | 'junk' | 'hang' = 'ok'
   fake.fallback = req => {
     const system = String(req.body.messages[0]?.content ?? '')

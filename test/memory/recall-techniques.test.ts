@@ -11,8 +11,8 @@ t.test('a technique from another plugin adds what only it can find; duplicates a
   const s = await startMemoryKernel(t, { extra: [keyword] })
   const svc = s.svc()
   // Stored without a vector: vector similarity cannot find it, keyword search can.
-  await svc.relational?.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'kw' })
-  await svc.addTurn({ conversation_id: 'k2', role: 'user', content: 'a quokka smiles at the camera', channel: 'kw' })
+  await svc.ctx.relational?.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'kw' })
+  await svc.episodic.addTurn({ conversation_id: 'k2', role: 'user', content: 'a quokka smiles at the camera', channel: 'kw' })
   const r = await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'kw' })
   t.equal(r.status, 200)
   t.same(r.body.techniques, ['vector_recency', 'keyword'])
@@ -26,7 +26,7 @@ t.test('a technique from another plugin adds what only it can find; duplicates a
 
 t.test('without another technique, recall is the basic one', async t => {
   const s = await startMemoryKernel(t)
-  await s.svc().relational?.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'kw' })
+  await s.svc().ctx.relational?.addTurn({ conversation_id: 'k1', role: 'user', content: 'the secret word is quokka', channel: 'kw' })
   const r = await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'kw' })
   t.same(r.body.techniques, ['vector_recency'])
   t.same(r.body.relevant_turns, [], 'a turn without a vector is not found by similarity')

@@ -14,9 +14,9 @@ const hash = { name: 'embed-hash', module: repoPlugin('embed-hash') }
 t.test('after a switch of embedder, the old vectors are re-embedded at start and recall finds them again', async t => {
   const s = await startMemoryKernel(t)
   const svc = s.svc()
-  const turn = await svc.addTurn({ conversation_id: 're-1', role: 'user', content: 'The lighthouse keeper is called Morwenna', channel: 're' })
-  await svc.addFact({ claim: 'Morwenna keeps the lighthouse on the cliff', channel: 're' })
-  await svc.addEntity({ name: 'Morwenna', type: 'Person', description: 'lighthouse keeper', channel: 're' })
+  const turn = await svc.episodic.addTurn({ conversation_id: 're-1', role: 'user', content: 'The lighthouse keeper is called Morwenna', channel: 're' })
+  await svc.semantic.addFact({ claim: 'Morwenna keeps the lighthouse on the cliff', channel: 're' })
+  await svc.semantic.addEntity({ name: 'Morwenna', type: 'Person', description: 'lighthouse keeper', channel: 're' })
   t.equal(turn.embedder, 'hash-v2')
 
   // The new embedder loads slowly, like a local model: the job waits for it.
@@ -29,7 +29,7 @@ t.test('after a switch of embedder, the old vectors are re-embedded at start and
   t.match(h, { id: 'test-slow-128', reembed: { status: 'done', total: 3, done: 3 } })
   t.equal(h.warning, undefined, 'the warning is gone once everything is re-embedded')
 
-  const turns = await s.svc().relational?.conversationTurns('re-1', 10) ?? []
+  const turns = await s.svc().ctx.relational?.conversationTurns('re-1', 10) ?? []
   t.equal(turns[0].embedder, 'test-slow-128', 'the turn carries the new embedder')
   const r = await postJson(s, '/api/memory/recall', { query: 'who keeps the lighthouse', channel: 're' })
   t.equal(r.status, 200)
@@ -38,13 +38,13 @@ t.test('after a switch of embedder, the old vectors are re-embedded at start and
   t.ok(r.body.relevant_turns[0].similarity > 0.05, 'found by vector similarity')
   t.same(r.body.facts.map((x: { claim: string }) => x.claim), ['Morwenna keeps the lighthouse on the cliff'])
   t.match(r.body.entities, [{ name: 'Morwenna' }])
-  const audit = await s.svc().relational?.auditLog(10) ?? []
+  const audit = await s.svc().ctx.relational?.auditLog(10) ?? []
   t.match(audit.find(a => a.action === 'memory.reembed'), { details: { status: 'done', embedder: 'test-slow-128', done: 3 } }, 'the run is audited')
 })
 
 t.test('with auto_reembed false the change is only reported; POST /api/memory/reembed fixes it', async t => {
   const s = await startMemoryKernel(t)
-  await s.svc().addTurn({ conversation_id: 'e1', role: 'user', content: 'embedded by the 384d hash', channel: 'em' })
+  await s.svc().episodic.addTurn({ conversation_id: 'e1', role: 'user', content: 'embedded by the 384d hash', channel: 'em' })
   s.ws.writePlugins(memoryPlugins({ embedder: { ...hash, options: { dimensions: 256 } }, memory: { auto_reembed: false } }))
   await s.nextReload()
   t.equal(s.kernel.api.lastReload()?.ok, true)

@@ -10,15 +10,16 @@ import { repoPlugin } from '../helpers/workspace.ts'
 
 t.test('a reload keeps the pooled stores and their data', async t => {
   const s = await startMemoryKernel(t)
-  await s.svc().addTurn({ conversation_id: 'c1', role: 'user', content: 'kept across reloads', channel: 'rl' })
+  await s.svc().episodic.addTurn({ conversation_id: 'c1', role: 'user', content: 'kept across reloads', channel: 'rl' })
+  await s.svc().ctx.kv?.set('rl:probe', 'kept across reloads', { ttlSeconds: 600 })
   const before = s.kernel.pool.list().filter(r => r.kind.startsWith('sql:') || r.kind.startsWith('kv:')).map(r => r.key).sort()
   t.equal(before.length, 2, 'one SQL handle shared by both SQL stores, one kv')
   const r = await postJson(s, '/api/plugins/reload', {})
   t.equal(r.status, 200)
   const after = s.kernel.pool.list().filter(x => x.kind.startsWith('sql:') || x.kind.startsWith('kv:')).map(x => x.key).sort()
   t.same(after, before, 'same resources')
-  const wm = await s.svc().workingMemory('rl', 'c1')
-  t.same(wm.map(x => x.content), ['kept across reloads'], 'working memory survived')
+  t.same((await s.svc().episodic.conversationTurns('c1', 10)).map(x => x.content), ['kept across reloads'], 'the turn survived')
+  t.equal(await s.svc().ctx.kv?.get('rl:probe'), 'kept across reloads', 'the key-value store kept its data')
 })
 
 t.test('changing the SQL backend option switches backends with a reload', async t => {
@@ -35,7 +36,7 @@ t.test('changing the SQL backend option switches backends with a reload', async 
   t.equal(s.kernel.api.lastReload()?.ok, true)
   const h = (await s.json('/api/health?include_memory=true')).body.memory
   t.match(h, { postgres: { status: 'healthy', backend: 'postgres' }, neo4j: { status: 'healthy', backend: 'postgres' } })
-  await s.svc().addTurn({ conversation_id: 'pgc', role: 'user', content: 'now in postgres', channel: 'sw' })
+  await s.svc().episodic.addTurn({ conversation_id: 'pgc', role: 'user', content: 'now in postgres', channel: 'sw' })
   const check = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
   t.teardown(async () => { await check.close() })
   const rows = await sql<{ content: string }>`SELECT content FROM turns`.execute(check.db)
@@ -56,7 +57,7 @@ t.test('setting a Redis URI in plugins.json moves the key-value role to Redis wi
   s.ws.writePlugins([...memoryPlugins({ kv: redisKv })])
   await s.nextReload()
   t.match((await s.json('/api/health?include_memory=true')).body.memory.redis, { status: 'healthy', backend: 'redis' })
-  await s.svc().addTurn({ conversation_id: 'rk', role: 'user', content: 'in redis', channel: 'rr' })
-  t.same((await s.svc().workingMemory('rr', 'rk')).map(x => x.content), ['in redis'])
-  t.equal(await s.svc().kv?.deletePrefix(''), 1, 'the working-memory key lives under the namespace')
+  await s.svc().ctx.kv?.set('rr:probe', 'in redis', { ttlSeconds: 600 })
+  t.equal(await s.svc().ctx.kv?.get('rr:probe'), 'in redis')
+  t.equal(await s.svc().ctx.kv?.deletePrefix(''), 1, 'the key lives under the namespace')
 })

@@ -9,7 +9,7 @@ import { LocalEmbedder, type Extractor } from '../../plugins/embed-local/local-e
 import { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 import { pollUntil } from '../helpers/poll.ts'
 
-const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, workingMemoryTtlSeconds: 60, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
+const opts = { tokenBudget: 1000, topK: 10, workingMemoryTurns: 20, recencyWeight: 0.2, recencyHalfLifeHours: 24 }
 const log = pino({ level: 'silent' })
 
 function service (reg: Registry, extra: Partial<typeof opts> & { embedder?: string, embeddingProvider?: string } = {}): MemoryServiceImpl {
@@ -25,13 +25,13 @@ t.test('EMBEDDING_PROVIDER picks embed-<provider>; embed-hash serves while the m
   const local = new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { await gate; return fake } })
   reg.embedders.add('embed-local', local)
   const svc = service(reg, { embeddingProvider: 'local' })
-  t.equal(svc.embedder(), local)
-  const first = await svc.embed('hello there')
+  t.equal(svc.embedding.embedder(), local)
+  const first = await svc.embedding.embed('hello there')
   t.equal(first?.embedder, 'hash-v2', 'not held up by the loading model')
   t.equal(local.status().status, 'loading', 'the model started loading in the background')
   release()
   t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'ready')
-  const later = await svc.embed('hello there')
+  const later = await svc.embedding.embed('hello there')
   t.equal(later?.embedder, 'local:m')
 })
 
@@ -41,14 +41,14 @@ t.test('a model that cannot load leaves embed-hash serving', async t => {
   const local = new LocalEmbedder({ model: 'm', dimensions: 4, loader: async () => { throw new Error('fetch failed') } })
   reg.embedders.add('embed-local', local)
   const svc = service(reg, { embeddingProvider: 'local' })
-  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v2')
+  t.equal((await svc.embedding.embed('x y z'))?.embedder, 'hash-v2')
   t.equal(await pollUntil(() => local.status().status, s => s !== 'loading'), 'error', 'the load failed')
-  t.equal((await svc.embed('x y z'))?.embedder, 'hash-v2', 'embed-hash still answers')
+  t.equal((await svc.embedding.embed('x y z'))?.embedder, 'hash-v2', 'embed-hash still answers')
 })
 
 t.test('without an embedder, or for blank text, there is no vector', async t => {
-  t.equal(await service(createRegistry()).embed('hi'), undefined)
+  t.equal(await service(createRegistry()).embedding.embed('hi'), undefined)
   const reg = createRegistry()
   reg.embedders.add('embed-hash', new HashEmbedder())
-  t.equal(await service(reg).embed('   '), undefined)
+  t.equal(await service(reg).embedding.embed('   '), undefined)
 })

@@ -29,7 +29,7 @@ t.test('memory and recall settings act', async t => {
   /** A new conversation in its own channel, consolidated now; the consolidate job's metrics. */
   const consolidate = async (channel: string, ...lines: string[]): Promise<Json> => {
     const id = `c${++n}`
-    for (const content of lines) await svc().addTurn({ conversation_id: id, role: 'user', content, channel })
+    for (const content of lines) await svc().episodic.addTurn({ conversation_id: id, role: 'user', content, channel })
     const r = await postJson(s, '/api/memory/consolidate', { jobs: ['consolidate'] })
     t.equal(r.status, 200)
     return r.body.results.consolidate
@@ -138,7 +138,7 @@ t.test('memory and recall settings act', async t => {
   })
 
   t.test('HyDE and self-query: provider, temperature, max tokens', async t => {
-    await svc().addTurn({ conversation_id: 'h', role: 'user', content: 'Pepper the beagle moved in with us', channel: 'hy' })
+    await svc().episodic.addTurn({ conversation_id: 'h', role: 'user', content: 'Pepper the beagle moved in with us', channel: 'hy' })
     await set('/api/memory/recall-settings', {
       recall_enable_hyde: true, recall_hyde_provider: 'openai', recall_hyde_model: 'gpt-4o', recall_hyde_temperature: 0.9, recall_hyde_max_tokens: 64,
       recall_enable_self_query: true, recall_self_query_provider: 'openai', recall_self_query_model: 'gpt-4o-mini', recall_self_query_temperature: 0.1, recall_self_query_max_tokens: 99,

@@ -36,9 +36,15 @@ export interface MemoryService {
   /**
    * `queued`: the store could not be reached; the turn is in the durable outbox and is
    * stored, in order, once the store is back (so `stored: false` is then no loss).
+   * `earlier`: what was said before it in its conversation, oldest first, as the caller
+   * holds it (a chat's history); given, the store is not read for it.
    */
-  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown> }) => Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }>
-  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number }, signal?: AbortSignal) => Promise<RecallResult>
+  storeTurn: (turn: { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, earlier?: string[] }) => Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }>
+  /**
+   * `seen`: the texts the caller's prompt holds already (a chat's history and new message);
+   * turns saying them are left out, and the store is not read for the conversation's latest turns.
+   */
+  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[] }, signal?: AbortSignal) => Promise<RecallResult>
   /** Writes waiting in the outbox (a store was down), every outbox counted; for metrics. */
   outboxDepth?: () => number
 }

@@ -80,6 +80,13 @@ export interface ConversationResult {
 
 interface State { memoryContext: string, tools: ToolSet | undefined, head: Message[], loop?: ToolLoopResult }
 
+/** What the user and the model said in these messages, in order (tool calls and results, system text left out): what memory stores as turns. */
+function said (messages: readonly Message[]): string[] {
+  const out: string[] = []
+  for (const m of messages) if ((m.role === 'user' || m.role === 'assistant') && m.content !== '') out.push(m.content)
+  return out
+}
+
 const narrows = (f: ToolFilter): boolean => (f.allowed !== null && f.allowed !== undefined) || (f.blocked?.length ?? 0) > 0
 
 export async function runConversation (deps: ConversationDeps, req: ConversationRequest): Promise<ConversationResult> {
@@ -93,11 +100,15 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
   const stages: Array<[ConversationStage, () => Promise<void>]> = [
     ['recall', async () => {
       if (!remember) return
+      // The conversation as this request holds it: memory reads no copy of it (for a new
+      // turn's context or for what recall leaves out).
+      const earlier = said(req.history)
       if (req.userTurn.content !== '') {
-        if (req.userTurn.first) await memory.store(req.conversation_id, req.channel, { role: 'user', content: req.userTurn.content })
-        else memoryTurns.push({ role: 'user', content: req.userTurn.content })
+        const user: TurnToStore = { role: 'user', content: req.userTurn.content, earlier }
+        if (req.userTurn.first) await memory.store(req.conversation_id, req.channel, user)
+        else memoryTurns.push(user)
       }
-      if (req.recallText !== '') state.memoryContext = await memory.recall(req.conversation_id, req.channel, req.recallText)
+      if (req.recallText !== '') state.memoryContext = await memory.recall(req.conversation_id, req.channel, req.recallText, [...earlier, ...said(req.current)])
     }],
     ['tools', async () => {
       if (!req.offerTools || !caps.supports_tools) return
@@ -142,7 +153,8 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
 
   const loop = state.loop as ToolLoopResult
   if (remember && (req.storeEmptyAnswer || loop.answer !== '')) {
-    memoryTurns.push({ role: 'assistant', content: loop.answer, metadata: { model: loop.model, provider: req.provider.id, tools_used: loop.tools_used, ...req.answerMetadata?.(loop) } })
+    const earlier = [...said(req.history), ...(req.userTurn.content === '' ? said(req.current) : [req.userTurn.content])]
+    memoryTurns.push({ role: 'assistant', content: loop.answer, earlier, metadata: { model: loop.model, provider: req.provider.id, tools_used: loop.tools_used, ...req.answerMetadata?.(loop) } })
   }
   return { loop, memoryTurns }
 }

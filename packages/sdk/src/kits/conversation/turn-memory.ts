@@ -6,7 +6,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { MemoryService } from '../../contracts/memory-service.ts'
 import { TIMED_OUT, within } from '../../kernel/settle.ts'
 
-export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown> }
+/** `earlier`: what was said before it, oldest first, from the history the caller holds (memory does not read the conversation for it). */
+export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown>, earlier?: string[] }
 
 async function bounded<T> (what: string, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctl = new AbortController()
@@ -45,12 +46,15 @@ export class ChatMemory {
     }
   }
 
-  /** The rendered memory context for a message, or '' when there is none or recall failed. */
-  async recall (conversationId: string, channel: string | undefined, text: string): Promise<string> {
+  /**
+   * The rendered memory context for a message, or '' when there is none or recall failed.
+   * `seen`: the texts the prompt holds already (left out of what recall returns).
+   */
+  async recall (conversationId: string, channel: string | undefined, text: string, seen?: string[]): Promise<string> {
     const svc = this.#service
     if (svc === undefined) return ''
     try {
-      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId }, signal))
+      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId, seen }, signal))
       return typeof bundle?.context === 'string' ? bundle.context : ''
     } catch (err) {
       this.#log.warn({ err, conversation_id: conversationId }, 'memory: recall failed; answering without memory context')
