@@ -13,7 +13,7 @@ import { sessionRoutes } from './session-routes.ts'
 import { FallbackSessionStore, KvSessionStore, LocalSessionStore } from './sessions.ts'
 import { ChatMemory } from '@agentd/sdk/kits/conversation'
 import { chatRoutes } from './routes.ts'
-import type { ChatDeps } from './chat-service.ts'
+import type { ChatDeps } from './prepare.ts'
 import { envInt } from '@agentd/sdk'
 
 export { options }

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify'
 import { concurrencyCap, ignoreUnknownFields, sseContent } from '@agentd/sdk'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
-import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
+import { runChat } from './chat-service.ts'
+import { prepareChat, type ChatDeps } from './prepare.ts'
 import { chatStreamHandler, CHAT_EVENTS } from './sse.ts'
 
 export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise<void> {

@@ -8,7 +8,7 @@ import { Type } from '@agentd/sdk/typebox'
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import { byNewest, ListingUnsupportedError, summarize } from './sessions.ts'
 import { ChatErrors } from './errors.ts'
-import type { ChatDeps } from './chat-service.ts'
+import type { ChatDeps } from './prepare.ts'
 
 const Summary = Type.Object({
   id: Type.String(), title: Type.String(), created_at: Type.String(), updated_at: Type.String(), message_count: Type.Integer(),

@@ -5,7 +5,8 @@
 // stream has closed, off the request path.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { StreamSession } from '@agentd/sdk/kits/conversation'
-import { prepareChat, runChat, type ChatDeps } from './chat-service.ts'
+import { runChat } from './chat-service.ts'
+import { prepareChat, type ChatDeps } from './prepare.ts'
 import type { LoopEvent } from '@agentd/sdk/kits/tools'
 import type { ChatRequest } from './schema.ts'
 import type { SseEvent } from '@agentd/sdk'

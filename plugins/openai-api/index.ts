@@ -10,7 +10,7 @@ import { options, type OpenAIApiOptions } from './options.ts'
 import { OpenAIErrors, isAgentErrorBody, toOpenAIError } from './errors.ts'
 import { openaiRoutes } from './routes.ts'
 import { ChatMemory } from '@agentd/sdk/kits/conversation'
-import type { CompletionDeps } from './service.ts'
+import type { CompletionDeps } from './prepare.ts'
 
 export { options }
 /** data/config.json sections this plugin reads (shared with every provider plugin). */

@@ -9,7 +9,8 @@
 // provider call and pending tool calls.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { StreamSession } from '@agentd/sdk/kits/conversation'
-import { prepareCompletion, runCompletion, type CompletionDeps } from './service.ts'
+import { runCompletion } from './service.ts'
+import { prepareCompletion, type CompletionDeps } from './prepare.ts'
 import { toWireToolCall } from './convert.ts'
 import { toOpenAIError } from './errors.ts'
 import type { CompletionRequestBody } from './schema.ts'
