@@ -9,7 +9,7 @@ import { PG_URI, uniqueSchema } from '../../test/memory/sql-targets.ts'
 import { repoPlugin } from '../../test/helpers/workspace.ts'
 import { pollUntil } from '../../test/helpers/poll.ts'
 
-t.test('cleanup drops expired working memory and old tool invocations, nothing else', async t => {
+t.test('cleanup drops expired key-value keys and old tool invocations, nothing else', async t => {
   const schema = uniqueSchema()
   const h = await openSql({ backend: 'postgres', uri: PG_URI, schema, poolSize: 1, connectTimeoutMs: 3000 }, { warn: () => {} })
   t.teardown(async () => { await sql.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${schema}_pgboss" CASCADE`).execute(h.db); await h.close() })

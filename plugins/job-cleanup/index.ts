@@ -1,4 +1,4 @@
-// Plugin: the `cleanup` job: drops expired working-memory keys (a key-value store that
+// Plugin: the `cleanup` job: drops expired key-value keys (a key-value store that
 // does not expire keys itself sweeps them) and tool invocations older than the retention.
 // Works through the memory plugin's job support; without the memory plugin a run is a 503.
 import fp from 'fastify-plugin'
@@ -17,7 +17,7 @@ async function jobCleanup (app: FastifyInstance, opts: PluginOptions<Static<type
   const days = opts.tool_invocation_retention_days
   app.registry.jobs.add('cleanup', serialized({
     name: 'cleanup',
-    description: `Drops expired working-memory keys and tool invocations older than ${days} days (option tool_invocation_retention_days).`,
+    description: `Drops expired key-value keys (chat sessions a store does not expire itself) and tool invocations older than ${days} days (option tool_invocation_retention_days).`,
     schedule: { every_seconds: opts.interval_seconds },
     run: async ({ signal }) => {
       const support = memoryJobSupport(app.registry, 'cleanup')

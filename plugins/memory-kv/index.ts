@@ -1,5 +1,5 @@
-// Plugin: the in-process key-value / working memory store (the embedded default).
-// Kept in the resource pool so working memory and sessions survive a live reload, and
+// Plugin: the in-process key-value store (chat sessions; the embedded default).
+// Kept in the resource pool so sessions survive a live reload, and
 // (with `persist`, the default) written behind to the SQL database so they survive a
 // restart too: the embedded PGlite under AGENT_DATA_DIR unless the SQL options (the same
 // as memory-sql's) or POSTGRES_URI name a PostgreSQL. Reads stay in process.
@@ -14,7 +14,7 @@ import { SqlKvPersistence } from './sql-persistence.ts'
 export const options = Type.Object({
   max_keys: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 10_000, description: 'least recently used keys are evicted beyond this' }),
   max_list_length: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
-  persist: Type.Boolean({ default: true, description: 'write every change behind to the SQL database (PGlite by default) and load it at start, so sessions and working memory survive a restart' }),
+  persist: Type.Boolean({ default: true, description: 'write every change behind to the SQL database (PGlite by default) and load it at start, so sessions survive a restart' }),
   flush_interval_ms: Type.Integer({ minimum: 10, maximum: 60_000, default: 200, description: 'how long changes are gathered before they are written' }),
   ...SqlOptionsSchema.properties,
 })

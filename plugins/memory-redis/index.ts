@@ -1,4 +1,4 @@
-// Plugin: the key-value / working memory store on Redis. REDIS_URI (or the `uri`
+// Plugin: the key-value store (chat sessions) on Redis. REDIS_URI (or the `uri`
 // option, which wins and reloads live) says where; keys live under `namespace`.
 // Listed before memory-kv so that, when configured, it is the key-value store the
 // service and the chat pick (registry.kvStores.first()).
