@@ -24,7 +24,10 @@ export interface RecallResult extends MemoryBundle {
   timings_ms: Record<string, number>
   /** Stores that could not be asked; recall still answers with what the others gave. */
   degraded?: string[]
-  [key: string]: unknown
+  /** Why a technique gave nothing (no model, it failed, it timed out), by technique name. */
+  notes?: Record<string, string>
+  /** Set when stored vectors were made by another embedder than the active one. */
+  warning?: string
 }
 
 /**
