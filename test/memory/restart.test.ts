@@ -38,7 +38,7 @@ t.test('a session and a working-memory item survive a restart, TTL kept', async 
   const before = await pollUntil(() => kv(first).peek(wmKey), (e?: Entry) => Array.isArray(e?.value) && (e.value as unknown[]).length === 2)
   t.ok(before?.expiresAt !== undefined, 'the working-memory item has a TTL')
   // A key of its own with a short TTL, to see it expire after the restart.
-  await kv(first).set('test:short', { v: 1 }, { ttlSeconds: 20 })
+  await kv(first).set('test:short', { v: 1 }, { ttlSeconds: 10 })
   const shortBefore = kv(first).peek('test:short')
   await first.kernel.close()
 
