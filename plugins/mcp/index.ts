@@ -13,6 +13,7 @@ import { createMcpSource } from './source.ts'
 import { mcpRoutes } from './routes.ts'
 import { mcpHealth } from './health.ts'
 import { watchShadowing } from './shadow.ts'
+import { oauthRoutes } from './oauth-routes.ts'
 
 export { options }
 
@@ -33,6 +34,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
       clientVersion: app.kernel.version,
       debounceMs: settings.reloadDebounceMs,
       options: pluginOptions,
+      oauth: { dir: path.join(settings.dataDir, 'mcp-oauth'), publicUrl: app.agentConfig.env.AGENT_PUBLIC_URL },
     }),
     dispose: async (m) => { await m.close() },
   })
@@ -54,6 +56,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
     deactivate: async () => { shadowing.stop(); await manager.deactivate() },
   })
   mcpRoutes(app, manager, instance)
+  oauthRoutes(app, manager)
 }
 
 export default fp(mcp, { name: 'mcp', fastify: '5.x' })
