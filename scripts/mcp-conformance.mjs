@@ -150,13 +150,20 @@ async function main () {
   const url = `http://127.0.0.1:${port}`
   const serversFile = path.join(work, 'mcp_servers.json')
   writeFileSync(serversFile, JSON.stringify({ servers: {} }))
+  // The client mode alone tests the MCP client (plugins/mcp) and the route it calls tools
+  // through (plugins/tools-api): agentd starts with those two only, in a fraction of the time.
+  let pluginsFile = path.join(root, 'plugins.json')
+  if (!opts.modes.includes('server')) {
+    pluginsFile = path.join(work, 'plugins.json')
+    writeFileSync(pluginsFile, JSON.stringify({ plugins: ['tools-api', 'mcp'].map(name => ({ name, module: path.join(root, 'plugins', name) })) }))
+  }
   // A clean environment: the embedded defaults, whatever the caller's shell or .env says
   // (an API key required there would make every scenario a 401). The working folder is the
   // temporary one, so no .env and no mcp_servers.json of the repository are read.
   const env = {
     PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, TMPDIR: process.env.TMPDIR ?? tmpdir(),
     API_HOST: '127.0.0.1', API_PORT: String(port), AGENT_DATA_DIR: path.join(work, 'data'),
-    AGENT_PLUGINS_FILE: path.join(root, 'plugins.json'), AGENT_LOG_LEVEL: 'warn',
+    AGENT_PLUGINS_FILE: pluginsFile, AGENT_LOG_LEVEL: 'warn',
     MCP_SERVERS_FILE: serversFile, AGENT_RELOAD_DEBOUNCE_MS: '20',
   }
   const agentd = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', import.meta.resolve('tsx'), path.join(root, 'core', 'main.ts')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
