@@ -12,6 +12,8 @@
 //      person and redirects) and follows to agentd's callback route, which finishes the flow;
 //   3. calls the server's tool through POST /api/tools/call (add_numbers for tools_call), and
 //      authorizes again when the tool asks for more scope (step-up).
+//   4. disconnects the server in agentd (POST /api/mcp/disconnect), so the scenario's server
+//      can stop at once.
 // Exits 0 when agentd connected and the tool answered; otherwise 1 with what went wrong.
 
 const SCENARIO = process.env.MCP_CONFORMANCE_SCENARIO ?? ''
@@ -19,7 +21,11 @@ const CONTEXT = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}')
 const COORDINATOR = process.env.AGENTD_CONFORMANCE_COORDINATOR
 const serverUrl = process.argv.at(-1)
 
-const fail = (why) => { console.error(`mcp-conformance-client [${SCENARIO}]: ${why}`); process.exit(1) }
+class Failed extends Error {}
+const fail = (why) => { throw new Failed(why) }
+
+/** Set once the server is in agentd: disconnecting it at the end closes agentd's streams to the scenario's server, whose stop waits for them. */
+let disconnect = async () => {}
 
 async function json (url, init) {
   const res = await fetch(url, init)
@@ -59,6 +65,7 @@ async function main () {
   if (COORDINATOR === undefined) fail('AGENTD_CONFORMANCE_COORDINATOR is not set: run this through scripts/mcp-conformance.mjs')
   const name = SCENARIO.replace(/[^A-Za-z0-9_.-]/g, '-')
   const { agentd } = await post(`${COORDINATOR}/servers`, { name, entry: entry() })
+  disconnect = async () => { await fetch(`${agentd}/api/mcp/disconnect`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server: name }) }) }
   let row = await post(`${agentd}/api/mcp/connect`, { server: name })
   for (let i = 0; row.status === 'needs_auth' && i < 3; i++) {
     await authorize(row.authorization_url)
@@ -84,4 +91,10 @@ async function main () {
   fail('the tool call did not succeed in four tries')
 }
 
-main().catch(err => fail(err.stack ?? String(err)))
+main().then(async () => {
+  await disconnect()
+}, async (err) => {
+  console.error(`mcp-conformance-client [${SCENARIO}]: ${err instanceof Failed ? err.message : err.stack ?? String(err)}`)
+  await disconnect().catch(() => undefined)
+  process.exitCode = 1
+})

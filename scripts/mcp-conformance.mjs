@@ -238,8 +238,11 @@ async function clientMode (opts, { node, suite, url, work, baseline, serversFile
     const command = `${process.execPath} ${path.join(root, 'scripts', 'mcp-conformance-client.mjs')}`
     const env = { ...process.env, AGENTD_CONFORMANCE_COORDINATOR: coordinator.url }
     const once = async (args, marker) => {
+      const t0 = Date.now()
       const r = await run(node, [suite, 'client', '--command', command, ...args, '--timeout', '30000', '-o', path.join(work, 'results')], { cwd: work, env })
-      return { ok: report(r, marker), out: r.out }
+      const ok = report(r, marker)
+      console.log(`mcp-conformance: (${args.slice(0, 2).join(' ')}: ${Date.now() - t0} ms)`)
+      return { ok, out: r.out }
     }
     const scenario = async (name) => await once(['--scenario', name, ...(opts.scenarios === undefined ? ['--expected-failures', baseline] : [])], 'Test Results:')
     if (opts.scenarios !== undefined) {
