@@ -68,3 +68,14 @@ t.test('a disabled entry is not resolved: an unset variable is no error until it
   t.equal(resolveServer('a', { transport: 'nope', enabled: false }, env, '/b').enabled, false, 'read even from an invalid entry')
   t.not(resolveServer('a', { ...raw, enabled: false, timeout: 5 }, env, '/b').fingerprint, off.fingerprint, 'an edit of a disabled entry still changes it')
 })
+
+t.test('auth "oauth": the short form, the full form with ${VAR} secrets, and what it cannot be', async t => {
+  t.same(resolveServer('a', { url: 'http://h/mcp', auth: 'oauth' }, env, '/b').config?.oauth, { grant: 'authorization_code', clientId: undefined, clientSecret: undefined, scope: undefined, clientMetadataUrl: undefined })
+  const full = resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', grant: 'client_credentials', client_id: 'ci', client_secret: '${TOKEN}', scopes: ['read', 'write'] } }, env, '/b')
+  t.match(full.config?.oauth, { grant: 'client_credentials', clientId: 'ci', clientSecret: 'tok-1234', scope: 'read write' })
+  t.ok(full.config?.secrets.includes('tok-1234'), 'the client secret is redacted like any secret')
+  t.match(resolveServer('a', { command: 'x', auth: 'oauth' }, env, '/b').error, /servers\.a\.auth applies to HTTP servers only/)
+  t.match(resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', grant: 'client_credentials', client_id: 'ci' } }, env, '/b').error, /needs "client_id" and "client_secret"/)
+  t.match(resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', client_secret: '${NOPE}' } }, env, '/b').error, /\$\{NOPE\} not set/)
+  t.ok(resolveServer('a', { url: 'http://h/mcp', auth: 'basic' }, env, '/b').error, 'only oauth is known')
+})
