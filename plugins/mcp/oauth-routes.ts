@@ -26,6 +26,7 @@ export function oauthRoutes (app: FastifyInstance, manager: McpManager): void {
       summary: "The OAuth redirect target of tool servers with auth \"oauth\": finishes the authorization and connects the server",
       description: 'Opened by the browser the authorization server redirects; answers a short HTML page. An unknown state is 400, a refusal by the authorization server 400, a failed code exchange 502.',
       querystring: CallbackQuery,
+      response: { 200: { description: 'The page the person sees: authorized, and the server\'s state', content: { 'text/html': { schema: Type.String() } } } },
     },
   }, async (request, reply) => {
     const q = request.query as { state: string, code?: string, error?: string, error_description?: string }
