@@ -25,8 +25,11 @@ export interface ManagerInit {
   clientVersion: string
   debounceMs: number
   options: McpPluginOptions
-  /** Where OAuth credentials are kept (`<data>/mcp-oauth`); AGENT_PUBLIC_URL, agentd's address as a browser reaches it. */
-  oauth: { dir: string, publicUrl: string | undefined }
+  /**
+   * Where OAuth credentials are kept (`<data>/mcp-oauth`); AGENT_PUBLIC_URL, agentd's address
+   * as a browser reaches it; the bound address (API_HOST:API_PORT), the last resort.
+   */
+  oauth: { dir: string, publicUrl: string | undefined, boundUrl?: string }
 }
 
 export interface ToolView {
@@ -183,9 +186,9 @@ export class McpManager {
   /** The origin the API was last reached on (the connect route notes it): the callback's host when AGENT_PUBLIC_URL is unset. */
   noteOrigin (origin: string): void { this.#origin = origin }
 
-  /** agentd's OAuth callback: AGENT_PUBLIC_URL, else where the connect request came in, else the loopback default. */
+  /** agentd's OAuth callback: AGENT_PUBLIC_URL, else where the connect request came in, else the bound address. */
   callbackUrl (): string {
-    const base = this.#oauth.publicUrl ?? this.#origin ?? 'http://127.0.0.1:12319'
+    const base = this.#oauth.publicUrl ?? this.#origin ?? this.#oauth.boundUrl ?? 'http://127.0.0.1:12319'
     return new URL('/api/mcp/oauth/callback', base).href
   }
 
@@ -198,7 +201,7 @@ export class McpManager {
   toolViews (): ToolView[] {
     if (this.#views !== undefined) return this.#views
     const raw = this.servers()
-      .filter(c => c.status === 'connected' || (c.status === 'error' && c.desired))
+      .filter(c => c.status === 'connected' || ((c.status === 'error' || c.status === 'needs_auth') && c.desired))
       .flatMap(c => c.tools.map(tool => ({ server: c.name, tool: tool.name, def: tool, status: c.status === 'connected' ? 'available' as const : 'error' as const })))
     this.#views = assignToolNames(raw).map(v => ({ name: v.name, server: v.server, tool: v.def, status: v.status }))
     return this.#views
