@@ -54,7 +54,7 @@ t.test('the example file in this folder is valid', async t => {
   const { readFileSync } = await import('node:fs')
   const file = new URL('./mcp_servers.example.json', import.meta.url).pathname
   const c = parseServersFile(readFileSync(file, 'utf8'), '/repo/mcp_servers.json', { EXAMPLE_TOKEN: 'x', REMOTE_MCP_TOKEN: 'y' })
-  t.same([...c.servers.values()].map(s => s.error), [undefined, undefined])
+  t.same([...c.servers.values()].map(s => s.error), [undefined, undefined, undefined, undefined])
   t.equal(c.servers.get('remote')?.config?.enabled, false)
 })
 
