@@ -83,14 +83,22 @@ export class FileOAuthProvider implements OAuthClientProvider {
     return stored
   }
 
+  #writes: Promise<unknown> = Promise.resolve()
+
   async #save (patch: Partial<Stored>): Promise<void> {
     const next = { ...(await this.#load()), ...patch }
     this.#stored = next
-    await mkdir(this.#init.dir, { recursive: true, mode: 0o700 })
-    // Written whole and renamed, so a crash never leaves half a token file; 0600 from the start.
-    const tmp = `${this.#file}.${process.pid}.tmp`
-    await writeFile(tmp, JSON.stringify(next), { mode: 0o600 })
-    await rename(tmp, this.#file)
+    // One write at a time (a refresh before a call may meet one after a 401), each the newest state.
+    const write = async (): Promise<void> => {
+      await mkdir(this.#init.dir, { recursive: true, mode: 0o700 })
+      // Written whole and renamed, so a crash never leaves half a token file; 0600 from the start.
+      const tmp = `${this.#file}.${process.pid}.tmp`
+      await writeFile(tmp, JSON.stringify(this.#stored ?? next), { mode: 0o600 })
+      await rename(tmp, this.#file)
+    }
+    const p = this.#writes.then(write, write)
+    this.#writes = p.catch(() => undefined)
+    await p
   }
 
   state (): string {
