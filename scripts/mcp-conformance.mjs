@@ -81,11 +81,11 @@ async function freePort () {
 
 /**
  * The client mode's coordinator: POST /servers {name, entry} adds the entry to
- * mcp_servers.json (one writer, in order) and answers once agentd lists the server.
+ * mcp_servers.json (this process is its one writer; each write is whole, synchronous and
+ * renamed into place) and answers once agentd lists the server.
  */
 async function startCoordinator (file, agentd) {
   const servers = {}
-  let chain = Promise.resolve()
   const write = () => {
     writeFileSync(`${file}.tmp`, JSON.stringify({ servers }, null, 2))
     renameSync(`${file}.tmp`, file)
@@ -112,9 +112,7 @@ async function startCoordinator (file, agentd) {
       const done = (code, out) => { res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(out)) }
       let parsed
       try { parsed = JSON.parse(body) } catch { done(400, { error: 'not JSON' }); return }
-      const p = chain.then(() => add(parsed.name, parsed.entry))
-      chain = p.catch(() => undefined)
-      p.then(() => { done(200, { agentd }) }, (err) => { done(500, { error: err.message }) })
+      add(parsed.name, parsed.entry).then(() => { done(200, { agentd }) }, (err) => { done(500, { error: err.message }) })
     })
   })
   await new Promise(resolve => srv.listen(0, '127.0.0.1', resolve))
