@@ -19,7 +19,7 @@ const s: McpStarted = await startMcp(t, {
   coded: { ...base, url: coded.url, auth: 'oauth' },
   machine: { ...base, url: machine.url, auth: { type: 'oauth', grant: 'client_credentials', client_id: 'agentd-ci', client_secret: '${CC_SECRET}' } },
   short: { ...base, url: short.url, auth: 'oauth' },
-}, { env: { CC_SECRET: SECRET }, mcpOptions: { ping_interval_seconds: 0 } })
+}, { env: { CC_SECRET: SECRET }, mcpOptions: { ping_interval_seconds: 0 }, logLevel: 'debug' })
 
 const source = (): { callTool: (n: string, a: Record<string, unknown>) => Promise<{ content: string, isError: boolean }> } => s.kernel.current!.app.registry.toolSources.get('mcp')
 type Connect = { status: string, authorization_url?: string, tools_count: number, error?: string }
@@ -111,4 +111,15 @@ t.test('client_credentials with a pre-registered client from ${ENV}: connects wi
   t.match(await source().callTool('machine__add', { a: 1, b: 2 }), { content: '3', isError: false })
   const servers = await (await s.get('/api/mcp/servers')).text()
   t.notOk(servers.includes(SECRET), 'the client secret is never shown')
+})
+
+t.test('no token and no client secret reaches the log (read at debug level)', async t => {
+  const log = s.logText()
+  t.ok(log.includes('authorized'), 'the log has the flows in it')
+  const tokens = [coded, machine, short].flatMap(fx => fx.authority?.issued ?? [])
+  t.ok(tokens.length >= 5)
+  t.same(tokens.filter(tok => log.includes(tok)), [], 'no access token')
+  t.notOk(log.includes(SECRET), 'no client secret')
+  const stored = JSON.parse(readFileSync(path.join(s.ws.dataDir, 'mcp-oauth', 'coded.json'), 'utf8')) as { tokens: { refresh_token: string } }
+  t.notOk(log.includes(stored.tokens.refresh_token), 'no refresh token')
 })
