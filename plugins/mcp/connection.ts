@@ -77,12 +77,8 @@ export class McpConnection {
     this.redact = makeRedactor(entry.config?.secrets ?? [])
     if (entry.error !== undefined) { this.status = 'error'; this.error = entry.error }
     const cfg = entry.config
-    this.oauth = cfg?.oauth === undefined || cfg.url === undefined
-      ? undefined
-      : new FileOAuthProvider({
-        server: entry.name, url: cfg.url, dir: ctx.oauth.dir, callbackUrl: ctx.oauth.callbackUrl, clientVersion: ctx.clientVersion, settings: cfg.oauth,
-        onAuthorizationUrl: () => { this.#log.info('authorization required: POST /api/mcp/connect answers with the URL to open') },
-      })
+    const onAuthorizationUrl = (): void => { this.#log.info('authorization required: POST /api/mcp/connect answers with the URL to open') }
+    this.oauth = cfg?.oauth === undefined || cfg.url === undefined ? undefined : new FileOAuthProvider({ server: entry.name, url: cfg.url, dir: ctx.oauth.dir, callbackUrl: ctx.oauth.callbackUrl, clientVersion: ctx.clientVersion, settings: cfg.oauth, onAuthorizationUrl })
   }
 
   /** The URL a person opens to approve agentd, while the server is `needs_auth`. */
@@ -98,7 +94,11 @@ export class McpConnection {
     if (pending === undefined || this.oauth === undefined) throw new Error(`no authorization is in progress for "${this.name}"; POST /api/mcp/connect first`)
     this.#awaitingCode = undefined
     this.oauth.pendingState = undefined
-    await pending.finishAuth(code)
+    try { await pending.finishAuth(code) } catch (err) {
+      // The state is spent: a new approval starts with a new connect.
+      this.#set('error', `authorization failed: ${message(err)}; connect again to retry`)
+      throw err
+    }
     this.#log.info('authorized')
     if (this.#client !== undefined) { this.#set('connected'); return }
     this.#set('disconnected')
