@@ -6,6 +6,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { ResolvedServer } from './config.ts'
 
 export type WireTransport = 'stdio' | 'sse' | 'streamable_http'
@@ -29,7 +30,8 @@ function lineSplitter (onLine: (line: string) => void): (chunk: Buffer | string)
   }
 }
 
-export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDir: string, onStderr: (line: string) => void): BuiltTransport {
+/** `authProvider`: the server's OAuth (auth: "oauth"), for the HTTP transports. */
+export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDir: string, onStderr: (line: string) => void, authProvider?: OAuthClientProvider): BuiltTransport {
   if (kind === 'stdio') {
     const command = cfg.command as string
     // A relative command path ("./server.js") is relative to the folder of mcp_servers.json.
@@ -46,6 +48,6 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   }
   const url = new URL(cfg.url as string)
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
-  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit }), pid: () => undefined }
-  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit }), pid: () => undefined }
+  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
+  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
 }
