@@ -49,6 +49,8 @@ t.test('a bad file is a 400 naming its lines, and nothing is written', async t =
   const cycle = [header, JSON.stringify({ kind: 'goal', id: 'a', description: 'A', parent_goal_id: 'b', channel: 'c1' }), JSON.stringify({ kind: 'goal', id: 'b', description: 'B', parent_goal_id: 'a', channel: 'c1' })]
   t.match((await importInto(cycle.join('\n'))).body, { statusCode: 400, details: [{ path: 'line 2', message: /comes back to itself/ }] })
   t.match((await s.post('/api/memory/import', { not: 'an export' })).status, 400, 'a JSON object is neither format')
+  t.match((await importInto([header, JSON.stringify({ kind: 'goal', id: 'g', description: 'x', channel: '_all' })].join('\n'))).body, { statusCode: 400, details: [{ path: 'line 2', message: /channel/ }] })
+  t.equal((await importInto(header, '?channel=_all')).status, 400, '_all is no channel to import into')
   t.match((await s.get('/api/memory/export?channel=nope')).status, 404)
 })
 
