@@ -11,7 +11,7 @@
 // and strategies already in the channel with the same text are not added again.
 // All or nothing: the stores are checked before the first write, and when a write fails the
 // items this import created are deleted again (transfer-undo.ts) before the error answers.
-import type { Entity, Fact, GraphStore, NewFact } from '@agentd/sdk/contracts/memory-stores'
+import type { Entity, Fact, Goal, GraphStore, NewFact } from '@agentd/sdk/contracts/memory-stores'
 import { claimHash } from '@agentd/sdk/kits/memory'
 import type { MemoryServiceImpl } from './service.ts'
 import type { FactItem, TransferDoc } from './transfer-format.ts'
@@ -123,6 +123,8 @@ class ImportRun {
       turns.sort((a, b) => (a.index ?? 0) - (b.index ?? 0) || a.timestamp.localeCompare(b.timestamp))
       for (const t of turns) {
         const turnId = this.#into(t.channel) === t.channel ? t.id : nameUuid(`${this.#into(t.channel)}:turn:${t.id}`)
+        // Already stored (a second import): not embedded again only to be found there.
+        if (had.has(turnId)) { this.#turns.set(t.id, turnId); this.#count('turns', false); continue }
         const stored = await this.svc.addTurn({ id: turnId, timestamp: t.timestamp, conversation_id: id, role: t.role, content: t.content, channel: this.#into(t.channel), metadata: t.metadata }, { workingMemory: false })
         this.#turns.set(t.id, stored.id)
         this.#count('turns', !had.has(stored.id))
@@ -138,8 +140,12 @@ class ImportRun {
     const inFile = new Set(facts.map(f => f.id))
     const next = groupBy(facts.filter(f => f.supersedes_id !== undefined && f.supersedes_id !== null && inFile.has(f.supersedes_id)), f => f.supersedes_id ?? '')
     const walk = async (f: FactItem, supersedes?: string): Promise<void> => {
-      const nf = await this.#newFact(f)
-      const { fact, created } = supersedes === undefined ? await this.graph.addFact(nf) : await this.#supersede(supersedes, nf)
+      // Already there as the file has it (a second import): not embedded again only to be found.
+      const found = await this.graph.findFact({ channels: [this.#into(f.channel)], claim_hash: claimHash(f.claim) })
+      const same = found !== undefined && (f.confidence ?? 0) <= found.confidence && (supersedes === undefined || found.supersedes_id === supersedes)
+      const { fact, created } = found !== undefined && same
+        ? { fact: found, created: false }
+        : supersedes === undefined ? await this.graph.addFact(await this.#newFact(f)) : await this.#supersede(supersedes, await this.#newFact(f))
       this.#facts.set(f.id, fact.id)
       if (created && !this.undo.has(fact.id)) this.undo.add('fact', fact.id, fact.channel)
       this.#count('facts', created)
@@ -173,6 +179,8 @@ class ImportRun {
   async #goals (doc: TransferDoc): Promise<void> {
     const rel = this.svc.need('relational')
     const byId = new Map(doc.goals.map(g => [g.id, g]))
+    /** The goals of each channel, read once: a goal the same as one there is not added again. */
+    const there = new Map<string, Goal[]>()
     const add = async (id: string): Promise<string> => {
       const done = this.#goalIds.get(id)
       if (done !== undefined) return done
@@ -181,9 +189,11 @@ class ImportRun {
       const parentInFile = g.parent_goal_id !== undefined && g.parent_goal_id !== null && byId.has(g.parent_goal_id)
       const parent = parentInFile ? await add(g.parent_goal_id ?? '') : await this.#ref(this.#goalIds, g.parent_goal_id, async x => await rel.goal(x))
       const channel = this.#into(g.channel)
-      const same = (await rel.goals({ channels: [channel], limit: 10_000 })).find(x => x.description === g.description && x.parent_goal_id === parent)
+      let known = there.get(channel)
+      if (known === undefined) there.set(channel, known = await rel.goals({ channels: [channel], limit: 100_000 }))
+      const same = known.find(x => x.description === g.description && x.parent_goal_id === parent)
       const goal = same ?? await this.svc.addGoal({ description: g.description, status: g.status, priority: g.priority, parent_goal_id: parent, deadline: g.deadline, created_at: g.created_at, channel }, 'user')
-      if (same === undefined) this.undo.add('goal', goal.id, channel)
+      if (same === undefined) { this.undo.add('goal', goal.id, channel); known.push(goal) }
       this.#count('goals', same === undefined)
       this.#goalIds.set(id, goal.id)
       return goal.id

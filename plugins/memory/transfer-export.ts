@@ -51,7 +51,7 @@ async function * conversations (rel: RelationalStore, channel: string): AsyncGen
   const list = rel.conversations
   if (list === undefined) return
   for (let after: string | undefined; ;) {
-    const page = await list({ channel, after, limit: PAGE })
+    const page = await list.call(rel, { channel, after, limit: PAGE })
     for (const c of page) {
       yield out('conversation', { id: c.id, channel: c.channel, created_at: c.created_at, updated_at: c.updated_at, consolidated_at: c.consolidated_at })
       for (const t of await rel.conversationTurns(c.id, ALL_TURNS)) {
@@ -64,13 +64,22 @@ async function * conversations (rel: RelationalStore, channel: string): AsyncGen
   }
 }
 
-/** Entities, then each one's outgoing relationships (every edge once, from its source). */
+/** Entities, then the relationships from them (every edge once, from its source): listed when the store can, else by a one-hop walk per entity (Neo4j). */
 async function * entities (graph: GraphStore, channel: string): AsyncGenerator<string> {
   const ids: string[] = []
   for (let offset = 0; ; offset += PAGE) {
     const page = await graph.entities({ channel, offset, limit: PAGE })
     for (const e of page.items) { ids.push(e.id); yield out('entity', e) }
     if (page.items.length < PAGE) break
+  }
+  const list = graph.relationships
+  if (list !== undefined) {
+    for (let after: string | undefined; ;) {
+      const page = await list.call(graph, { channel, after, limit: PAGE })
+      for (const r of page) yield out('relationship', { source_id: r.source_id, target_id: r.target_id, type: r.type, confidence: r.confidence, channel })
+      if (page.length < PAGE) return
+      after = page[page.length - 1].id
+    }
   }
   for (const id of ids) {
     const g = await graph.graph(id, 1, GRAPH_WALK_LIMIT.max)
