@@ -35,13 +35,16 @@ const ALL_TURNS = 10_000_000
 const KINDS = ['conversations', 'turns', 'entities', 'relationships', 'facts', 'goals', 'strategies'] as const
 type Kind = typeof KINDS[number]
 
-export async function applyImport (svc: MemoryServiceImpl, doc: TransferDoc, opts: { channel?: string }): Promise<ImportResult> {
+/** How far an import is: items written or found so far of the file's `total`. */
+export type Progress = (p: { done: number, total: number }) => void
+
+export async function applyImport (svc: MemoryServiceImpl, doc: TransferDoc, opts: { channel?: string, onProgress?: Progress }): Promise<ImportResult> {
   const started = Date.now()
   const rel = svc.need('relational')
   const graph = svc.need('graph')
   // Both answer before anything is written: a store that is down fails the import whole.
   await Promise.all([rel.channels(), graph.entities({ offset: 0, limit: 1 })])
-  const run = new ImportRun(svc, graph, opts.channel)
+  const run = new ImportRun(svc, graph, opts.channel, KINDS.reduce((n, k) => n + doc[k].length, 0), opts.onProgress)
   try {
     await run.all(doc)
   } catch (err) {
@@ -63,9 +66,21 @@ class ImportRun {
   readonly #facts = new Map<string, string>()
   readonly #goalIds = new Map<string, string>()
 
-  constructor (readonly svc: MemoryServiceImpl, readonly graph: GraphStore, readonly target: string | undefined) {}
+  #done = 0
+  #reported = 0
 
-  #count (kind: Kind, created: boolean): void { (created ? this.imported : this.existing)[kind]++ }
+  constructor (readonly svc: MemoryServiceImpl, readonly graph: GraphStore, readonly target: string | undefined,
+    readonly total: number, readonly onProgress?: Progress) {}
+
+  #count (kind: Kind, created: boolean): void {
+    (created ? this.imported : this.existing)[kind]++
+    // Reported at most every 2% of the file (and at its end), so a large import is not a line per item.
+    this.#done++
+    if (this.onProgress !== undefined && (this.#done - this.#reported >= Math.max(1, this.total / 50) || this.#done === this.total)) {
+      this.#reported = this.#done
+      this.onProgress({ done: this.#done, total: this.total })
+    }
+  }
   #into (channel: string): string { return this.target ?? channel }
   /** A reference after the mapping: the new id, or the old one when the store has it, else null (dropped). */
   async #ref (map: Map<string, string>, id: string | null | undefined, exists: (id: string) => Promise<unknown>): Promise<string | null> {

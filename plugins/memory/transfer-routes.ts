@@ -2,7 +2,7 @@
 // channel's) out as JSON Lines and back in (transfer-*.ts), and a ChatGPT export in.
 // Registered in a scope of their own, so the JSON Lines body parser is theirs only.
 import type { FastifyInstance } from 'fastify'
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { Type } from '@agentd/sdk/typebox'
 import { envInt } from '@agentd/sdk'
 import { CHANNEL_ALL, CHANNEL_MAX_LENGTH, CHANNEL_PATTERN } from './channels.ts'
@@ -18,6 +18,10 @@ import { applyImport } from './transfer-apply.ts'
 const Channel = Type.String({ pattern: CHANNEL_PATTERN, maxLength: CHANNEL_MAX_LENGTH })
 const LINES_TYPES = [MEDIA_TYPE, 'application/jsonl', 'application/x-jsonlines']
 const Counts = Type.Record(Type.String(), Type.Integer())
+const Result = Type.Object({
+  success: Type.Literal(true), format: Type.String(), channels: Type.Array(Type.String()),
+  imported: Counts, existing: Counts, dropped: Type.Integer({ description: 'references to items neither in the file nor in the store, left out' }), duration_ms: Type.Integer(),
+})
 
 export async function transferRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard, maxBytes: number): Promise<void> {
   const maxText = envInt(app.agentConfig.env, 'AGENT_MAX_TEXT_LENGTH', 100_000)
@@ -50,19 +54,22 @@ export async function transferRoutes (app: FastifyInstance, svc: MemoryServiceIm
       schema: {
         tags: ['memory'],
         summary: 'Import a memory export (JSON Lines) or a ChatGPT conversations.json',
-        description: `The body is a file from GET /api/memory/export (Content-Type ${MEDIA_TYPE} or application/jsonl), or a ChatGPT data export's \`conversations.json\` (application/json: its conversations become conversations and turns). \`channel\`: put everything into this channel (created when new); without it each item goes back to the channel it came from (a ChatGPT export to \`_default\`). The whole file is checked before anything is written: a bad line is a 400 naming its line number. Turns keep their ids when they go back into their own channel and get derived ids in another; other items get new ids, references follow. Items already there are not added twice (\`existing\`). Every item is embedded with the embedder loaded here. When a write fails, what the import wrote is taken back and the error answers.`,
+        description: `The body is a file from GET /api/memory/export (Content-Type ${MEDIA_TYPE} or application/jsonl), or a ChatGPT data export's \`conversations.json\` (application/json: its conversations become conversations and turns). \`channel\`: put everything into this channel (created when new); without it each item goes back to the channel it came from (a ChatGPT export to \`_default\`). The whole file is checked before anything is written: a bad line is a 400 naming its line number. Turns keep their ids when they go back into their own channel and get derived ids in another; other items get new ids, references follow. Items already there are not added twice (\`existing\`). Every item is embedded with the embedder loaded here. When a write fails, what the import wrote is taken back and the error answers. With \`Accept: ${MEDIA_TYPE}\` the writes report their progress as they go (JSON Lines; a bad file is still a 4xx before any).`,
         querystring: Type.Object({
           channel: Type.Optional(Channel),
           format: Type.Optional(Type.Union([Type.Literal('agentd'), Type.Literal('chatgpt')], { description: 'default: from the body (a JSON array of conversations with `mapping` is ChatGPT\'s)' })),
         }),
         response: {
-          200: Type.Object({
-            success: Type.Literal(true), format: Type.String(), channels: Type.Array(Type.String()),
-            imported: Counts, existing: Counts, dropped: Type.Integer({ description: 'references to items neither in the file nor in the store, left out' }), duration_ms: Type.Integer(),
-          }),
+          200: {
+            description: `the counts; with \`Accept: ${MEDIA_TYPE}\` a stream of \`{kind: "progress", done, total}\` lines, then \`{kind: "result", ...the counts}\` or \`{kind: "error", error, code, statusCode}\``,
+            content: {
+              'application/json': { schema: Result },
+              [MEDIA_TYPE]: { schema: Type.String() },
+            },
+          },
         },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const q = request.query as { channel?: string, format?: 'agentd' | 'chatgpt' }
       const body: unknown = request.body
       if (body === undefined) throw new MemoryErrors.BAD_REQUEST(`Send the export file as the body (Content-Type ${MEDIA_TYPE}), or a ChatGPT conversations.json (application/json).`)
@@ -70,8 +77,20 @@ export async function transferRoutes (app: FastifyInstance, svc: MemoryServiceIm
       if (!chatgpt && typeof body !== 'string') throw new MemoryErrors.BAD_REQUEST(`An agentd export is JSON Lines: send it with Content-Type ${MEDIA_TYPE}. A JSON body is read as a ChatGPT conversations.json, a non-empty array of conversations with "mapping".`)
       const parsed = chatgpt && typeof body === 'string' ? parseJson(body) : body
       const doc = chatgpt ? readChatGpt(parsed, q.channel ?? '_default', maxText) : readTransfer(body as string, maxText)
-      const result = await guard(async () => await applyImport(svc, doc, { channel: q.channel }))
-      return { ...result, format: chatgpt ? 'chatgpt' : 'agentd' }
+      const format = chatgpt ? 'chatgpt' : 'agentd'
+      if (!(request.headers.accept ?? '').includes(MEDIA_TYPE)) return { ...await guard(async () => await applyImport(svc, doc, { channel: q.channel })), format }
+      // Progress asked for: the file was good (a bad one answered 4xx above); the writes stream
+      // their progress as JSON Lines, then the result or the error as the last line.
+      const out = new PassThrough()
+      const line = (o: object): void => { out.write(`${JSON.stringify(o)}\n`) }
+      guard(async () => await applyImport(svc, doc, { channel: q.channel, onProgress: p => { line({ kind: 'progress', ...p }) } }))
+        .then(r => { line({ kind: 'result', ...r, format }) }, (err: Error & { statusCode?: number, code?: string }) => {
+          const statusCode = err.statusCode ?? 500
+          if (statusCode >= 500 && err.code !== 'AGENT_ERR_MEMORY_STORE_UNAVAILABLE') request.log.error({ err }, 'memory import failed')
+          line({ kind: 'error', error: statusCode >= 500 && err.code === undefined ? 'The import failed on the server and what it wrote was taken back; the server log has the details.' : err.message, code: err.code ?? 'AGENT_ERR_INTERNAL', statusCode })
+        })
+        .finally(() => { out.end() })
+      return await reply.header('content-type', `${MEDIA_TYPE}; charset=utf-8`).send(out)
     })
   })
 }

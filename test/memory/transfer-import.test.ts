@@ -79,3 +79,21 @@ t.test('a ChatGPT conversations.json: the branch last seen, as turns of a channe
   const bad = await s.json('/api/memory/import?format=chatgpt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ title: 'no mapping' }]) })
   t.match(bad, { status: 400, body: { details: [{ path: /\[0\]|0/ }] } })
 })
+
+t.test('with Accept: application/x-ndjson the import streams its progress, then the result', async t => {
+  const lines = [JSON.stringify({ kind: 'header', format: 'agentd-memory', version: 1 })]
+  for (let i = 0; i < 60; i++) lines.push(JSON.stringify({ kind: 'goal', id: `g${i}`, description: `Goal number ${i}`, channel: 'progress' }))
+  const res = await s.post('/api/memory/import', lines.join('\n'), { headers: { ...NDJSON, accept: 'application/x-ndjson' } })
+  t.equal(res.status, 200)
+  t.match(res.headers.get('content-type'), /application\/x-ndjson/)
+  const events = (await res.text()).split('\n').filter(l => l !== '').map(l => JSON.parse(l) as { kind: string, done?: number, total?: number })
+  const progress = events.filter(e => e.kind === 'progress')
+  t.ok(progress.length >= 2 && progress.length <= 51, `${progress.length} progress lines, not one per item`)
+  t.same(progress.map(p => p.done), [...progress.map(p => p.done ?? 0)].sort((a, b) => a - b), 'counting up')
+  t.match(progress.at(-1), { done: 60, total: 60 })
+  t.match(events.at(-1), { kind: 'result', success: true, imported: { goals: 60 } })
+  // A bad file is still a plain 400 before anything streams.
+  const bad = await s.post('/api/memory/import', `${lines[0]}\n{"kind":"goal"}`, { headers: { ...NDJSON, accept: 'application/x-ndjson' } })
+  t.equal(bad.status, 400)
+  t.match(await bad.json(), { details: [{ path: 'line 2' }] })
+})

@@ -40,13 +40,32 @@ async function download (channel) {
   return { name, bytes: blob.size, lines: text.split('\n').filter(l => l !== '').length }
 }
 
-async function upload (file, channel) {
+/** Sends the file and reads the server's progress lines as they come; resolves with the result line. */
+async function upload (file, channel, onProgress) {
   const text = await file.text()
   // A ChatGPT export is one JSON array; an agentd export is JSON Lines.
   const json = /\.json$/i.test(file.name) || text.trimStart().startsWith('[')
   const q = channel.trim() === '' ? '' : `?channel=${encodeURIComponent(channel.trim())}`
-  const res = await call(`/api/memory/import${q}`, { method: 'POST', headers: { 'content-type': json ? 'application/json' : 'application/x-ndjson' }, body: text })
-  return await res.json()
+  const res = await call(`/api/memory/import${q}`, { method: 'POST', headers: { 'content-type': json ? 'application/json' : 'application/x-ndjson', accept: 'application/x-ndjson' }, body: text })
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buf = ''
+  let last
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buf += value
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i).trim()
+      buf = buf.slice(i + 1)
+      if (line === '') continue
+      const o = JSON.parse(line)
+      if (o.kind === 'progress') onProgress(o)
+      else last = o
+    }
+  }
+  if (last?.kind === 'error') throw new ApiError(last.statusCode, last, 'The import failed.')
+  if (last?.kind !== 'result') throw new ApiError(0, undefined, 'The import ended without a result: the connection was cut. Nothing half-written stays; check the server log and import again.')
+  return last
 }
 
 function Counts ({ r }) {
@@ -64,12 +83,14 @@ export function Transfer () {
   const [from, setFrom] = useState('_all')
   const [file, setFile] = useState(null)
   const [into, setInto] = useState('')
+  const [progress, setProgress] = useState(null)
   const out = useAction()
   const inn = useAction()
   const names = (channels.data?.channels ?? []).map(c => c.name)
   const doImport = async (e) => {
     e.preventDefault()
-    if (file && await inn.run(() => upload(file, into))) channels.reload()
+    setProgress(null)
+    if (file && await inn.run(() => upload(file, into, setProgress))) channels.reload()
   }
   const r = inn.result
   return html`<div class="transfer">
@@ -92,8 +113,9 @@ export function Transfer () {
         <label>File <input id="import-file" type="file" accept=".jsonl,.ndjson,.json,application/json,application/x-ndjson" onChange=${e => setFile(e.target.files?.[0] ?? null)} required /></label>
         <label>Into channel <input id="import-channel" value=${into} onInput=${e => setInto(e.target.value)} placeholder="as in the file" list="import-channels" /></label>
         <datalist id="import-channels">${names.map(n => html`<option value=${n} />`)}</datalist>
-        <button type="submit" disabled=${inn.busy || !file}>${inn.busy ? `Importing ${file ? `${(file.size / 1024).toFixed(0)} KB` : ''}…` : 'Import'}</button>
+        <button type="submit" disabled=${inn.busy || !file}>${inn.busy ? 'Importing…' : 'Import'}</button>
       </form>
+      ${inn.busy && progress ? html`<p role="status"><progress max=${progress.total} value=${progress.done}></progress> ${progress.done} of ${progress.total} items</p>` : null}
       <${ErrorBox} error=${inn.error} what="Import failed" />
       ${r ? html`<div role="status" class="ok">Imported (${r.format}) into ${r.channels.join(', ')} in ${fmtMs(r.duration_ms)}${r.dropped > 0 ? `; ${r.dropped} references to items not in the file left out` : ''}.</div><${Counts} r=${r} />` : null}
     </section>
