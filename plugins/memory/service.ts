@@ -63,6 +63,7 @@ export class MemoryServiceImpl implements MemoryService {
   /** Writes one change of an item to its history (the audit log), for changes made beside the write API (consolidation, promotion, merges). */
   async recordChange (e: { kind: ItemKind, action: string, id: string, channel: string, actor: Actor, details?: Record<string, unknown> }): Promise<void> { await record(this.#ctx, e) }
   get outage (): OutageLog { return this.#ctx.outage }
+  get log (): FastifyBaseLogger { return this.#ctx.log }
 
   // ---- stores and embedder
   get relational (): RelationalStore | undefined { return this.#ctx.relational }
@@ -84,7 +85,7 @@ export class MemoryServiceImpl implements MemoryService {
 
   // ---- episodic
   async storeTurn (turn: TurnInput): Promise<{ stored: boolean, queued?: boolean, turn?: Turn, error?: string }> { return await this.#episodic.storeTurn(turn) }
-  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }): Promise<Turn> { return await this.#episodic.addTurn(turn) }
+  async addTurn (turn: TurnInput & { id?: string, timestamp?: string }, opts?: { workingMemory?: boolean }): Promise<Turn> { return await this.#episodic.addTurn(turn, opts) }
   async writeTurns (input: Parameters<Episodic['writeTurns']>[0]): Promise<{ turns: Turn[], queued: number }> { return await this.#episodic.writeTurns(input) }
   async conversationTurns (conversationId: string, limit: number): Promise<Turn[]> {
     const turns = await this.#ctx.need('relational').conversationTurns(conversationId, limit)
