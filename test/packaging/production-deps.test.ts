@@ -68,6 +68,17 @@ t.test('every package the build and the server import is installed without dev d
   t.same([...value].filter(([p]) => !production.has(p)).map(([p, f]) => `${p} (${f})`), [])
 })
 
+t.test('no compiled source imports a file outside the compiled folders (a test helper would take its dev dependencies into the build)', async t => {
+  const outside: string[] = []
+  for (const f of SOURCES.flatMap(d => [...files(path.join(REPO, d))])) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+      const target = path.relative(REPO, path.resolve(path.dirname(f), m[1]))
+      if (!SOURCES.some(d => target.startsWith(d + path.sep)) || SKIP.test(target)) outside.push(`${path.relative(REPO, f)} -> ${target}`)
+    }
+  }
+  t.same(outside, [])
+})
+
 t.test('the build\'s compiler finds every type it checks without dev dependencies', async t => {
   // scripts/build.mjs runs typescript's compiler over the sources: the compiler and the type
   // packages it loads must be installed too.

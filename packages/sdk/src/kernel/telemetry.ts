@@ -88,6 +88,12 @@ export function tracedFetch (inner?: typeof fetch): typeof fetch {
   return async (input, init) => {
     const f = inner ?? globalThis.fetch
     if (!state.propagate) return await f(input, init)
+    // A Headers object (what the provider SDKs and the MCP client build, one per request) is
+    // written in place: fetch copies it synchronously, before another request could set it.
+    if (init?.headers instanceof Headers) {
+      propagation.inject(context.active(), init.headers, headerSetter)
+      return await f(input, init)
+    }
     // fetch(request, init) takes init's headers over the request's: start from whichever is sent.
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
     propagation.inject(context.active(), headers, headerSetter)
