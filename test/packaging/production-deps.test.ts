@@ -1,6 +1,7 @@
 // `npm ci --omit=dev && npm start` works: everything the install's build (`prepare`) and
-// the server load at run time is a dependency, not a devDependency. Checked statically
-// (a real `npm ci --omit=dev` takes minutes): every package the build scripts and the
+// the server load at run time is a dependency, not a devDependency. Checked statically here
+// (the real install takes minutes: scripts/omit-dev-check.mjs, run by .ci/run, reported by
+// omit-dev-start.test.ts): every package the build scripts and the
 // compiled sources import, and the build's compiler, its bundler and the type packages the
 // compiler needs (tsconfig `types`, and @types/x for an imported package without types).
 import t from 'tap'
