@@ -76,8 +76,9 @@ async function startAndStop () {
   }
 }
 
-const result = { ok: false, commit: git('rev-parse', 'HEAD').trim(), at: new Date().toISOString() }
+const result = { ok: false, commit: 'unknown', at: new Date().toISOString() }
 try {
+  result.commit = git('rev-parse', 'HEAD').trim()
   // The files git tracks or would track (untracked but not ignored), as they are in the working tree.
   const files = git('ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0').filter(f => f !== '')
   for (const f of files) {
