@@ -82,7 +82,8 @@ const headerSetter: TextMapSetter<Headers> = { set: (headers, key, value) => { h
  * caller's trace; otherwise it is `inner` itself, called as it is. Give it to an SDK client
  * (`fetch` option) or call it instead of `fetch`. Only the calls agentd makes on purpose
  * carry it: instrumenting every fetch in the process (undici's diagnostics channels, a
- * client span per request) cost about half of what traces cost a chat (docs/benchmarks.md).
+ * client span per request) was a good part of what traces cost a chat: without it the chat
+ * bench's ratio went from 0.74 to 0.80 (docs/benchmarks.md).
  */
 export function tracedFetch (inner?: typeof fetch): typeof fetch {
   return async (input, init) => {
