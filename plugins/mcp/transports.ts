@@ -2,6 +2,7 @@
 // a stdio child's stderr is handed to `onStderr` line by line (the caller logs it with
 // the server name, redacted).
 import path from 'node:path'
+import { tracedFetch } from '@agentd/sdk'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -48,6 +49,13 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   }
   const url = new URL(cfg.url as string)
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
+<<<<<<< HEAD
   if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
   return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
+=======
+  // A tool call's request carries the trace context of its execute_tool span while traces are exported.
+  const fetch = tracedFetch()
+  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, fetch }), pid: () => undefined }
+  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, fetch }), pid: () => undefined }
+>>>>>>> issue-38
 }
