@@ -49,13 +49,8 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   }
   const url = new URL(cfg.url as string)
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
-<<<<<<< HEAD
-  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
-  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider }), pid: () => undefined }
-=======
   // A tool call's request carries the trace context of its execute_tool span while traces are exported.
   const fetch = tracedFetch()
-  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, fetch }), pid: () => undefined }
-  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, fetch }), pid: () => undefined }
->>>>>>> issue-38
+  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
+  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
 }
