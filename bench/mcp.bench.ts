@@ -43,6 +43,7 @@ async function startManager (): Promise<McpManager> {
   const m = new McpManager({
     file, shownFile: 'mcp_servers.json', env: { PATH: process.env.PATH }, log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger, clientVersion: 'bench', debounceMs: 50,
     options: { call_timeout_seconds: 60, reconnect_initial_ms: 500, reconnect_max_ms: 30_000, ping_interval_seconds: 30 },
+    oauth: { dir: path.join(path.dirname(file), 'mcp-oauth'), publicUrl: undefined },
   })
   await m.reload('bench')
   await m.get('everything')?.connect()

@@ -3,6 +3,7 @@ import OpenAI from 'openai'
 import { normalize } from '@agentd/sdk/kits/memory'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import { scrub } from '@agentd/sdk/kits/provider'
+import { tracedFetch } from '@agentd/sdk'
 
 export interface OpenAIEmbedderOptions {
   model: string
@@ -29,7 +30,7 @@ export class OpenAIEmbedder implements Embedder {
     this.dimensions = opts.dimensions
     this.#client = opts.apiKey === undefined
       ? undefined
-      : new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1 })
+      : new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1, fetch: tracedFetch() })
     if (this.#client === undefined) this.#state = { status: 'error', error: 'No OpenAI API key: set OPENAI_API_KEY or providers.openai.api_key in data/config.json.' }
   }
 

@@ -4,7 +4,7 @@ import { startKernel } from '../../test/helpers/kernel.ts'
 import { Workspace } from '../../test/helpers/workspace.ts'
 import { pollUntil } from '../../test/helpers/poll.ts'
 import { journal } from '../../test/fixtures/plugins/test-jobs/index.ts'
-import { JOBS_TARGETS, plugins, post, type Body } from './test-targets.ts'
+import { JOBS_TARGETS, plugins, post, type Body } from './test-support.ts'
 
 t.test('bad input: unknown job 404, toggle without a boolean 400, bodies on run and clear-stuck ignored, empty JSON body accepted', async t => {
   const s = await startKernel(t, { plugins: plugins([{ name: 'quick' }], {}) })

@@ -4,7 +4,7 @@ import { startKernel } from '../../test/helpers/kernel.ts'
 import { Workspace } from '../../test/helpers/workspace.ts'
 import { pollUntil } from '../../test/helpers/poll.ts'
 import { journal } from '../../test/fixtures/plugins/test-jobs/index.ts'
-import { JOBS_TARGETS, plugins, post, type Body } from './test-targets.ts'
+import { JOBS_TARGETS, plugins, post, type Body } from './test-support.ts'
 
 // One server per backend for both behaviours, each on a job of its own.
 for (const target of JOBS_TARGETS) t.test(target.name, async t => {

@@ -7,7 +7,7 @@ import { startKernel } from '../../test/helpers/kernel.ts'
 import { Workspace } from '../../test/helpers/workspace.ts'
 import { pollUntil } from '../../test/helpers/poll.ts'
 import { spawnAgentd } from '../../test/helpers/agentd-process.ts'
-import { JOBS_TARGETS, plugins, post } from './test-targets.ts'
+import { JOBS_TARGETS, plugins, post } from './test-support.ts'
 
 for (const target of JOBS_TARGETS) {
   t.test(`${target.name}: clear-stuck ends a run whose worker was killed`, async t => {

@@ -54,7 +54,7 @@ t.test('the example file in this folder is valid', async t => {
   const { readFileSync } = await import('node:fs')
   const file = new URL('./mcp_servers.example.json', import.meta.url).pathname
   const c = parseServersFile(readFileSync(file, 'utf8'), '/repo/mcp_servers.json', { EXAMPLE_TOKEN: 'x', REMOTE_MCP_TOKEN: 'y' })
-  t.same([...c.servers.values()].map(s => s.error), [undefined, undefined])
+  t.same([...c.servers.values()].map(s => s.error), [undefined, undefined, undefined, undefined])
   t.equal(c.servers.get('remote')?.config?.enabled, false)
 })
 
@@ -67,4 +67,15 @@ t.test('a disabled entry is not resolved: an unset variable is no error until it
   t.match(resolveServer('a', raw, env, '/b'), { enabled: true, error: /\$\{NOPE\} not set/ })
   t.equal(resolveServer('a', { transport: 'nope', enabled: false }, env, '/b').enabled, false, 'read even from an invalid entry')
   t.not(resolveServer('a', { ...raw, enabled: false, timeout: 5 }, env, '/b').fingerprint, off.fingerprint, 'an edit of a disabled entry still changes it')
+})
+
+t.test('auth "oauth": the short form, the full form with ${VAR} secrets, and what it cannot be', async t => {
+  t.same(resolveServer('a', { url: 'http://h/mcp', auth: 'oauth' }, env, '/b').config?.oauth, { grant: 'authorization_code', clientId: undefined, clientSecret: undefined, scope: undefined, clientMetadataUrl: undefined })
+  const full = resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', grant: 'client_credentials', client_id: 'ci', client_secret: '${TOKEN}', scopes: ['read', 'write'] } }, env, '/b')
+  t.match(full.config?.oauth, { grant: 'client_credentials', clientId: 'ci', clientSecret: 'tok-1234', scope: 'read write' })
+  t.ok(full.config?.secrets.includes('tok-1234'), 'the client secret is redacted like any secret')
+  t.match(resolveServer('a', { command: 'x', auth: 'oauth' }, env, '/b').error, /servers\.a\.auth applies to HTTP servers only/)
+  t.match(resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', grant: 'client_credentials', client_id: 'ci' } }, env, '/b').error, /needs "client_id" and "client_secret"/)
+  t.match(resolveServer('a', { url: 'http://h/mcp', auth: { type: 'oauth', client_secret: '${NOPE}' } }, env, '/b').error, /\$\{NOPE\} not set/)
+  t.ok(resolveServer('a', { url: 'http://h/mcp', auth: 'basic' }, env, '/b').error, 'only oauth is known')
 })

@@ -12,6 +12,20 @@ export type TransportKind = typeof TRANSPORTS[number]
 
 export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_.-]{1,64}$'
 
+/** OAuth 2.1 for a remote server (MCP authorization): `"oauth"` alone discovers and registers itself. */
+export const OAuthSchema = Type.Object({
+  type: Type.Literal('oauth'),
+  /** `authorization_code` (PKCE, a person approves once) or `client_credentials` (no person; needs client_id and client_secret). */
+  grant: Type.Union([Type.Literal('authorization_code'), Type.Literal('client_credentials')], { default: 'authorization_code' }),
+  /** A pre-registered client (values may use ${VAR}); without one the client registers itself (dynamic client registration). */
+  client_id: Type.Optional(Type.String({ minLength: 1 })),
+  client_secret: Type.Optional(Type.String({ minLength: 1 })),
+  /** Scopes to ask for when neither the server's 401 nor its metadata name any. */
+  scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** An https URL of agentd's client metadata document, used as client_id where the authorization server supports that (SEP-991). */
+  client_metadata_url: Type.Optional(Type.String({ minLength: 1 })),
+}, { additionalProperties: false })
+
 export const ServerConfigSchema = Type.Object({
   /** Optional: must equal the key when given (SPEC's ServerConfig carries it). */
   name: Type.Optional(Type.String()),
@@ -32,6 +46,8 @@ export const ServerConfigSchema = Type.Object({
   /** Per-call time limit, seconds (default: the plugin's call_timeout_seconds). */
   call_timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
   auto_reconnect: Type.Boolean({ default: true }),
+  /** OAuth for sse/streamable_http: `"oauth"` or the full object. */
+  auth: Type.Optional(Type.Union([Type.Literal('oauth'), OAuthSchema])),
   enabled: Type.Boolean({ default: true }),
   auto_connect: Type.Boolean({ default: true }),
 }, { additionalProperties: false })
@@ -59,8 +75,18 @@ export interface ResolvedServer {
   autoReconnect: boolean
   enabled: boolean
   autoConnect: boolean
+  /** OAuth settings, `${VAR}`s resolved (the secret is in `secrets` too). */
+  oauth?: ResolvedOAuth
   /** Every resolved env/header value and every value substituted into the url: to redact. */
   secrets: string[]
+}
+
+export interface ResolvedOAuth {
+  grant: 'authorization_code' | 'client_credentials'
+  clientId?: string
+  clientSecret?: string
+  scope?: string
+  clientMetadataUrl?: string
 }
 
 export interface ServerEntry {
@@ -121,9 +147,14 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
   if (kind === undefined) return fail(`${at}: give "command" (a stdio server) or "url" (an HTTP server).`)
   if (kind === 'stdio' && c.command === undefined) return fail(`${at}.command is required for transport "stdio".`)
   if (kind !== 'stdio' && c.url === undefined) return fail(`${at}.url is required for transport "${kind}".`)
+  if (kind === 'stdio' && c.auth !== undefined) return fail(`${at}.auth applies to HTTP servers only; a stdio server takes its credentials in "env".`)
+  const auth = c.auth === 'oauth' ? { type: 'oauth' as const, grant: 'authorization_code' as const } : c.auth
+  if (auth !== undefined && auth.grant === 'client_credentials' && (auth.client_id === undefined || auth.client_secret === undefined)) {
+    return fail(`${at}.auth: grant "client_credentials" needs "client_id" and "client_secret" (e.g. "\${MY_CLIENT_SECRET}").`)
+  }
 
   /** The entry with its `${VAR}`-resolved parts. */
-  const build = (resolved: Pick<ResolvedServer, 'env' | 'headers' | 'url' | 'secrets'>): ResolvedServer => ({
+  const build = (resolved: Pick<ResolvedServer, 'env' | 'headers' | 'url' | 'secrets' | 'oauth'>): ResolvedServer => ({
     name,
     description: c.description,
     transport: kind,
@@ -142,7 +173,7 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
     // A disabled entry is never connected, so its ${VAR}s are not resolved: an unset one
     // is not an error until the entry is enabled (which re-reads the file and resolves).
     // Its fingerprint covers the entry as written, so the enabling edit replaces it.
-    const config = build({ env: {}, headers: {}, url: undefined, secrets: [] })
+    const config = build({ env: {}, headers: {}, url: undefined, secrets: [], oauth: undefined })
     return { name, transport: kind, enabled: false, config, fingerprint: resourceKey('mcp-disabled', c) }
   }
   const secrets: string[] = []
@@ -152,6 +183,14 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
   const headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, resolveVars(v, env, secrets, missing)]))
   secrets.push(...Object.values(headers))
   const url = c.url === undefined ? undefined : resolveVars(c.url, env, secrets, missing)
+  const oauth: ResolvedOAuth | undefined = auth === undefined ? undefined : {
+    // TypeBox fills defaults of plain objects only, not of one member of a union.
+    grant: (auth.grant as ResolvedOAuth['grant'] | undefined) ?? 'authorization_code',
+    clientId: auth.client_id === undefined ? undefined : resolveVars(auth.client_id, env, [], missing),
+    clientSecret: auth.client_secret === undefined ? undefined : resolveVars(auth.client_secret, env, secrets, missing),
+    scope: auth.scopes?.join(' '),
+    clientMetadataUrl: auth.client_metadata_url,
+  }
   if (missing.length > 0) {
     return fail(`${at}: environment variable(s) ${[...new Set(missing)].map(m => `\${${m}}`).join(', ')} not set; set them (or put them in .env) or remove them from mcp_servers.json.`)
   }
@@ -160,7 +199,7 @@ export function resolveServer (name: string, raw: unknown, env: Readonly<Record<
     try { parsed = new URL(url) } catch { return fail(`${at}.url is not a valid URL; use e.g. "http://127.0.0.1:8080/mcp".`) }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(`${at}.url must be http:// or https://.`)
   }
-  const config = build({ env: childEnv, headers, url, secrets: [...new Set(secrets)] })
+  const config = build({ env: childEnv, headers, url, secrets: [...new Set(secrets)], oauth })
   return { name, transport: kind, enabled: true, config, fingerprint: resourceKey('mcp-server', config) }
 }
 

@@ -2,7 +2,8 @@
 // the error, `disconnected`), the tools/resources/prompts it lists (refreshed on its
 // list_changed notifications) and automatic reconnection with capped exponential
 // backoff when it dies. Every text that leaves this file is redacted of the server's
-// env and header values.
+// env and header values. A server with `auth: "oauth"` is `needs_auth` (with the URL a
+// person opens) until agentd's callback route brings the code back (finishAuth).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
   ErrorCode, McpError,
@@ -11,14 +12,17 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ServerEntry } from './config.ts'
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildTransport, type BuiltTransport, type WireTransport } from './transports.ts'
 import { makeRedactor, redactDeep, type Redactor } from './redact.ts'
 import { backoffDelay, type BackoffOptions } from './backoff.ts'
-import { resultToText } from './content.ts'
-import { TIMED_OUT, within } from '@agentd/sdk'
+import { listAll, resultToText } from './content.ts'
+import { TimeoutError, answerWithin, message, needsAuthorization, noStreamableEndpoint } from './connection-errors.ts'
+import { FileOAuthProvider } from './oauth.ts'
 
-export type ServerStatus = 'connecting' | 'connected' | 'error' | 'disconnected'
+export { noStreamableEndpoint }
+
+export type ServerStatus = 'connecting' | 'connected' | 'needs_auth' | 'error' | 'disconnected'
 
 export interface ConnectionContext {
   baseDir: string
@@ -29,45 +33,11 @@ export interface ConnectionContext {
   pingIntervalMs: () => number
   /** Called whenever status or the lists change (the manager recomputes tool names). */
   onChange: () => void
+  /** Where OAuth credentials are kept and agentd's callback URL (servers with `auth`). */
+  oauth: { dir: string, callbackUrl: () => string }
 }
 
 export interface CallOutcome { content: string, isError: boolean }
-
-const MAX_PAGES = 50
-
-class TimeoutError extends Error { override name = 'TimeoutError' }
-
-/** `p`, or a TimeoutError after `ms`; the message names `limitMs`, the configured limit `ms` is what is left of. */
-async function answerWithin<T> (p: Promise<T>, ms: number, what: string, limitMs = ms): Promise<T> {
-  const outcome = await within(p, ms)
-  if (outcome === TIMED_OUT) throw new TimeoutError(`${what} did not answer within ${limitMs / 1000} s (the server's "timeout")`)
-  return outcome
-}
-
-/**
- * Whether a failed streamable HTTP connect means "no streamable HTTP endpoint here" (so a
- * `transport: "http"` server is worth trying over legacy SSE): 404/405 on the POST, or an
- * answer that is not MCP at all (wrong content type, not JSON-RPC). Anything else (401/403,
- * 5xx, a refused connection) would fail over SSE just the same and is reported as it is.
- */
-export function noStreamableEndpoint (err: unknown): boolean {
-  if (err instanceof StreamableHTTPError) return err.code === 404 || err.code === 405 || err.code === -1
-  return err instanceof SyntaxError || (err instanceof Error && /ZodError/.test(err.name))
-}
-
-function message (err: unknown): string {
-  // The SDK's text carries the response body only; the status is what says what to fix.
-  if (err instanceof StreamableHTTPError && err.code !== undefined && err.code > 0) {
-    const hint = err.code === 401 || err.code === 403 ? ' (check the server\'s "headers", e.g. Authorization, in mcp_servers.json)' : ''
-    return `HTTP ${err.code}${hint}: ${err.message}`
-  }
-  if (err instanceof Error) {
-    const cause = (err as Error & { cause?: unknown }).cause
-    const extra = cause instanceof Error && !err.message.includes(cause.message) ? ` (${cause.message})` : ''
-    return `${err.message}${extra}`
-  }
-  return String(err)
-}
 
 export class McpConnection {
   readonly name: string
@@ -94,6 +64,10 @@ export class McpConnection {
   #retryTimer: NodeJS.Timeout | undefined
   #pingTimer: NodeJS.Timeout | undefined
   #closed = false
+  /** The server's OAuth client (auth: "oauth"): its credentials outlive connections. */
+  readonly oauth: FileOAuthProvider | undefined
+  /** The transport whose request was refused pending approval: finishAuth exchanges the code on it. */
+  #awaitingCode: { finishAuth: (code: string) => Promise<void> } | undefined
 
   constructor (entry: ServerEntry, ctx: ConnectionContext) {
     this.name = entry.name
@@ -102,6 +76,39 @@ export class McpConnection {
     this.#log = ctx.log.child({ mcp_server: entry.name })
     this.redact = makeRedactor(entry.config?.secrets ?? [])
     if (entry.error !== undefined) { this.status = 'error'; this.error = entry.error }
+    const cfg = entry.config
+    const onAuthorizationUrl = (): void => { this.#log.info('authorization required: POST /api/mcp/connect answers with the URL to open') }
+    this.oauth = cfg?.oauth === undefined || cfg.url === undefined ? undefined : new FileOAuthProvider({ server: entry.name, url: cfg.url, dir: ctx.oauth.dir, callbackUrl: ctx.oauth.callbackUrl, clientVersion: ctx.clientVersion, settings: cfg.oauth, onAuthorizationUrl })
+  }
+
+  /** The URL a person opens to approve agentd, while the server is `needs_auth`. */
+  get authorizationUrl (): string | undefined { return this.status === 'needs_auth' ? this.oauth?.authorizationUrl?.href : undefined }
+
+  /**
+   * The end of an authorization: the callback route brings the code; it is exchanged for
+   * tokens (stored) and the server connects, or, approved for more scope mid-session
+   * (step-up), the live connection goes on with the new token.
+   */
+  async finishAuth (code: string): Promise<void> {
+    const pending = this.#awaitingCode
+    if (pending === undefined || this.oauth === undefined) throw new Error(`no authorization is in progress for "${this.name}"; POST /api/mcp/connect first`)
+    this.#awaitingCode = undefined
+    this.oauth.pendingState = undefined
+    try { await pending.finishAuth(code) } catch (err) {
+      // The state is spent: a new approval starts with a new connect.
+      this.#set('error', `authorization failed: ${message(err)}; connect again to retry`)
+      throw err
+    }
+    this.#log.info('authorized')
+    if (this.#client !== undefined) { this.#set('connected'); return }
+    this.#set('disconnected')
+    await this.connect()
+  }
+
+  /** A request was refused until a person approves: the state and URL the connect route shows. */
+  #needsAuth (transport: { finishAuth: (code: string) => Promise<void> }): void {
+    this.#awaitingCode = transport
+    this.#set('needs_auth', 'authorization required: open authorization_url (POST /api/mcp/connect answers with it)')
   }
 
   get connected (): boolean { return this.status === 'connected' && this.#client !== undefined }
@@ -145,6 +152,8 @@ export class McpConnection {
         return
       } catch (err) {
         if (epoch !== this.#epoch) return
+        // Waiting for a person is not a failure to retry: no backoff, no SSE fallback.
+        if (needsAuthorization(err) && this.oauth?.authorizationUrl !== undefined && this.#awaitingCode !== undefined) return
         failures.push(kinds.length > 1 ? `${kind}: ${message(err)}` : message(err))
         if (err instanceof TimeoutError) break
         // Fall back to SSE only when there is no streamable endpoint; a 401 stays a 401.
@@ -160,7 +169,7 @@ export class McpConnection {
 
   async #open (kind: WireTransport, budgetMs: number, epoch: number): Promise<void> {
     const cfg = this.entry.config!
-    const built: BuiltTransport = buildTransport(cfg, kind, this.#ctx.baseDir, line => { this.#log.info({ stream: 'stderr' }, this.redact(line)) })
+    const built: BuiltTransport = buildTransport(cfg, kind, this.#ctx.baseDir, line => { this.#log.info({ stream: 'stderr' }, this.redact(line)) }, this.oauth)
     const client = new Client({ name: 'agentd', version: this.#ctx.clientVersion }, { capabilities: {} })
     client.onerror = err => { this.#log.debug({ error: this.redact(message(err)) }, 'transport error') }
     client.onclose = () => { this.#lost(epoch, client, 'the server closed the connection') }
@@ -184,6 +193,10 @@ export class McpConnection {
         await this.#refresh(client, 'prompts', budgetMs, current)
       })(), budgetMs, `"${this.name}"`, cfg.timeoutMs)
     } catch (err) {
+      if (needsAuthorization(err) && this.oauth?.authorizationUrl !== undefined && epoch === this.#epoch) {
+        // The refused transport keeps what the 401 said (resource metadata, scope) for the exchange.
+        this.#needsAuth(built.transport as StreamableHTTPClientTransport)
+      }
       // Closing a hung child can take seconds; do it in the background.
       void client.close().catch(() => undefined)
       throw err
@@ -224,25 +237,7 @@ export class McpConnection {
   async #refresh (client: Client, what: 'tools' | 'resources' | 'prompts', timeout: number, current: () => boolean): Promise<void> {
     const caps = client.getServerCapabilities() ?? {}
     if (caps[what] === undefined) { if (current()) this[what] = []; return }
-    const all: Array<Tool | Resource | Prompt> = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const params = cursor === undefined ? {} : { cursor }
-      if (what === 'tools') {
-        const r = await client.listTools(params, { timeout })
-        all.push(...r.tools)
-        cursor = r.nextCursor
-      } else if (what === 'resources') {
-        const r = await client.listResources(params, { timeout })
-        all.push(...r.resources)
-        cursor = r.nextCursor
-      } else {
-        const r = await client.listPrompts(params, { timeout })
-        all.push(...r.prompts)
-        cursor = r.nextCursor
-      }
-      if (cursor === undefined) break
-    }
+    const all = await listAll(client, what, timeout)
     if (!current()) return
     // Lists are shown by /api/mcp/* and go into the model's tool set: no secret in them either.
     const listed = (this.entry.config?.secrets.length ?? 0) === 0 ? all : all.map(x => redactDeep(x, this.redact))
@@ -328,11 +323,18 @@ export class McpConnection {
       return { content: `Tool "${tool}" cannot run: tool server "${this.name}" ${state}.`, isError: true }
     }
     opts.signal?.throwIfAborted()
+    // The SDK refreshes only after a 401; a token about to lapse is refreshed first.
+    if (this.oauth !== undefined) await this.oauth.refreshIfDue()
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout: opts.timeoutMs })
       return { content: this.redact(resultToText(result)), isError: result.isError === true }
     } catch (err) {
       if (opts.signal?.aborted === true) throw opts.signal.reason ?? err
+      if (needsAuthorization(err) && this.oauth?.authorizationUrl !== undefined && this.#transport !== undefined) {
+        // More scope asked for mid-session (403 insufficient_scope): a person approves again.
+        this.#needsAuth(this.#transport.transport as StreamableHTTPClientTransport)
+        return { content: `Tool "${tool}" on "${this.name}" needs more authorization: open the server's authorization_url (GET /api/mcp/servers), then call again.`, isError: true }
+      }
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         return { content: `Tool "${tool}" on "${this.name}" did not finish within ${opts.timeoutMs / 1000} s; it was cancelled.`, isError: true }
       }

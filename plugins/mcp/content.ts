@@ -1,7 +1,9 @@
 // Converts a tool result's content blocks into the text of a `tool` message: text as is,
 // images and audio as a short description, embedded resources by their text (or a
 // description of a blob), resource links by name and URI. Structured content is used
-// when a server sends no content blocks.
+// when a server sends no content blocks. And the lists a server offers, page by page.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { Tool, Resource, Prompt } from '@modelcontextprotocol/sdk/types.js'
 
 type Block = Record<string, unknown> & { type?: unknown }
 
@@ -36,4 +38,30 @@ export function resultToText (result: { content?: unknown, structuredContent?: u
   // Servers of protocol 2024-10-07 answer with `toolResult`.
   if (result.toolResult !== undefined) return typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult)
   return ''
+}
+
+const MAX_PAGES = 50
+
+/** Every page of one list (at most MAX_PAGES, so a server that always sends a cursor cannot hold the connect forever). */
+export async function listAll (client: Client, what: 'tools' | 'resources' | 'prompts', timeout: number): Promise<Array<Tool | Resource | Prompt>> {
+  const all: Array<Tool | Resource | Prompt> = []
+  let cursor: string | undefined
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const params = cursor === undefined ? {} : { cursor }
+    if (what === 'tools') {
+      const r = await client.listTools(params, { timeout })
+      all.push(...r.tools)
+      cursor = r.nextCursor
+    } else if (what === 'resources') {
+      const r = await client.listResources(params, { timeout })
+      all.push(...r.resources)
+      cursor = r.nextCursor
+    } else {
+      const r = await client.listPrompts(params, { timeout })
+      all.push(...r.prompts)
+      cursor = r.nextCursor
+    }
+    if (cursor === undefined) break
+  }
+  return all
 }

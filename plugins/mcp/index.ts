@@ -13,8 +13,15 @@ import { createMcpSource } from './source.ts'
 import { mcpRoutes } from './routes.ts'
 import { mcpHealth } from './health.ts'
 import { watchShadowing } from './shadow.ts'
+import { oauthRoutes } from './oauth-routes.ts'
 
 export { options }
+
+/** The address the server is bound to, as a browser on this machine reaches it (0.0.0.0 and :: are not addresses to open). */
+function boundUrl (env: Readonly<Record<string, string | undefined>>): string {
+  const host = env.API_HOST === undefined || env.API_HOST === '0.0.0.0' || env.API_HOST === '::' ? '127.0.0.1' : env.API_HOST
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.API_PORT ?? '12319'}`
+}
 
 async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>): Promise<void> {
   const { instance, ...pluginOptions } = opts
@@ -33,6 +40,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
       clientVersion: app.kernel.version,
       debounceMs: settings.reloadDebounceMs,
       options: pluginOptions,
+      oauth: { dir: path.join(settings.dataDir, 'mcp-oauth'), publicUrl: app.agentConfig.env.AGENT_PUBLIC_URL, boundUrl: boundUrl(app.agentConfig.env) },
     }),
     dispose: async (m) => { await m.close() },
   })
@@ -54,6 +62,7 @@ async function mcp (app: FastifyInstance, opts: PluginOptions<McpPluginOptions>)
     deactivate: async () => { shadowing.stop(); await manager.deactivate() },
   })
   mcpRoutes(app, manager, instance)
+  oauthRoutes(app, manager)
 }
 
 export default fp(mcp, { name: 'mcp', fastify: '5.x' })

@@ -25,6 +25,11 @@ export interface ManagerInit {
   clientVersion: string
   debounceMs: number
   options: McpPluginOptions
+  /**
+   * Where OAuth credentials are kept (`<data>/mcp-oauth`); AGENT_PUBLIC_URL, agentd's address
+   * as a browser reaches it; the bound address (API_HOST:API_PORT), the last resort.
+   */
+  oauth: { dir: string, publicUrl: string | undefined, boundUrl?: string }
 }
 
 export interface ToolView {
@@ -43,6 +48,7 @@ export class McpManager {
   readonly #log: FastifyBaseLogger
   readonly #clientVersion: string
   readonly #debounceMs: number
+  readonly #oauth: ManagerInit['oauth']
   #options: McpPluginOptions
   #connections = new Map<string, McpConnection>()
   #configError: string | undefined
@@ -60,6 +66,7 @@ export class McpManager {
     this.#log = init.log
     this.#clientVersion = init.clientVersion
     this.#debounceMs = init.debounceMs
+    this.#oauth = init.oauth
     this.#options = init.options
   }
 
@@ -128,6 +135,7 @@ export class McpManager {
         backoff: () => ({ initialMs: this.#options.reconnect_initial_ms, maxMs: this.#options.reconnect_max_ms }),
         pingIntervalMs: () => this.#options.ping_interval_seconds * 1000,
         onChange: this.#changed,
+        oauth: { dir: this.#oauth.dir, callbackUrl: () => this.callbackUrl() },
       })
       next.set(name, conn)
       const wasDesired = old?.desired ?? false
@@ -173,11 +181,27 @@ export class McpManager {
     await Promise.allSettled(this.servers().map(async c => { await c.close() }))
   }
 
+  #origin: string | undefined
+
+  /** The origin the API was last reached on (the connect route notes it): the callback's host when AGENT_PUBLIC_URL is unset. */
+  noteOrigin (origin: string): void { this.#origin = origin }
+
+  /** agentd's OAuth callback: AGENT_PUBLIC_URL, else where the connect request came in, else the bound address. */
+  callbackUrl (): string {
+    const base = this.#oauth.publicUrl ?? this.#origin ?? this.#oauth.boundUrl ?? 'http://127.0.0.1:12319'
+    return new URL('/api/mcp/oauth/callback', base).href
+  }
+
+  /** The server whose authorization request carried this `state` (the callback's proof it asked). */
+  byAuthState (state: string): McpConnection | undefined {
+    return this.servers().find(c => c.oauth?.pendingState !== undefined && c.oauth.pendingState === state)
+  }
+
   /** Tools of connected servers (and the last known tools of servers that are down), uniquely named. */
   toolViews (): ToolView[] {
     if (this.#views !== undefined) return this.#views
     const raw = this.servers()
-      .filter(c => c.status === 'connected' || (c.status === 'error' && c.desired))
+      .filter(c => c.status === 'connected' || ((c.status === 'error' || c.status === 'needs_auth') && c.desired))
       .flatMap(c => c.tools.map(tool => ({ server: c.name, tool: tool.name, def: tool, status: c.status === 'connected' ? 'available' as const : 'error' as const })))
     this.#views = assignToolNames(raw).map(v => ({ name: v.name, server: v.server, tool: v.def, status: v.status }))
     return this.#views

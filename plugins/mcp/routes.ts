@@ -12,8 +12,13 @@ const ServerSchema = Type.Object({
   description: Type.Optional(Type.String()),
   transport: Type.String({ description: 'as configured: stdio, sse, streamable_http, or http (streamable HTTP with SSE fallback)' }),
   active_transport: Type.Optional(Type.String({ description: 'the wire transport of the live connection' })),
-  status: Type.Union(['connecting', 'connected', 'error', 'disconnected'].map(s => Type.Literal(s))),
+  status: Type.Union(['connecting', 'connected', 'needs_auth', 'error', 'disconnected'].map(s => Type.Literal(s))),
   error: Type.Optional(Type.String()),
+  auth: Type.Optional(Type.Object({
+    type: Type.Literal('oauth'),
+    authorized: Type.Boolean({ description: 'tokens are held (never shown)' }),
+    authorization_url: Type.Optional(Type.String({ description: 'while needs_auth: the page a person opens to approve agentd' })),
+  })),
   enabled: Type.Boolean(),
   auto_connect: Type.Boolean(),
   auto_reconnect: Type.Boolean(),
@@ -49,8 +54,9 @@ const TargetBody = Type.Object({
 
 const ServerQuery = Type.Object({ server: Type.Optional(Type.String()) }, { additionalProperties: false })
 
-function summary (c: McpConnection, manager: McpManager): Record<string, unknown> {
+async function summary (c: McpConnection, manager: McpManager): Promise<Record<string, unknown>> {
   const cfg = c.entry.config
+  const auth = c.oauth === undefined ? undefined : { type: 'oauth', authorized: await c.oauth.authorized(), authorization_url: c.authorizationUrl }
   const tools = manager.toolViews().filter(v => v.server === c.name).map(v => v.name)
   return {
     name: c.name,
@@ -59,6 +65,7 @@ function summary (c: McpConnection, manager: McpManager): Record<string, unknown
     active_transport: c.status === 'connected' ? c.wire : undefined,
     status: c.status,
     error: c.error,
+    auth,
     enabled: c.enabled,
     auto_connect: cfg?.autoConnect ?? false,
     auto_reconnect: cfg?.autoReconnect ?? false,
@@ -105,7 +112,7 @@ function listRoutes (app: FastifyInstance, manager: McpManager, instance: string
       response: { 200: Type.Object({ servers: Type.Array(ServerSchema), count: Type.Integer(), config_error: Type.Optional(Type.String()) }) },
     },
   }, async () => {
-    const servers = manager.servers().map(c => summary(c, manager))
+    const servers = await Promise.all(manager.servers().map(async c => await summary(c, manager)))
     return { servers, count: servers.length, config_error: manager.configError }
   })
 
@@ -176,9 +183,10 @@ function connectionRoutes (app: FastifyInstance, manager: McpManager): void {
   const { find, target, file } = lookups(manager)
   const ConnectOne = Type.Object({
     status: Type.String(), server: Type.String(), tools_count: Type.Integer(), resources_count: Type.Integer(), error: Type.Optional(Type.String()),
+    authorization_url: Type.Optional(Type.String({ description: 'status needs_auth: open it to approve agentd; the authorization server then redirects to GET /api/mcp/oauth/callback' })),
   })
   const ConnectAll = Type.Object({
-    results: Type.Record(Type.String(), Type.Object({ status: Type.String(), tools_count: Type.Optional(Type.Integer()), error: Type.Optional(Type.String()) })),
+    results: Type.Record(Type.String(), Type.Object({ status: Type.String(), tools_count: Type.Optional(Type.Integer()), error: Type.Optional(Type.String()), authorization_url: Type.Optional(Type.String()) })),
   })
 
   app.post('/api/mcp/connect', {
@@ -191,19 +199,21 @@ function connectionRoutes (app: FastifyInstance, manager: McpManager): void {
     },
   }, async (request) => {
     const t = target(request.body as { server?: string, all?: boolean } | undefined, 'POST /api/mcp/connect')
+    // Where a browser reaches agentd (the Host passed the kernel's allow-list): the OAuth callback's origin.
+    manager.noteOrigin(`${request.protocol}://${request.host}`)
     if (!t.all) {
       const c = find(t.server as string, file)
       if (!c.enabled) throw new McpErrors.DISABLED(c.name, file)
       await c.connect()
       const tools = manager.toolViews().filter(v => v.server === c.name).length
-      return { status: c.status, server: c.name, tools_count: c.status === 'connected' ? tools : 0, resources_count: c.status === 'connected' ? c.resources.length : 0, error: c.status === 'connected' ? undefined : c.error }
+      return { status: c.status, server: c.name, tools_count: c.status === 'connected' ? tools : 0, resources_count: c.status === 'connected' ? c.resources.length : 0, error: c.status === 'connected' ? undefined : c.error, authorization_url: c.authorizationUrl }
     }
     const targets = manager.servers().filter(c => c.enabled)
     await Promise.all(targets.map(async c => { await c.connect() }))
     const views = manager.toolViews()
     const results = Object.fromEntries(targets.map(c => [c.name, c.status === 'connected'
       ? { status: c.status, tools_count: views.filter(v => v.server === c.name).length }
-      : { status: c.status, error: c.error }]))
+      : { status: c.status, error: c.error, authorization_url: c.authorizationUrl }]))
     return { results }
   })
 

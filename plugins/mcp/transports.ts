@@ -2,10 +2,12 @@
 // a stdio child's stderr is handed to `onStderr` line by line (the caller logs it with
 // the server name, redacted).
 import path from 'node:path'
+import { tracedFetch } from '@agentd/sdk'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { ResolvedServer } from './config.ts'
 
 export type WireTransport = 'stdio' | 'sse' | 'streamable_http'
@@ -29,7 +31,8 @@ function lineSplitter (onLine: (line: string) => void): (chunk: Buffer | string)
   }
 }
 
-export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDir: string, onStderr: (line: string) => void): BuiltTransport {
+/** `authProvider`: the server's OAuth (auth: "oauth"), for the HTTP transports. */
+export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDir: string, onStderr: (line: string) => void, authProvider?: OAuthClientProvider): BuiltTransport {
   if (kind === 'stdio') {
     const command = cfg.command as string
     // A relative command path ("./server.js") is relative to the folder of mcp_servers.json.
@@ -46,6 +49,8 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   }
   const url = new URL(cfg.url as string)
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
-  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit }), pid: () => undefined }
-  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit }), pid: () => undefined }
+  // A tool call's request carries the trace context of its execute_tool span while traces are exported.
+  const fetch = tracedFetch()
+  if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
+  return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
 }

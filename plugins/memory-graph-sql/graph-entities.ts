@@ -108,6 +108,14 @@ export class SqlEntityRoles extends SqlGraphBase {
     return await this.run(async db => Number((await sql`DELETE FROM entities WHERE id = ${id}::uuid`.execute(db)).numAffectedRows ?? 0) > 0)
   }
 
+  async relationships (q: { channel: string, after?: string, limit: number }): Promise<Relationship[]> {
+    return await this.run(async db => {
+      const r = await sql<Row>`SELECT r.* FROM relationships r JOIN entities e ON e.id = r.source_id
+        WHERE e.channel = ${q.channel} AND (${q.after ?? null}::uuid IS NULL OR r.id > ${q.after ?? null}::uuid) ORDER BY r.id LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(row => ({ id: String(row.id), source_id: String(row.source_id), target_id: String(row.target_id), type: String(row.type), confidence: num(row.confidence), channel: String(row.channel) }))
+    })
+  }
+
   async relate (rel: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }): Promise<Relationship> {
     return await this.run(async db => {
       const r = await sql<Row>`INSERT INTO relationships (id, source_id, target_id, type, confidence, channel)

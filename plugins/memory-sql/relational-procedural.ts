@@ -11,9 +11,9 @@ export class SqlProceduralRoles extends SqlTurnRoles {
   async addGoal (g: NewGoal): Promise<Goal> {
     return await this.run(async db => {
       const e = g.embedding
-      const r = await sql<Row>`INSERT INTO goals (id, description, status, priority, parent_goal_id, deadline, channel, embedding, embedder, embedding_dims)
+      const r = await sql<Row>`INSERT INTO goals (id, description, status, priority, parent_goal_id, deadline, channel, embedding, embedder, embedding_dims, created_at)
         VALUES (${randomUUID()}, ${g.description}, ${g.status ?? 'active'}, ${g.priority ?? 3}, ${g.parent_goal_id ?? null}, ${g.deadline ?? null},
-          ${g.channel}, ${vectorValue(this.r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}) RETURNING *`.execute(db)
+          ${g.channel}, ${vectorValue(this.r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}, COALESCE(${g.created_at ?? null}::timestamptz, now())) RETURNING *`.execute(db)
       return toGoal(r.rows[0])
     })
   }
@@ -73,9 +73,10 @@ export class SqlProceduralRoles extends SqlTurnRoles {
     return await this.run(async db => {
       const e = s.embedding
       if (e !== undefined) await this.r.index('strategies', e.vector.length)
-      const r = await sql<Row>`INSERT INTO strategies AS s (id, description, context_pattern, tool_sequence, channel, embedding, embedder, embedding_dims)
+      const r = await sql<Row>`INSERT INTO strategies AS s (id, description, context_pattern, tool_sequence, channel, embedding, embedder, embedding_dims, success_count, failure_count, last_used)
         VALUES (${randomUUID()}, ${s.description}, ${s.context_pattern}, ${jsonb(s.tool_sequence ?? [])}::jsonb, ${s.channel},
-          ${vectorValue(this.r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null}) RETURNING ${STRATEGY_COLS}`.execute(db)
+          ${vectorValue(this.r.mode, e?.vector)}, ${e?.embedder ?? null}, ${e?.vector.length ?? null},
+          ${s.success_count ?? 0}, ${s.failure_count ?? 0}, ${s.last_used ?? null}::timestamptz) RETURNING ${STRATEGY_COLS}`.execute(db)
       return toStrategy(r.rows[0])
     })
   }

@@ -118,10 +118,16 @@ export class SqlTurnRoles extends SqlStoreBase {
       const r = await sql<Row>`SELECT id, channel, turn_count, created_at, updated_at, consolidated_at FROM conversations
         WHERE (consolidated_at IS NULL OR date_trunc('milliseconds', updated_at) > consolidated_at) AND updated_at <= now() - make_interval(secs => ${q.idle_seconds ?? 0}::float8)
         ORDER BY updated_at, id LIMIT ${q.limit}`.execute(db)
-      return r.rows.map(row => ({
-        id: String(row.id), channel: String(row.channel), turn_count: num(row.turn_count), created_at: iso(row.created_at),
-        updated_at: iso(row.updated_at), consolidated_at: isoOrNull(row.consolidated_at),
-      }))
+      return r.rows.map(conversationInfo)
+    })
+  }
+
+  async conversations (q: { channel?: string, after?: string, limit: number }): Promise<ConversationInfo[]> {
+    return await this.run(async db => {
+      const r = await sql<Row>`SELECT id, channel, turn_count, created_at, updated_at, consolidated_at FROM conversations
+        WHERE (${q.channel ?? null}::text IS NULL OR channel = ${q.channel ?? null}) AND (${q.after ?? null}::text IS NULL OR id > ${q.after ?? null})
+        ORDER BY id LIMIT ${q.limit}`.execute(db)
+      return r.rows.map(conversationInfo)
     })
   }
 
@@ -132,3 +138,8 @@ export class SqlTurnRoles extends SqlStoreBase {
   }
 
 }
+
+const conversationInfo = (row: Row): ConversationInfo => ({
+  id: String(row.id), channel: String(row.channel), turn_count: num(row.turn_count), created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at), consolidated_at: isoOrNull(row.consolidated_at),
+})

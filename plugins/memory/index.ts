@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
 import { MemoryServiceImpl } from './service.ts'
-import { memoryRoutes } from './routes.ts'
+import { guardFor, memoryRoutes } from './routes.ts'
+import { transferRoutes } from './transfer-routes.ts'
 import { memoryHealth } from './health.ts'
 import { recordToolCall } from './tool-calls.ts'
 import { MemorySettingsStore } from './memory-settings.ts'
@@ -45,6 +46,7 @@ export const options = Type.Object({
   outbox_max_bytes: Type.Integer({ minimum: 1024, maximum: 10 * 1024 ** 3, default: 64 * 1024 ** 2 }),
   outbox_write_timeout_ms: Type.Integer({ minimum: 50, maximum: 600_000, default: 2000, description: 'a store that has not answered a write within this long gets it through the outbox' }),
   outbox_max_retry_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 5000, description: 'longest wait between two replay attempts while the store is down' }),
+  import_max_bytes: Type.Integer({ minimum: 1024, maximum: 4 * 1024 ** 3, default: 256 * 1024 ** 2, description: 'largest body POST /api/memory/import takes (an export file or a ChatGPT conversations.json)' }),
   embedder_check_timeout_ms: Type.Integer({ minimum: 100, maximum: 600_000, default: 3000, description: 'how long the start-up comparison of stored vectors with the active embedder may take before it is logged and left to run on' }),
 })
 type Options = Static<typeof options>
@@ -75,6 +77,7 @@ async function memory (app: FastifyInstance, opts: PluginOptions<Options>): Prom
   const backfill = new GraphBackfill({ relational: () => svc.ctx.relational, graph: () => svc.ctx.graph, batchSize: 500, log: app.log })
   app.registry.healthContributors.add(`${opts.instance}:memory`, memoryHealth(svc, backfill))
   await memoryRoutes(app, svc)
+  await transferRoutes(app, svc, guardFor(svc.ctx.outage), opts.import_max_bytes)
   const settings = new MemorySettingsStore(path.join(app.agentConfig.settings.dataDir, 'memory_settings.json'), () => app.registry.memorySettings.values())
   await settings.load(app.log)
   await recallSettingsRoutes(app, recallSettings, () => settings.union().api.keys)

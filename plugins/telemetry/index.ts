@@ -48,7 +48,7 @@ async function telemetry (app: FastifyInstance, opts: PluginOptions<TelemetryOpt
       const instrumentation = new FastifyOtelInstrumentation({
         instrumentHooks: false,
         instrumentHandler: false,
-        requestHook: (span, request) => { span.updateName(request.routeOptions.url === undefined ? request.method : `${request.method} ${request.routeOptions.url}`) },
+        requestHook: (span, request) => { const url = request.routeOptions.url; span.updateName(url === undefined ? request.method : `${request.method} ${url}`) },
       })
       instrumentation.setTracerProvider(tracer.provider)
       await app.register(instrumentation.plugin())

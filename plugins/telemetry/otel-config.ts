@@ -15,6 +15,32 @@ export interface TraceConfig {
   sampler: string
   samplerArg: string | undefined
   resourceAttributes: Record<string, string>
+  /** The batch span processor's OTEL_BSP_* settings (those set; the SDK's defaults otherwise). */
+  batch: BatchSettings
+}
+
+export interface BatchSettings {
+  scheduledDelayMillis?: number
+  exportTimeoutMillis?: number
+  maxQueueSize?: number
+  maxExportBatchSize?: number
+}
+
+/** A positive integer setting, or undefined (unset or not one: the SDK's default stands). */
+function positive (text: string | undefined): number | undefined {
+  const n = Number(text?.trim())
+  return text === undefined || text.trim() === '' || !Number.isInteger(n) || n <= 0 ? undefined : n
+}
+
+/** OTEL_BSP_*: the SDK no longer reads them itself (sdk-trace 2.x), so they are passed as options. */
+function batchSettings (env: Env): BatchSettings {
+  const entries = {
+    scheduledDelayMillis: positive(env.OTEL_BSP_SCHEDULE_DELAY),
+    exportTimeoutMillis: positive(env.OTEL_BSP_EXPORT_TIMEOUT),
+    maxQueueSize: positive(env.OTEL_BSP_MAX_QUEUE_SIZE),
+    maxExportBatchSize: positive(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
+  }
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined))
 }
 
 /** `k=v,k2=v2` (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES), values percent-decoded. */
@@ -48,5 +74,6 @@ export function traceConfig (env: Env): TraceConfig | undefined {
     sampler: (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase(),
     samplerArg: env.OTEL_TRACES_SAMPLER_ARG?.trim(),
     resourceAttributes,
+    batch: batchSettings(env),
   }
 }

@@ -1,7 +1,9 @@
 // OTEL_TRACES_SAMPLER as the specification names its values, and the one twist agentd
-// needs: spans the sampler drops are still recorded (not exported), because the metrics
-// are counted from spans (metrics.ts) and must count every call, sampled or not. An
-// exporter only sees sampled spans (the batch processor skips the others).
+// needs: the spans the metrics are counted from (metrics.ts: model calls, tool calls,
+// recall, job runs) are recorded even when the sampler drops them (not exported: the batch
+// processor skips unsampled spans), so the metrics count every call, sampled or not. Any
+// other span it drops (the HTTP request's) is not recorded at all, so a ratio sampler
+// saves its cost too.
 import type { Attributes, Context, Link, SpanKind } from '@opentelemetry/api'
 import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, SamplingDecision, TraceIdRatioBasedSampler, type Sampler, type SamplingResult } from '@opentelemetry/sdk-trace-base'
 
@@ -22,14 +24,19 @@ export function samplerFromEnv (name: string, arg: string | undefined): Sampler 
   }
 }
 
-/** Records what `inner` drops (unsampled: not exported), so the metrics see every span. */
+/** The spans MetricsSpanProcessor reads, by the attributes they start with (or the name). */
+function countedByMetrics (spanName: string, attributes: Attributes): boolean {
+  return attributes['gen_ai.operation.name'] !== undefined || attributes['agentd.job.name'] !== undefined || spanName === 'memory.recall'
+}
+
+/** Records the metrics' spans that `inner` drops (unsampled: not exported), so the metrics see every call. */
 export class RecordingSampler implements Sampler {
   readonly #inner: Sampler
   constructor (inner: Sampler) { this.#inner = inner }
 
   shouldSample (context: Context, traceId: string, spanName: string, spanKind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
     const result = this.#inner.shouldSample(context, traceId, spanName, spanKind, attributes, links)
-    return result.decision === SamplingDecision.NOT_RECORD ? { ...result, decision: SamplingDecision.RECORD } : result
+    return result.decision === SamplingDecision.NOT_RECORD && countedByMetrics(spanName, attributes) ? { ...result, decision: SamplingDecision.RECORD } : result
   }
 
   toString (): string { return `RecordingSampler{${this.#inner.toString()}}` }

@@ -3,11 +3,14 @@
 // make a new one, which replaces the global registration), removed when the last
 // generation using it closes.
 //
-// Traces on: spans batched to the OTLP exporter (protobuf or JSON over HTTP), the W3C
-// trace context read from incoming requests and written on outgoing ones (the undici
-// instrumentation: the fetch the provider SDKs and the MCP client use), and an
+// Traces on: spans batched to the OTLP exporter (protobuf or JSON over HTTP; the batch's
+// OTEL_BSP_* settings from the kernel's environment), the W3C trace context read from
+// incoming requests (@fastify/otel) and written on the requests agentd sends to providers
+// and MCP servers (the SDK's `tracedFetch`, which those clients are given), and an
 // AsyncLocalStorage context manager so a span started in a handler is the parent of what
-// the handler does. Metrics only: spans are recorded for the metrics and go nowhere; no
+// the handler does. Not the undici instrumentation: it hooks every fetch in the process and
+// makes a client span for each; without it the chat bench's ratio went from 0.74 to 0.80
+// (docs/benchmarks.md). Metrics only: spans are recorded for the metrics and go nowhere; no
 // context manager, no propagation (nothing is sent, so nothing is joined up).
 import { context, propagation, trace } from '@opentelemetry/api'
 import { BatchSpanProcessor, AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
@@ -15,7 +18,6 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto'
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici'
 import { setTelemetry } from '@agentd/sdk'
 import type { TraceConfig } from './otel-config.ts'
 import { RecordingSampler, samplerFromEnv } from './sampler.ts'
@@ -29,14 +31,13 @@ export interface TracerSetup {
 export class ProcessTracer {
   readonly provider: NodeTracerProvider
   readonly exporting: boolean
-  readonly #undici: UndiciInstrumentation | undefined
 
   constructor (setup: TracerSetup, processors: SpanProcessor[]) {
     const t = setup.trace
     const all = [...processors]
     if (t !== undefined) {
       const options = { url: t.url, headers: t.headers }
-      all.push(new BatchSpanProcessor(t.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options)))
+      all.push(new BatchSpanProcessor(t.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options), t.batch))
     }
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ ...t?.resourceAttributes, 'service.name': t?.serviceName ?? 'agentd', 'service.version': setup.version }),
@@ -50,24 +51,20 @@ export class ProcessTracer {
       context.disable()
       propagation.disable()
       this.provider.register()
-      // Enabled at construction (it reads `enabled` from its config on every request, so not `enabled: false` then enable()).
-      this.#undici = new UndiciInstrumentation()
-      this.#undici.setTracerProvider(this.provider)
     } else {
       trace.setGlobalTracerProvider(this.provider)
     }
-    setTelemetry({ active: true, captureContent: setup.captureContent, tracer: this.provider.getTracer('agentd', setup.version) })
+    setTelemetry({ active: true, propagate: t !== undefined, captureContent: setup.captureContent, tracer: this.provider.getTracer('agentd', setup.version) })
   }
 
   /** Exports what is batched (tests wait for their spans this way). */
   async flush (): Promise<void> { await this.provider.forceFlush() }
 
   async shutdown (): Promise<void> {
-    this.#undici?.disable()
     // Only undo the global registration if it is still this provider's (a newer one may have replaced it).
     const mine = (trace.getTracerProvider() as { getDelegate?: () => unknown }).getDelegate?.() === this.provider
     if (mine) {
-      setTelemetry({ active: false, captureContent: false })
+      setTelemetry({ active: false, propagate: false, captureContent: false })
       trace.disable()
       if (this.exporting) { context.disable(); propagation.disable() }
     }

@@ -69,11 +69,13 @@ t.test('the whole plugin set\'s document', async t => {
     t.match(doc.components.schemas.Error, { type: 'object', required: ['error', 'code', 'statusCode'] })
   })
 
-  t.test('the API key: both ways of sending it, on every operation but health and the A2A card', async t => {
+  t.test('the API key: both ways of sending it, on every operation but health, the A2A card and the OAuth callback', async t => {
     t.match(doc.components.securitySchemes, { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, bearerAuth: { type: 'http', scheme: 'bearer' } })
     const open = operations.filter(({ op }) => op.security === undefined || op.security.length === 0).map(o => o.key)
     // The A2A agent card is public by design: a client discovers the security scheme from it.
-    t.same(open.sort(), ['GET /.well-known/agent-card.json', 'GET /api/health'])
+    // The MCP client's OAuth callback is opened by a browser coming back from an authorization
+    // server, which holds no key; it acts only on a state agentd issued (test/mcp/oauth.test.ts).
+    t.same(open.sort(), ['GET /.well-known/agent-card.json', 'GET /api/health', 'GET /api/mcp/oauth/callback'])
     t.same(doc.paths['/v1/chat/completions'].post.security, [{ apiKey: [] }, { bearerAuth: [] }])
   })
 

@@ -11,7 +11,7 @@ import { Workspace, repoPlugin, fixturePlugin } from '../helpers/workspace.ts'
 import { pollUntil } from '../helpers/poll.ts'
 import { spawnAgentd, type AgentdProcess } from '../helpers/agentd-process.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
-import { PG_URI, dropSchemas, uniqueSchema } from '../../plugins/jobs/test-targets.ts'
+import { PG_URI, dropSchemas, uniqueSchema } from '../../plugins/jobs/test-support.ts'
 
 t.setTimeout(300_000)
 const REDIS_URI = process.env.TEST_REDIS_URI ?? 'redis://127.0.0.1:6379'

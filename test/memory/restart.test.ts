@@ -39,7 +39,7 @@ t.test('a session survives a restart, its TTL kept', async t => {
   t.equal((before?.value as { messages?: unknown[] } | undefined)?.messages?.length, 2, 'the user turn and the answer')
   t.ok(before?.expiresAt !== undefined, 'the session has a TTL')
   // A key of its own with a short TTL, to see it expire after the restart.
-  await kv(first).set('test:short', { v: 1 }, { ttlSeconds: 20 })
+  await kv(first).set('test:short', { v: 1 }, { ttlSeconds: 10 })
   const shortBefore = kv(first).peek('test:short')
   await first.kernel.close()
 

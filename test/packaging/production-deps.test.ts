@@ -1,6 +1,7 @@
 // `npm ci --omit=dev && npm start` works: everything the install's build (`prepare`) and
-// the server load at run time is a dependency, not a devDependency. Checked statically
-// (a real `npm ci --omit=dev` takes minutes): every package the build scripts and the
+// the server load at run time is a dependency, not a devDependency. Checked statically here
+// (the real install takes minutes: scripts/omit-dev-check.mjs, run by .ci/run, reported by
+// omit-dev-start.test.ts): every package the build scripts and the
 // compiled sources import, and the build's compiler, its bundler and the type packages the
 // compiler needs (tsconfig `types`, and @types/x for an imported package without types).
 import t from 'tap'
@@ -66,6 +67,17 @@ t.test('the scan sees the imports it is meant to see', async t => {
 t.test('every package the build and the server import is installed without dev dependencies', async t => {
   const { value } = scan()
   t.same([...value].filter(([p]) => !production.has(p)).map(([p, f]) => `${p} (${f})`), [])
+})
+
+t.test('no compiled source imports a file outside the compiled folders (a test helper would take its dev dependencies into the build)', async t => {
+  const outside: string[] = []
+  for (const f of SOURCES.flatMap(d => [...files(path.join(REPO, d))])) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+      const target = path.relative(REPO, path.resolve(path.dirname(f), m[1]))
+      if (!SOURCES.some(d => target.startsWith(d + path.sep)) || SKIP.test(target)) outside.push(`${path.relative(REPO, f)} -> ${target}`)
+    }
+  }
+  t.same(outside, [])
 })
 
 t.test('the build\'s compiler finds every type it checks without dev dependencies', async t => {

@@ -1,16 +1,20 @@
 // The telemetry plugin on a real server: one chat with a tool call and memory, traced to an
-// OTLP/HTTP receiver on loopback (spans, links, GenAI attributes, trace context in and out),
-// and /metrics scraped before and after a chat, a tool call and a job run. One server for
-// the file: a provider on the fake OpenAI upstream, builtin tools, the memory stack on
-// PGlite, chat, and the jobs plugin with a test job.
+// OTLP/HTTP receiver on loopback (spans, links, GenAI attributes, trace context in and out,
+// to the model upstream and to MCP servers over streamable HTTP and SSE), and /metrics
+// scraped before and after a chat, a tool call and a job run. One server for the file: a
+// provider on the fake OpenAI upstream, builtin tools, MCP (the SDK-written fixture server,
+// once per HTTP transport), the memory stack on PGlite, chat, and the jobs plugin with a test job.
 import t from 'tap'
 import http from 'node:http'
+import { randomBytes } from 'node:crypto'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import { startKernel } from '../helpers/kernel.ts'
 import { fixturePlugin, repoPlugin, Workspace } from '../helpers/workspace.ts'
 import { startFakeOpenAI } from '../fakes/openai-upstream.ts'
 import { startOtlpReceiver, type ReceivedSpan } from '../fakes/otlp-receiver.ts'
 import { memoryPlugins } from '../memory/memory-kernel.ts'
+import { startFixtureServer } from '../fixtures/mcp/server.ts'
+import { eventually } from '../helpers/poll.ts'
 
 const MODEL = 'gpt-4o-mini'
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736'
@@ -22,12 +26,20 @@ const receiver = await startOtlpReceiver(t)
 const fake = await startFakeOpenAI(t)
 const ws = new Workspace()
 t.teardown(() => { ws.remove() })
+// One MCP server per HTTP transport, each with a tool of its own name (the fixture's own tools clash).
+const mcpHttp = await startFixtureServer('streamable_http', 'traced-http')
+const mcpSse = await startFixtureServer('sse', 'traced-sse')
+t.teardown(async () => { await Promise.all([mcpHttp.close(), mcpSse.close()]) })
+await mcpHttp.addTool('trace_http', 'answered over streamable HTTP')
+await mcpSse.addTool('trace_sse', 'answered over SSE')
+const mcpServers = ws.write('mcp_servers.json', JSON.stringify({ servers: { http: { transport: 'streamable_http', url: mcpHttp.url, timeout: 10 }, sse: { transport: 'sse', url: mcpSse.url, timeout: 10 } } }))
 const s = await startKernel(t, {
   ws,
   plugins: [
     { name: 'telemetry', module: repoPlugin('telemetry') },
     { name: 'openai', module: repoPlugin('provider-openai-compatible'), options: { base_url: fake.url, max_retries: 0 } },
     { name: 'tools-builtin', module: repoPlugin('tools-builtin') },
+    { name: 'mcp', module: repoPlugin('mcp') },
     { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'prompts', module: repoPlugin('prompts') },
     ...memoryPlugins({ sql: SQL }),
@@ -41,6 +53,7 @@ const s = await startKernel(t, {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_SERVICE_NAME: 'agentd-under-test',
+    MCP_SERVERS_FILE: mcpServers,
   },
 })
 
@@ -113,6 +126,24 @@ t.test('one chat with a tool call and memory: its spans, linked, with GenAI attr
     t.equal(m[1], TRACE_ID, 'the same trace')
     const parent = byId.get(m[2])
     t.ok(parent !== undefined && (parent.spanId === models[i].spanId || ancestors(parent).includes(models[i].spanId)), 'sent from within its model call\'s span')
+  }
+})
+
+t.test('a tool call on an MCP server over HTTP carries its execute_tool span\'s trace context', async t => {
+  await eventually('both MCP servers connected', async () => {
+    const { servers } = (await s.json<{ servers: Array<{ status: string }> }>('/api/mcp/servers')).body
+    return servers.length === 2 && servers.every(x => x.status === 'connected') ? true : undefined
+  })
+  for (const [tool, fx] of [['trace_http', mcpHttp], ['trace_sse', mcpSse]] as const) {
+    const traceId = randomBytes(16).toString('hex')
+    fake.enqueue({ tool_calls: [{ id: `call_${tool}`, name: tool, arguments: {} }], finish_reason: 'tool_calls' }, { text: 'Done.' })
+    t.equal(await postTraced('/api/agent/chat', { message: `use ${tool}`, use_memory: false }, `00-${traceId}-${CALLER_SPAN}-01`), 200)
+    await flush()
+    const span = receiver.spans.find(x => x.traceId === traceId && x.name === `execute_tool ${tool}`)
+    t.match(span?.attributes, { 'gen_ai.tool.name': tool, 'agentd.tool.outcome': 'ok' }, `${tool}: its execute_tool span`)
+    const sent = fx.toolCalls().filter(c => c.name === tool)
+    t.equal(sent.length, 1, `${tool}: one tools/call reached the server`)
+    t.equal(sent[0]?.headers.traceparent, `00-${traceId}-${span?.spanId ?? '?'}-01`, `${tool}: the request carried the trace, its parent the tool call's span`)
   }
 })
 

@@ -200,6 +200,11 @@ export interface FactStore {
 export interface RelationStore {
   relate: (r: { source_id: string, target_id: string, type: string, confidence?: number, channel: string }) => Promise<Relationship>
   /**
+   * Optional: the relationships whose source entity is in `channel`, in id order after
+   * `after` (memory export). Without it the export reads them by a one-hop walk per entity.
+   */
+  relationships?: (q: { channel: string, after?: string, limit: number }) => Promise<Relationship[]>
+  /**
    * The entity, its facts and the relationships reachable within `depth` hops, at most
    * `limit` of them (default and bounds: the memory kit's `GRAPH_WALK_LIMIT`), the nearest
    * first; undefined if unknown.

@@ -55,7 +55,11 @@ export interface Goal {
 }
 export interface GoalPatch { description?: string, status?: Goal['status'], priority?: number, deadline?: string | null, embedding?: EmbeddingRef }
 export interface AuditEntry { at: string, action: string, target: string | null, channel: string | null, details: Record<string, unknown> }
-export interface NewGoal { description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef }
+export interface NewGoal {
+  description: string, status?: Goal['status'], priority?: number, parent_goal_id?: string | null, deadline?: string | null, channel: string, embedding?: EmbeddingRef
+  /** When it was set (an imported goal keeps its time); default now. */
+  created_at?: string
+}
 
 /** Procedural memory: a way of using tools that worked (not an agent reasoning strategy). */
 export interface LearnedStrategy {
@@ -68,7 +72,11 @@ export interface LearnedStrategy {
   last_used: string | null
   channel: string
 }
-export interface NewLearnedStrategy { description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef }
+export interface NewLearnedStrategy {
+  description: string, context_pattern: string, tool_sequence?: string[], channel: string, embedding?: EmbeddingRef
+  /** An imported strategy keeps its record (memory import); default 0, 0, null. */
+  success_count?: number, failure_count?: number, last_used?: string | null
+}
 /** One run of tools in a conversation, for recordStrategyRun. */
 export interface StrategyRun extends NewLearnedStrategy { tool_sequence: string[], conversation_id: string, success: boolean }
 
@@ -139,6 +147,11 @@ export interface ConversationStore {
   unconsolidatedConversations: (q: { limit: number, idle_seconds?: number }) => Promise<ConversationInfo[]>
   /** Sets consolidated_at (now, or `at`) on these conversations; returns how many exist. */
   markConsolidated: (ids: string[], at?: string) => Promise<number>
+  /**
+   * Optional: the conversations of a channel (every channel when absent) in id order after
+   * `after` (memory export). A store without it cannot export turns (the export answers 503).
+   */
+  conversations?: (q: { channel?: string, after?: string, limit: number }) => Promise<ConversationInfo[]>
 }
 
 /** Goals (procedural memory). */

@@ -16,6 +16,7 @@
 // stream is retried only until its response starts: the SDKs retry the request, never a
 // body that already began, so text is never sent twice.
 import { raceAbort } from '../../kernel/settle.ts'
+import { tracedFetch } from '../../kernel/telemetry.ts'
 import type { ProviderHealth, ProviderSettingsView, ProviderStatus } from '../../contracts/provider.ts'
 import type { ResolvedSettings } from './settings.ts'
 import { classify, isProviderError, retryAfterMs, type UpstreamContext } from './upstream-error.ts'
@@ -110,15 +111,17 @@ const sdkRetries = (res: Response): boolean => {
 /**
  * The `fetch` to give an SDK client built with `maxRetries`: refuses (x-should-retry:
  * false) a retry the upstream asks to postpone beyond MAX_RETRY_WAIT_MS, and logs each
- * retry the SDK is about to make with the wait the upstream asked for.
+ * retry the SDK is about to make with the wait the upstream asked for. Each request carries
+ * the trace context while traces are exported (`tracedFetch`).
  */
 export function retryingFetch (ctx: UpstreamContext, maxRetries: number, log?: RetryLog): typeof fetch {
+  const send = tracedFetch()
   return async (input, init) => {
     const n = Number(new Headers(init?.headers).get('x-stainless-retry-count') ?? 0)
     const more = n < maxRetries
     let res: Response
     try {
-      res = await fetch(input, init)
+      res = await send(input, init)
     } catch (err) {
       if (more && init?.signal?.aborted !== true) {
         log?.warn({ provider: ctx.provider, attempt: n + 1, error: (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message }, 'provider call failed; retrying')

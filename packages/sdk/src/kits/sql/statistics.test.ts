@@ -59,7 +59,7 @@ t.test('with statistics, a filtered nearest-neighbour query uses the HNSW index 
   await sql`CREATE TABLE facts (id int PRIMARY KEY, channel text, superseded_at timestamptz, embedding vector, embedding_dims int)`.execute(db)
   await sql`CREATE INDEX facts_channel ON facts (channel)`.execute(db)
   await sql`CREATE INDEX facts_current ON facts (id) WHERE superseded_at IS NULL`.execute(db)
-  await sql`INSERT INTO facts SELECT g, 'bench', NULL, ('[' || sin(g) || ',' || cos(g) || ',' || (g % 7) || ']')::vector, 3 FROM generate_series(1, 20000) g`.execute(db)
+  await sql`INSERT INTO facts SELECT g, 'bench', NULL, ('[' || sin(g) || ',' || cos(g) || ',' || (g % 7) || ']')::vector, 3 FROM generate_series(1, 4000) g`.execute(db)
   await ensureVectorIndex(db, 'vector', 'facts', 3)
   const plan = async (): Promise<string> => (await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT id FROM facts f
     WHERE f.embedding_dims = 3 AND f.channel = ANY(${['bench', '_global']}::text[]) AND f.superseded_at IS NULL

@@ -1,7 +1,8 @@
 // Memory: channels with their counts, entities (search, type, pages) with their graph,
 // facts with confidence, temporal context and supersession chain, strategies, recall
-// tried from a search box, and the memory and recall settings.
-import { useState } from 'preact/hooks'
+// tried from a search box, the memory and recall settings, and export/import (its own
+// file, memory-transfer.js, loaded when its tab opens: not part of the first load).
+import { useState, useEffect } from 'preact/hooks'
 import { html, useApi, useAction, Loaded, ErrorBox, Pager, Tabs, SettingsForm, Badge, fmtDate, fmtMs, pct } from '../ui.js'
 import { api } from '../api.js'
 import { EntityGraph } from '../graph.js'
@@ -9,6 +10,7 @@ import { EntityGraph } from '../graph.js'
 const TABS = [
   { id: 'channels', label: 'Channels' }, { id: 'entities', label: 'Entities' }, { id: 'facts', label: 'Facts' },
   { id: 'strategies', label: 'Strategies' }, { id: 'recall', label: 'Recall' }, { id: 'settings', label: 'Settings' },
+  { id: 'transfer', label: 'Export / import' },
 ]
 const COUNTS = ['turns', 'entities', 'facts', 'strategies', 'goals']
 const qs = (o) => new URLSearchParams(Object.entries(o).filter(([, v]) => v !== '' && v !== undefined && v !== false)).toString()
@@ -212,7 +214,14 @@ function Settings () {
   </div>`
 }
 
-const BODY = { channels: Channels, entities: Entities, facts: Facts, strategies: Strategies, recall: Recall, settings: Settings }
+let transfer
+function Transfer () {
+  const [m, setM] = useState(transfer)
+  useEffect(() => { if (m === undefined) import('./memory-transfer.js').then(x => { transfer = x; setM(x) }) }, [])
+  return m === undefined ? html`<p class="muted" role="status">Loading…</p>` : html`<${m.Transfer} />`
+}
+
+const BODY = { channels: Channels, entities: Entities, facts: Facts, strategies: Strategies, recall: Recall, settings: Settings, transfer: Transfer }
 
 export function MemoryPage () {
   const [tab, setTab] = useState('channels')
