@@ -13,7 +13,9 @@
 // answer's facts.
 // Env: BENCH_LOCOMO_INGEST=chat|turns (default chat; turns: POST /api/memory/turns with the
 // speaker as `name` and the session date as `timestamp`), BENCH_LOCOMO_CONVS=n (the first
-// n conversations), BENCH_LOCOMO_FACTS=0 (no consolidation), BENCH_LOCOMO_VERBOSE=1 (misses).
+// n conversations), BENCH_LOCOMO_FACTS=0 (no consolidation), BENCH_LOCOMO_VERBOSE=1 (misses),
+// BENCH_LOCOMO_EMBEDDER=use|glove|hash (memory's embedder, as EMBEDDING_PROVIDER picks it;
+// the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile).
 import MiniSearch from 'minisearch'
 import { STOPWORDS } from '@agentd/sdk/kits/recall'
 import { startShipped, type BenchServer } from './recall-eval/server.ts'
@@ -92,11 +94,28 @@ function factRecall (answers: Answer[], factTurns: Set<string>): { hit: number, 
   return { hit, n }
 }
 
-const server = await startShipped(() => ({ text: 'OK.' }))
+/** Loads the embedder memory uses (a model loads on first use) and names it. */
+async function embedderReady (s: BenchServer): Promise<string> {
+  const which = process.env.BENCH_LOCOMO_EMBEDDER
+  if (which !== undefined) {
+    const t0 = performance.now()
+    const r = await s.post('/v1/embeddings', { model: `embed-${which}`, input: 'warm up' })
+    if (r.status !== 200) throw new Error(`embedder embed-${which}: ${r.status} ${await r.text()}`)
+    console.log(`embed-${which} loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  }
+  const h = await (await fetch(`${s.base}/api/health?include_memory=true`)).json() as { memory?: { embedder?: { id?: string, status?: string } } }
+  const e = h.memory?.embedder
+  if (e?.status !== 'ready') throw new Error(`memory's embedder is not ready: ${JSON.stringify(e)}`)
+  return e.id ?? '?'
+}
+
+const embedderEnv: Record<string, string> = process.env.BENCH_LOCOMO_EMBEDDER === undefined ? {} : { EMBEDDING_PROVIDER: process.env.BENCH_LOCOMO_EMBEDDER }
+const server = await startShipped(() => ({ text: 'OK.' }), embedderEnv)
 try {
+  const embedderId = await embedderReady(server)
   const ing = await ingest(server, set, mode)
   const rate = mode === 'chat' ? `${(ing.chats / ing.seconds).toFixed(1)} chats/s` : `${(set.turns.length / ing.seconds).toFixed(0)} turns/s`
-  console.log(`LoCoMo dev: ${set.convs.length} conversations, ${set.turns.length} turns sent by ${mode} in ${ing.seconds.toFixed(1)} s (${rate}), ${questions.length} questions (categories 1-4)`)
+  console.log(`LoCoMo dev: ${set.convs.length} conversations, ${set.turns.length} turns sent by ${mode} in ${ing.seconds.toFixed(1)} s (${rate}), ${questions.length} questions (categories 1-4), embedder ${embedderId}`)
   console.log(`${'ranker'.padEnd(30)} ${'R@10'.padStart(6)}  ${[1, 2, 3, 4].map(c => `${c} ${CATEGORIES[c]}`.padStart(11)).join(' ')}  ${'p50ms'.padStart(6)} ${'p95ms'.padStart(6)}`)
   const base = score(await run(bm25(ing)))
   console.log(row('bm25 (minisearch)', base))

@@ -19,7 +19,8 @@ export interface BenchServer {
   close: () => Promise<void>
 }
 
-export async function startShipped (fallback: FakeOpenAIOptions['fallback']): Promise<BenchServer> {
+/** `env`: more variables for the server (EMBEDDING_PROVIDER=use to run memory on another embedder). */
+export async function startShipped (fallback: FakeOpenAIOptions['fallback'], env: Record<string, string> = {}): Promise<BenchServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'agentd-bench-'))
   const fake = await new FakeOpenAI({ fallback }).start()
   const kernel = new Kernel({
@@ -28,6 +29,7 @@ export async function startShipped (fallback: FakeOpenAIOptions['fallback']): Pr
       PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'),
       AGENT_PLUGINS_FILE: path.join(REPO, 'plugins.json'), MCP_SERVERS_FILE: path.join(REPO, 'mcp_servers.json'),
       OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.url, DEFAULT_MODEL: 'openai/gpt-4o-mini',
+      ...env,
     },
     watch: false,
   })

@@ -4,6 +4,7 @@
 // the same shape. Facts carry their predicate so supersession can compare "same subject,
 // same attribute" without parsing the claim.
 import { Type, type Static } from '@agentd/sdk/typebox'
+import { inThirdPerson } from './offline-statements.ts'
 
 export const ENTITY_TYPES = ['Person', 'Organization', 'Location', 'Concept', 'Event', 'Animal'] as const
 export type EntityType = typeof ENTITY_TYPES[number]
@@ -124,6 +125,8 @@ export function buildClaim (subject: string, predicate: string, object: string, 
   else if (p.startsWith('favourite_') || p.startsWith('favorite_')) body = `${possessive} favourite ${p.slice(p.indexOf('_') + 1).replace(/_/g, ' ')} is ${object}`
   // A first-person clause in the third person, its verb first ("went to a support group"): offline-statements.ts.
   else if (p === 'statement') body = `${s} ${object}`
+  // A sentence about oneself as said ("my favorite treat is ..."), the speaker named in it.
+  else if (p === 'remark') body = inThirdPerson(s, possessive, object)
   else if (p === 'job_title') body = `${s} ${VERBS.job_title[tense]} ${withArticle(object)}`
   else {
     const verb = VERBS[p]?.[tense] ?? `${tense === 'past' ? 'had' : 'has'} ${p.replace(/_/g, ' ')}`

@@ -8,7 +8,7 @@
 import { loadNlp, type Nlp } from '@agentd/sdk/kits/memory'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
-import { STATEMENT, statements } from './offline-statements.ts'
+import { REMARK, STATEMENT, remark, statements } from './offline-statements.ts'
 import { NAME, STOP, LOWER, ORG, END, RELATIONS, PETS, DIETS, NOT_TITLES, NOT_NAMES } from './offline-words.ts'
 
 type Tense = ExtractedFact['temporal_context']
@@ -307,6 +307,8 @@ function extractSentence (nlp: Nlp, c: Collector, turn: number, people: string[]
   firstPerson(x, named)
   // A sentence the patterns did not read: its first-person clauses as said (a little less certain).
   if (c.facts.size === known) for (const st of statements(nlp, named)) c.fact(turn, USER, STATEMENT, st.object, st.tense, Math.min(x.conf, 0.7), false)
+  const said = c.facts.size === known ? remark(named) : undefined
+  if (said !== undefined) c.fact(turn, USER, REMARK, said, 'current', Math.min(x.conf, 0.6), false)
   thirdPerson(x, named)
   namedThings(x, s)
 }

@@ -7,6 +7,7 @@
 // "<subject> went to ...". Kept out: clauses about the listener ("I'm so proud of you"),
 // feelings and opinions with nothing to remember ("I think so", "I love it"), short ones.
 import type { Nlp } from '@agentd/sdk/kits/memory'
+import { STOPWORDS } from '@agentd/sdk/kits/recall'
 
 export const STATEMENT = 'statement'
 
@@ -25,6 +26,18 @@ const AUX: Record<string, [string, Statement['tense']]> = {
 const EMPTY_VERBS = new Set(['think', 'guess', 'suppose', 'hope', 'bet', 'mean', 'know', 'agree', 'see', 'wish', 'wonder', 'believe', 'appreciate', 'understand', 'remember', 'get', 'glad', 'sorry', 'sure', 'thankful', 'grateful', 'happy', 'feel', 'felt', 'can', 'would', 'could', 'love', 'like'])
 const PRONOUNS: Array<[RegExp, string]> = [[/\bmy\b/gi, 'their'], [/\bmine\b/gi, 'theirs'], [/\bmyself\b/gi, 'themself'], [/\bme\b/g, 'them'], [/\bI'm\b/g, 'they are'], [/\bI've\b/g, 'they have'], [/\bI\b/g, 'they']]
 const MIN_WORDS = 4
+/** Words that say nothing on their own: a clause of only these and stop words ("is not gonna forget a second of it") is kept out. */
+const VAGUE = new Set(['gonna', 'wanna', 'gotta', 'really', 'sure', 'lot', 'much', 'thing', 'things', 'something', 'anything', 'everything', 'way', 'time', 'bit', 'kind', 'always', 'never', 'ever', 'even', 'still', 'just', 'also', 'totally', 'definitely', 'get', 'got', 'going', 'make', 'made', 'keep', 'let', 'one', 'ones', 'stuff', 'thought', 'sure', 'again', 'lately', 'right', 'yeah', 'yes', 'okay', 'ok', 'promise', 'see', 'try', 'give', 'take', 'put', 'find', 'found', 'happy', 'excited', 'glad', 'great', 'good', 'awesome', 'amazing', 'cool', 'fun', 'nice', 'stoked', 'pumped', 'thrilled', 'hard', 'tough'])
+
+/** At least `min` words that carry content: a place, a thing, an activity, a name. */
+export function saysSomething (text: string, min = 2): boolean {
+  let n = 0
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? []) {
+    if (w.length < 3 || STOPWORDS.has(w) || VAGUE.has(w) || /'/.test(w)) continue
+    if (++n >= min) return true
+  }
+  return false
+}
 
 /** The first-person clauses of a (normalised) sentence as third-person verb phrases. */
 export function statements (nlp: Nlp, sentence: string): Statement[] {
@@ -57,8 +70,37 @@ export function statements (nlp: Nlp, sentence: string): Statement[] {
     }
     let object = phrase.replace(/[,\s]+$/, '')
     for (const [re, to] of PRONOUNS) object = object.replace(re, to)
-    if (object.split(/\s+/).length < MIN_WORDS) continue
+    if (object.split(/\s+/).length < MIN_WORDS || !saysSomething(object, 3)) continue
     out.push({ object, tense })
   }
   return out
+}
+
+/**
+ * Sentences about oneself with no "I" clause: "my favorite treat is this raspberry tart",
+ * "the support group has made me feel accepted", "we celebrated at a restaurant". Kept as
+ * said (first person) as a `remark` fact; its claim names the speaker in their place
+ * (inThirdPerson). Not questions, not about the listener, and saying something.
+ */
+export const REMARK = 'remark'
+const OPENER = /^(?:(?:yeah|yes|yep|wow|whoa|oh|ohh|hey|hi|thanks|thank you|well|so|haha|lol|omg|ah|aw+|ok|okay|sure|totally|exactly|true|cool|awesome|nice|great|right)\b[^,.!?]{0,20}[,!]\s*)+/i
+const OWN = /\b(?:my|me|mine|myself)\b/i
+const MIN_REMARK_WORDS = 5
+const DEICTIC = /^(?:it|it's|that|that's|this|those|these|they|they're|he|she|there)\b/i
+
+export function remark (sentence: string): string | undefined {
+  const s = sentence.trim().replace(OPENER, '').replace(/[.!\s]+$/, '')
+  if (s.endsWith('?') || !OWN.test(s) || /\byou(?:r|rs|'re|'ve|'ll)?\b/i.test(s)) return undefined
+  // "It gave me the upper hand": what "it" is was said before; alone the remark says little.
+  if (DEICTIC.test(s) || s.split(/\s+/).length < MIN_REMARK_WORDS || !saysSomething(s, 3)) return undefined
+  return s
+}
+
+/** A first-person text about `subject` in the third person: "my" -> "Caroline's", "me" -> "Caroline", "we" -> "Caroline and others". */
+export function inThirdPerson (subject: string, possessive: string, text: string): string {
+  const out = text
+    .replace(/\bI'm\b/g, `${subject} is`).replace(/\bI've\b/g, `${subject} has`).replace(/\bI'll\b/g, `${subject} will`).replace(/\bI\b/g, subject)
+    .replace(/\b(?:my|mine)\b/gi, possessive).replace(/\bmyself\b/gi, subject).replace(/\bme\b/gi, subject)
+    .replace(/^we're\b/i, `${subject} and others are`).replace(/^we've\b/i, `${subject} and others have`).replace(/^we\b/i, `${subject} and others`).replace(/\bour\b/gi, 'their').replace(/\bus\b/gi, 'them')
+  return out.charAt(0).toUpperCase() + out.slice(1)
 }

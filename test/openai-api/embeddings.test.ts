@@ -30,3 +30,13 @@ t.test('an unknown embedder, or dimensions it cannot make, is a 400 naming what 
   const dims = await client.embeddings.create({ model: 'embed-hash', input: 'x', dimensions: 3 }).then(() => undefined, (e: unknown) => e as { status?: number })
   t.equal(dims?.status, 400)
 })
+
+t.test('embed-glove, the shipped word-vector embedder, answers by its plugins.json name', async t => {
+  const { client } = await startOpenAIApi(t, { extra: [{ name: 'embed-glove', module: repoPlugin('embed-glove') }] })
+  const r = await client.embeddings.create({ model: 'embed-glove', input: ['What pets does she have?', 'We adopted a puppy', 'I filed my taxes'] })
+  t.equal(r.model, 'glove-6b-100d-sif-v1', 'the answer names the embedder\'s id')
+  const [q, near, far] = r.data.map(d => d.embedding)
+  t.equal(q.length, 100)
+  const dot = (x: number[], y: number[]): number => x.reduce((n, v, i) => n + v * y[i], 0)
+  t.ok(dot(q, near) > dot(q, far), 'a pet question is nearer a puppy than taxes')
+})

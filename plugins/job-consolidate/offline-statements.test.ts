@@ -1,0 +1,42 @@
+// The offline extractor's first-person statements and remarks, on sentences shaped like
+// LoCoMo's (bench/locomo-extraction.bench.ts measures them on the real conversations).
+import t from 'tap'
+import { loadNlp } from '@agentd/sdk/kits/memory'
+import { inThirdPerson, remark, saysSomething, statements } from './offline-statements.ts'
+import { buildClaim } from './extraction.ts'
+
+const nlp = await loadNlp()
+const objects = (s: string): string[] => statements(nlp, s).map(x => x.object)
+
+t.test('a first-person clause becomes a third-person verb phrase with its tense', async t => {
+  t.same(statements(nlp, 'I went to a LGBTQ support group yesterday'), [{ object: 'went to a LGBTQ support group yesterday', tense: 'past' }])
+  t.same(objects("I'm starting a pottery class next month"), ['is starting a pottery class next month'])
+})
+
+t.test('clauses about the listener, opinions and vague ones are kept out', async t => {
+  t.same(objects("I'm so proud of you for doing that"), [])
+  t.same(objects('I think so too, it was fun'), [])
+  t.same(objects("I'm not gonna forget a second of it"), [], 'nothing but stop words and fillers')
+  t.same(objects('I will be sure to reach out'), [])
+})
+
+t.test('saysSomething counts the words that carry content', async t => {
+  t.equal(saysSomething('has thought about it a lot'), false)
+  t.equal(saysSomething('adopted a puppy from the shelter'), true)
+  t.equal(saysSomething('adopted a puppy', 3), false)
+})
+
+t.test('a sentence about oneself with no "I" clause is a remark, said of the speaker', async t => {
+  const r = remark('Hey Nate, my favorite dairy-free treat is this amazing chocolate raspberry tart!')
+  t.equal(r, 'my favorite dairy-free treat is this amazing chocolate raspberry tart')
+  t.equal(buildClaim('Joanna', 'remark', r ?? '', 'current'), "Joanna's favorite dairy-free treat is this amazing chocolate raspberry tart.")
+  t.equal(inThirdPerson('Caroline', "Caroline's", 'The support group has made me feel accepted'), 'The support group has made Caroline feel accepted')
+})
+
+t.test('no remark from questions, the listener, a leading "it", or too little', async t => {
+  t.equal(remark('What do you think of my new painting of the lake?'), undefined)
+  t.equal(remark('Your support means the world to me and my family'), undefined)
+  t.equal(remark('It gave me the upper hand over my opponents'), undefined)
+  t.equal(remark('Thanks for having my back'), undefined)
+  t.equal(remark('The weather in Paris was lovely last week'), undefined, 'not about the speaker')
+})
