@@ -16,10 +16,10 @@ import { PG_URI, uniqueSchema } from '../../test/memory/sql-targets.ts'
 import { openSql } from '@agentd/sdk/kits/sql'
 import type { NewToolInvocation } from '@agentd/sdk/contracts/memory-stores'
 
-/** The two writes the test makes in process (the memory plugin's service has them). */
+/** The two writes the test makes in process (parts of the memory plugin's service). */
 interface Writes {
-  addTurn: (t: { conversation_id: string, role: string, content: string, channel?: string }) => Promise<unknown>
-  recordToolInvocation: (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }) => Promise<unknown>
+  episodic: { addTurn: (t: { conversation_id: string, role: string, content: string, channel?: string }) => Promise<unknown> }
+  procedural: { recordToolInvocation: (t: Omit<NewToolInvocation, 'channel'> & { channel?: string }) => Promise<unknown> }
 }
 
 type Body = any // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
@@ -52,7 +52,7 @@ for (const backend of BACKENDS) {
     })
     const svc = (): Writes => s.kernel.current?.app.registry.memoryServices.first() as unknown as Writes
     const say = async (conversation: string, channel: string, ...turns: Array<[string, string]>): Promise<void> => {
-      for (const [role, content] of turns) await svc().addTurn({ conversation_id: conversation, role, content, channel })
+      for (const [role, content] of turns) await svc().episodic.addTurn({ conversation_id: conversation, role, content, channel })
     }
     const run = async (...jobs: string[]): Promise<Body> => {
       // No jobs named: a POST without a body (the default list).
@@ -169,7 +169,7 @@ for (const backend of BACKENDS) {
 
     t.test('patterns: a successful tool run becomes a strategy; the same sequence again updates it', async t => {
       const tool = async (conversation: string, name: string, isError = false): Promise<void> => {
-        await svc().recordToolInvocation({ conversation_id: conversation, tool: name, arguments: {}, result: 'ok', is_error: isError, duration_ms: 5, channel: 'tools' })
+        await svc().procedural.recordToolInvocation({ conversation_id: conversation, tool: name, arguments: {}, result: 'ok', is_error: isError, duration_ms: 5, channel: 'tools' })
       }
       await say('p1', 'tools', ['user', 'What is the weather in Oslo tomorrow?'])
       await tool('p1', 'search'); await tool('p1', 'search'); await tool('p1', 'fetch_page')
