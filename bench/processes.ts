@@ -94,8 +94,9 @@ export function agentdEnv (dataDir: string, extra: Record<string, string> = {}):
 /** Node's arguments exactly as `npm start` gives them (package.json's start script), the entry file made absolute. */
 export function startArgs (): { flags: string[], entry: string } {
   const { scripts } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  const [node, ...args] = scripts.start.trim().split(/\s+/)
-  if (node !== 'node' || args.length === 0) throw new Error(`the start script is not \`node [flags] <entry>\`: ${scripts.start}`)
+  // `exec node ...`: the shell becomes node, so npm's signals reach the server (the same process here).
+  const [node, ...args] = scripts.start.trim().replace(/^exec\s+/, '').split(/\s+/)
+  if (node !== 'node' || args.length === 0) throw new Error(`the start script is not \`[exec] node [flags] <entry>\`: ${scripts.start}`)
   return { flags: args.slice(0, -1), entry: path.join(REPO, args[args.length - 1]) }
 }
 
