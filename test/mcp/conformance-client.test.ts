@@ -7,9 +7,7 @@
 // the server's tool through POST /api/tools/call. Every scenario passes but those the
 // baseline's `client:` list names with why (the suite's own --expected-failures check).
 import t from 'tap'
-import { spawn } from 'node:child_process'
-import path from 'node:path'
-import { REPO } from '../helpers/workspace.ts'
+import { runConformance } from './conformance-run.ts'
 
 const MUST_PASS = [
   'initialize', 'tools_call', 'sse-retry',
@@ -20,12 +18,7 @@ const MUST_PASS = [
 ]
 
 t.test("the MCP conformance suite's client scenarios pass against agentd's MCP client, OAuth included", { timeout: 110_000 }, async t => {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'mcp-conformance.mjs'), '--mode', 'client'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGTERM') })
-  const code = await new Promise<number | null>(resolve => { child.once('close', resolve) })
+  const { code, out } = await runConformance(t, 'client')
   t.equal(code, 0, out)
   // The auth suite prints one line per scenario; a single scenario's run prints its totals.
   for (const s of MUST_PASS.filter(s => s.startsWith('auth/'))) t.match(out, new RegExp(`^✓ ${s}: [1-9]\\d* passed, 0 failed$`, 'm'), s)

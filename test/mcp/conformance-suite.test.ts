@@ -5,20 +5,15 @@
 // fail as expected (the suite's own --expected-failures check). The client mode has a file
 // of its own (conformance-client.test.ts), so each stays within the per-file time limit.
 import t from 'tap'
-import { spawn } from 'node:child_process'
 import { existsSync, readlinkSync } from 'node:fs'
 import path from 'node:path'
 import { REPO } from '../helpers/workspace.ts'
+import { runConformance } from './conformance-run.ts'
 
 const MUST_PASS = ['server-initialize', 'ping', 'completion-complete', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection']
 
 t.test('the MCP conformance suite passes every scenario outside its expected-failures baseline against /mcp', { timeout: 240_000 }, async t => {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'mcp-conformance.mjs'), '--mode', 'server'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { out += d.toString() })
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGTERM') })
-  const code = await new Promise<number | null>(resolve => { child.once('close', resolve) })
+  const { code, out } = await runConformance(t, 'server')
   t.equal(code, 0, out)
   for (const s of MUST_PASS) t.match(out, new RegExp(`^✓ ${s}: [1-9]\\d* passed, 0 failed`, 'm'), s)
   t.match(out, /Baseline check passed: all failures are expected\./)
