@@ -1,6 +1,5 @@
 // cld3 (Google's Compact Language Detector 3) compiled to WebAssembly by cld3-asm. Its
 // model is inside the package, so this backend works with no download.
-import { loadModule } from 'cld3-asm'
 import type { DetectionBackend } from './backend.ts'
 
 /** cld3 reads at most this many bytes of a text; more does not change its answer much. */
@@ -12,6 +11,8 @@ export const MAX_BYTES = 1024
 export const MIN_BYTES = 0
 
 export async function loadCld3 (): Promise<DetectionBackend> {
+  // Imported at the first detection in this thread, not at every start (the pool's workers load their own).
+  const { loadModule } = await import('cld3-asm')
   const factory = await loadModule()
   const identifier = factory.create(MIN_BYTES, MAX_BYTES)
   return {

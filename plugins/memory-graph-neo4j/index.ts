@@ -8,8 +8,6 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { PluginOptions } from '@agentd/sdk'
 import { Neo4jOptionsSchema, redactNeo4jUri, resolveNeo4jTarget, type Neo4jOptions } from './target.ts'
-import { openDriver } from './driver.ts'
-import { Neo4jGraphStore } from './graph-store.ts'
 
 export const options = Neo4jOptionsSchema
 
@@ -19,6 +17,8 @@ async function memoryGraphNeo4j (app: FastifyInstance, opts: PluginOptions<Neo4j
     app.log.info('memory-graph-neo4j: NEO4J_URI is not set; the graph role is left to memory-graph-sql')
     return
   }
+  // The driver loads only when Neo4j is configured: ~0.5 s of CPU and ~5 MB of heap of every start otherwise.
+  const [{ openDriver }, { Neo4jGraphStore }] = await Promise.all([import('./driver.ts'), import('./graph-store.ts')])
   // Pooled: a reload with the same target keeps the driver (and its connections).
   const store = await app.resources.acquire({
     kind: 'graph:neo4j',

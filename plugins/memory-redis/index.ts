@@ -6,7 +6,6 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
-import { RedisKvStore } from './redis-store.ts'
 
 export const options = Type.Object({
   uri: Type.Optional(Type.String({ minLength: 1, description: 'overrides REDIS_URI' })),
@@ -23,6 +22,8 @@ async function memoryRedis (app: FastifyInstance, opts: PluginOptions<Options>):
     app.log.info('memory-redis: REDIS_URI is not set; the key-value role is left to memory-kv')
     return
   }
+  // ioredis loads only when Redis is configured: ~0.4 s of CPU and a few MB of every start otherwise.
+  const { RedisKvStore } = await import('./redis-store.ts')
   const cfg = { uri, namespace: opts.namespace, maxListLength: opts.max_list_length, connectTimeoutMs: opts.connect_timeout_ms }
   const store = await app.resources.acquire({
     kind: 'kv:redis', options: cfg, create: () => new RedisKvStore({ ...cfg, log: app.log }), dispose: async s => { await s.close() },
