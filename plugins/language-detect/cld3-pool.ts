@@ -69,7 +69,9 @@ export interface Cld3PoolOptions {
 }
 
 async function startWorker (url: URL): Promise<Worker> {
-  const worker = new Worker(url, { workerData: { minBytes: MIN_BYTES, maxBytes: MAX_BYTES } })
+  // The worker is plain JavaScript and imports only cld3-asm: it needs none of the parent's
+  // preloads (a TypeScript loader under the tests and `npm run dev`, ~1 s of CPU a worker).
+  const worker = new Worker(url, { workerData: { minBytes: MIN_BYTES, maxBytes: MAX_BYTES }, execArgv: [] })
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: unknown): void => { if ((m as { ready?: boolean }).ready === true) { cleanup(); resolve() } }
     const onError = (err: Error): void => { cleanup(); reject(err) }
