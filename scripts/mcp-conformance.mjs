@@ -164,7 +164,7 @@ async function main () {
     AGENT_PLUGINS_FILE: pluginsFile, AGENT_LOG_LEVEL: 'warn',
     MCP_SERVERS_FILE: serversFile, AGENT_RELOAD_DEBOUNCE_MS: '20',
   }
-  const agentd = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', import.meta.resolve('tsx'), path.join(root, 'core', 'main.ts')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const agentd = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', new URL('../test/ts-loader/register.mjs', import.meta.url).href, path.join(root, 'core', 'main.ts')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let log = ''
   agentd.stdout.on('data', d => { log += d })
   agentd.stderr.on('data', d => { log += d })

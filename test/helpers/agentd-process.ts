@@ -9,6 +9,7 @@ import type { Test } from 'tap'
 import { REPO, type Workspace } from './workspace.ts'
 import { testEnv } from './kernel.ts'
 import { pollUntil } from './poll.ts'
+import { TS_LOADER } from '../ts-loader/url.ts'
 
 export interface AgentdProcess {
   url: string
@@ -32,8 +33,7 @@ export async function freePort (): Promise<number> {
 
 export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, string> = {}): Promise<AgentdProcess> {
   const port = await freePort()
-  const tsx = import.meta.resolve('tsx')
-  const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', tsx, path.join(REPO, 'core', 'main.ts')], {
+  const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', TS_LOADER, path.join(REPO, 'core', 'main.ts')], {
     cwd: ws.dir,
     env: testEnv(ws, { AGENT_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...env, API_PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { Workspace, REPO, fixturePlugin } from '../helpers/workspace.ts'
 import { pollUntil } from '../helpers/poll.ts'
+import { TS_LOADER } from '../ts-loader/url.ts'
 
 const closeLogger = new URL('./fixtures/close-logger', import.meta.url).pathname
 
@@ -27,7 +28,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       { name: 'probe', module: fixturePlugin('probe'), options: { chunks: 5, chunk_ms: 10, gate_file: path.join(ws.dir, 'stream-may-go-on') } },
       { name: 'closer', module: closeLogger },
     ])
-    const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', `--import=${import.meta.resolve('tsx')}`, path.join(REPO, 'core/main.ts')], {
+    const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', `--import=${TS_LOADER}`, path.join(REPO, 'core/main.ts')], {
       cwd: ws.dir,
       env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'info', AGENT_DATA_DIR: ws.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
