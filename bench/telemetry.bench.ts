@@ -11,6 +11,8 @@
 //
 // Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
 // Sampled: BENCH_SAMPLER=parentbased_traceidratio BENCH_SAMPLER_ARG=0.1 npx tsx bench/telemetry.bench.ts
+// Baseline with an AsyncLocalStorage entered (what the context manager's async hooks alone
+// cost, with no span): BENCH_BASELINE_ALS=1 npx tsx bench/telemetry.bench.ts
 import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
@@ -42,6 +44,11 @@ async function serve (mode: 'on' | 'off', upstream: string, receiver: string): P
   const sampler = { OTEL_TRACES_SAMPLER: process.env.BENCH_SAMPLER ?? 'always_on', ...(process.env.BENCH_SAMPLER_ARG === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_SAMPLER_ARG }) }
   const otel = mode === 'on' && process.env.BENCH_TRACES !== '0' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', ...sampler } : {}
   const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'), OPENAI_API_KEY: 'sk-bench', DEFAULT_MODEL: 'gpt-4o-mini', ...otel }, watch: false })
+  if (mode === 'off' && process.env.BENCH_BASELINE_ALS === '1') {
+    // Once any store is entered, Node 20 runs an async hook on every promise and async resource of the process.
+    const { AsyncLocalStorage } = await import('node:async_hooks')
+    new AsyncLocalStorage().enterWith({})
+  }
   const addr = await kernel.start()
   answerCpuQueries()
   process.stdout.write(`${JSON.stringify({ port: addr.port })}\n`)
@@ -97,7 +104,7 @@ async function main (): Promise<void> {
     const cpu = median(pairs.map(p => p.off.cpuUsPerRequest / p.on.cpuUsPerRequest))
     console.log(`POST /api/agent/chat: telemetry on ${median(pairs.map(p => p.on.rps)).toFixed(0)} req/s, off ${median(pairs.map(p => p.off.rps)).toFixed(0)} req/s; throughput ratio ${rps.toFixed(3)} (pairs ${pairs.map(p => (p.on.rps / p.off.rps).toFixed(2)).join(' ')})`)
     console.log(`server CPU per request: on ${median(pairs.map(p => p.on.cpuUsPerRequest)).toFixed(0)} us, off ${median(pairs.map(p => p.off.cpuUsPerRequest)).toFixed(0)} us; capacity ratio (off CPU / on) ${cpu.toFixed(3)}`)
-    console.log(`spans received by the OTLP receiver: ${receiver.spans()} (traces ${process.env.BENCH_TRACES === '0' ? 'off' : `on, sampler ${process.env.BENCH_SAMPLER ?? 'always_on'}${process.env.BENCH_SAMPLER_ARG === undefined ? '' : ` ${process.env.BENCH_SAMPLER_ARG}`}`})`)
+    console.log(`spans received by the OTLP receiver: ${receiver.spans()} (traces ${process.env.BENCH_TRACES === '0' ? 'off' : `on, sampler ${process.env.BENCH_SAMPLER ?? 'always_on'}${process.env.BENCH_SAMPLER_ARG === undefined ? '' : ` ${process.env.BENCH_SAMPLER_ARG}`}`}${process.env.BENCH_BASELINE_ALS === '1' ? '; the baseline with an AsyncLocalStorage entered' : ''})`)
     if (receiver.spans() === 0 && process.env.BENCH_TRACES !== '0') throw new Error('no span reached the receiver: the "on" server did not export')
     console.log(`TARGET chat throughput ratio (telemetry on / off) >= ${TARGET}: ${rps >= TARGET ? 'met' : 'NOT met'} (${rps.toFixed(3)})`)
     console.log(`TARGET chat capacity ratio (telemetry on / off) >= ${TARGET}: ${cpu >= TARGET ? 'met' : 'NOT met'} (${cpu.toFixed(3)})`)
