@@ -15,6 +15,7 @@ import { options, type TelemetryOptions } from './options.ts'
 import { traceConfig } from './otel-config.ts'
 import { AgentdMetrics, MetricsSpanProcessor } from './metrics.ts'
 import { ProcessTracer } from './tracer.ts'
+import { createExporter } from './exporter.ts'
 import { installHttpHook } from './http-hook.ts'
 import { metricsRoute } from './routes.ts'
 
@@ -37,7 +38,7 @@ async function telemetry (app: FastifyInstance, opts: PluginOptions<TelemetryOpt
     const tracer = await app.resources.acquire({
       kind: 'telemetry:tracer',
       options: { trace, captureContent, metrics: metrics !== undefined, version },
-      create: () => new ProcessTracer({ trace, version, captureContent }, metrics === undefined ? [] : [new MetricsSpanProcessor(metrics)]),
+      create: async () => new ProcessTracer({ trace, version, captureContent, exporter: trace === undefined ? undefined : await createExporter(trace) }, metrics === undefined ? [] : [new MetricsSpanProcessor(metrics)]),
       dispose: async (t) => { await t.shutdown() },
     })
     app.decorate('telemetry', { flush: async () => { await tracer.flush() } })

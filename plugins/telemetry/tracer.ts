@@ -13,11 +13,9 @@
 // (docs/benchmarks.md). Metrics only: spans are recorded for the metrics and go nowhere; no
 // context manager, no propagation (nothing is sent, so nothing is joined up).
 import { context, propagation, trace } from '@opentelemetry/api'
-import { BatchSpanProcessor, AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
+import { BatchSpanProcessor, AlwaysOffSampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { resourceFromAttributes } from '@opentelemetry/resources'
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { setTelemetry } from '@agentd/sdk'
 import type { TraceConfig } from './otel-config.ts'
 import { RecordingSampler, samplerFromEnv } from './sampler.ts'
@@ -26,6 +24,8 @@ export interface TracerSetup {
   trace: TraceConfig | undefined
   version: string
   captureContent: boolean
+  /** Where spans go when traces are on (exporter.ts); set exactly when `trace` is. */
+  exporter?: SpanExporter
 }
 
 export class ProcessTracer {
@@ -36,8 +36,8 @@ export class ProcessTracer {
     const t = setup.trace
     const all = [...processors]
     if (t !== undefined) {
-      const options = { url: t.url, headers: t.headers }
-      all.push(new BatchSpanProcessor(t.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options), t.batch))
+      if (setup.exporter === undefined) throw new Error('ProcessTracer: traces are on but no exporter was given (createExporter)')
+      all.push(new BatchSpanProcessor(setup.exporter, t.batch))
     }
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ ...t?.resourceAttributes, 'service.name': t?.serviceName ?? 'agentd', 'service.version': setup.version }),
