@@ -15,7 +15,8 @@ interface PartialTool { id: string, name: string, json: string }
 export class EventAssembler {
   readonly #req: CompletionRequest
   readonly #tools = new Map<number, PartialTool>()
-  #text = ''
+  /** Characters of answer text so far, for the usage estimate when the upstream reports none. */
+  #chars = 0
   #signature = ''
   readonly #redacted: string[] = []
   #stop: string | null | undefined
@@ -31,7 +32,7 @@ export class EventAssembler {
     switch (ev.type) {
       case 'content_block_delta': {
         const d = ev.delta
-        if (d.type === 'text_delta') { this.#text += d.text; return { type: 'text-delta', delta: d.text } }
+        if (d.type === 'text_delta') { this.#chars += d.text.length; return { type: 'text-delta', delta: d.text } }
         if (d.type === 'thinking_delta') return { type: 'reasoning-delta', delta: d.thinking }
         if (d.type === 'signature_delta') this.#signature += d.signature
         else if (d.type === 'input_json_delta') { const t = this.#tools.get(ev.index); if (t !== undefined) t.json += d.partial_json }
@@ -68,7 +69,7 @@ export class EventAssembler {
     parts.push({
       type: 'finish',
       finish_reason: finishReason(this.#stop, tools.length > 0),
-      usage: usageOrEstimate(reported, this.#req, this.#text + tools.map(t => t.json).join('')),
+      usage: usageOrEstimate(reported, this.#req, tools.reduce((n, t) => n + t.json.length, this.#chars)),
       model: this.#model ?? this.#req.model,
     })
     return parts

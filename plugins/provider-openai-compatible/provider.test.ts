@@ -69,6 +69,7 @@ t.test('usage omitted by the upstream is estimated and marked', async t => {
   t.ok(r.usage.prompt_tokens > 0 && r.usage.completion_tokens === 3)
   const { usage } = finishOf(await collect(provider.stream(ask('hi'))))
   t.equal(usage.estimated, true)
+  t.equal(usage.completion_tokens, 4, 'from the 13 characters relayed')
   t.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens)
 })
 

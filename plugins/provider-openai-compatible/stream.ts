@@ -16,7 +16,8 @@ interface ReasoningDelta { reasoning_content?: unknown, reasoning?: unknown }
 export class ChunkAssembler {
   readonly #req: CompletionRequest
   readonly #calls: PartialCall[] = []
-  #text = ''
+  /** Characters of answer text so far, for the usage estimate when the upstream reports none. */
+  #chars = 0
   #reported: OpenAI.Completions.CompletionUsage | undefined
   #finish: string | null | undefined
   #model: string | undefined
@@ -45,11 +46,11 @@ export class ChunkAssembler {
     const thinking = r.reasoning_content ?? r.reasoning
     if (typeof thinking === 'string' && thinking !== '') {
       if (content === '') return { type: 'reasoning-delta', delta: thinking }
-      this.#text += content
+      this.#chars += content.length
       return [{ type: 'reasoning-delta', delta: thinking }, { type: 'text-delta', delta: content }]
     }
     if (content === '') return undefined
-    this.#text += content
+    this.#chars += content.length
     return { type: 'text-delta', delta: content }
   }
 
@@ -74,7 +75,7 @@ export class ChunkAssembler {
     parts.push({
       type: 'finish',
       finish_reason: finishReason(this.#finish, calls.length > 0),
-      usage: usageOrEstimate(this.#reported, this.#req, this.#text + calls.map(c => c.args).join('')),
+      usage: usageOrEstimate(this.#reported, this.#req, calls.reduce((n, c) => n + c.args.length, this.#chars)),
       model: this.#model ?? this.#req.model,
     })
     return parts

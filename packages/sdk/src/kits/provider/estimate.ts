@@ -2,8 +2,10 @@
 // the usual rule for English with BPE tokenizers; the result is marked `estimated`.
 import type { CompletionRequest, Usage } from '../../contracts/provider.ts'
 
-export function estimateTokens (text: string): number {
-  return text === '' ? 0 : Math.max(1, Math.ceil(text.length / 4))
+/** Tokens in a text, or in a text of this many characters. */
+export function estimateTokens (text: string | number): number {
+  const chars = typeof text === 'number' ? text : text.length
+  return chars === 0 ? 0 : Math.max(1, Math.ceil(chars / 4))
 }
 
 export function estimatePromptTokens (req: CompletionRequest): number {
@@ -16,16 +18,20 @@ export function estimatePromptTokens (req: CompletionRequest): number {
   return Math.ceil(chars / 4)
 }
 
-/** Usage as reported, or estimated (and marked) when the upstream said nothing. */
+/**
+ * Usage as reported, or estimated (and marked) when the upstream said nothing. The
+ * completion is its text or, for a stream, its length in characters: a stream counts the
+ * characters it relayed rather than keep every delta alive until it ends.
+ */
 export function usageOrEstimate (
   reported: { prompt_tokens?: number | null, completion_tokens?: number | null } | undefined | null,
   req: CompletionRequest,
-  completionText: string,
+  completion: string | number,
 ): Usage {
   if (reported !== undefined && reported !== null && typeof reported.prompt_tokens === 'number' && typeof reported.completion_tokens === 'number') {
     return { prompt_tokens: reported.prompt_tokens, completion_tokens: reported.completion_tokens, total_tokens: reported.prompt_tokens + reported.completion_tokens }
   }
   const prompt = estimatePromptTokens(req)
-  const completion = estimateTokens(completionText)
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true }
+  const tokens = estimateTokens(completion)
+  return { prompt_tokens: prompt, completion_tokens: tokens, total_tokens: prompt + tokens, estimated: true }
 }

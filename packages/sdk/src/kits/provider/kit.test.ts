@@ -47,6 +47,8 @@ t.test('usage: reported as is, else estimated and marked', async t => {
   t.same(usageOrEstimate({ prompt_tokens: 3, completion_tokens: 4 }, req, 'ignored'), { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 })
   const est = usageOrEstimate(undefined, req, 'y'.repeat(8))
   t.same(est, { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13, estimated: true })
+  t.same(usageOrEstimate(undefined, req, 9), { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14, estimated: true }, 'a stream gives its length in characters')
+  t.equal(usageOrEstimate(undefined, req, 0).completion_tokens, 0, 'nothing relayed, nothing estimated')
 })
 
 t.test('deadline: touching keeps it alive; silence past the timeout aborts it as a timeout', async t => {

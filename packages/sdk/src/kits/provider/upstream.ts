@@ -117,7 +117,9 @@ const sdkRetries = (res: Response): boolean => {
 export function retryingFetch (ctx: UpstreamContext, maxRetries: number, log?: RetryLog): typeof fetch {
   const send = tracedFetch()
   return async (input, init) => {
-    const n = Number(new Headers(init?.headers).get('x-stainless-retry-count') ?? 0)
+    // Both SDKs send a Headers object: read it as it is rather than copy it per call.
+    const sent = init?.headers
+    const n = Number((sent instanceof Headers ? sent : new Headers(sent)).get('x-stainless-retry-count') ?? 0)
     const more = n < maxRetries
     let res: Response
     try {
