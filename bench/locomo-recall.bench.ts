@@ -15,7 +15,9 @@
 // speaker as `name` and the session date as `timestamp`), BENCH_LOCOMO_CONVS=n (the first
 // n conversations), BENCH_LOCOMO_FACTS=0 (no consolidation), BENCH_LOCOMO_VERBOSE=1 (misses),
 // BENCH_LOCOMO_EMBEDDER=use|glove|hash (memory's embedder, as EMBEDDING_PROVIDER picks it;
-// the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile).
+// the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile),
+// BENCH_LOCOMO_WITHOUT=recall_enable_time,... (after the first recall, the questions asked
+// again with each of these recall settings off in turn: what each technique adds, same run).
 import MiniSearch from 'minisearch'
 import { STOPWORDS } from '@agentd/sdk/kits/recall'
 import { startShipped, type BenchServer } from './recall-eval/server.ts'
@@ -124,6 +126,12 @@ try {
   console.log(row('POST /api/memory/recall', ours))
   if (process.env.BENCH_LOCOMO_VERBOSE === '1') {
     questions.forEach((q, i) => { const miss = q.evidence.filter(e => !before[i].dias.slice(0, 10).includes(e)); if (miss.length > 0) console.error(`miss [${q.category}] ${q.conv} ${q.question} -> ${miss.join(',')}`) })
+  }
+  for (const key of (process.env.BENCH_LOCOMO_WITHOUT ?? '').split(',').filter(k => k !== '')) {
+    const set = async (on: boolean): Promise<void> => { const r = await server.post('/api/memory/recall-settings', { [key]: on }); if (r.status !== 200) throw new Error(`recall-settings ${key}: ${r.status} ${await r.text()}`) }
+    await set(false)
+    console.log(row(`  without ${key.replace(/^recall_enable_/, '')}`, score(await run(recallVia(server, ing)))))
+    await set(true)
   }
   if (process.env.BENCH_LOCOMO_FACTS !== '0') {
     const c = await consolidateAll(server)
