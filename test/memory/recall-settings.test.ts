@@ -12,7 +12,7 @@ import { startChat } from '../chat/helpers.ts'
 import { memoryPlugins, postJson } from './memory-kernel.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
-const techniques = ['recall-hybrid', 'recall-entity', 'recall-expansion', 'recall-hyde', 'recall-self-query'].map(name => ({ name, module: repoPlugin(name) }))
+const techniques = ['recall-hybrid', 'recall-entity', 'recall-expansion', 'recall-hyde', 'recall-self-query', 'recall-time'].map(name => ({ name, module: repoPlugin(name) }))
 
 t.test('recall settings: every key with value and default; partial update, live and persisted; 400 leaves them as they were', async t => {
   const ws = new Workspace()
