@@ -91,6 +91,17 @@ export async function turnDateWords (content: string, timestamp?: string): Promi
  * already says). Empty when it names none.
  */
 export async function queryDateWords (query: string, now: Date = new Date()): Promise<string[]> {
+  // One recall reads the same query in each of its keyword searches and in the time technique.
+  const day = dayToken(now)
+  if (last?.query === query && last.day === day) return await last.words
+  const words = readQueryDates(query, now)
+  last = { query, day, words }
+  return await words
+}
+
+let last: { query: string, day: string, words: Promise<string[]> } | undefined
+
+async function readQueryDates (query: string, now: Date): Promise<string[]> {
   const out = new Set<string>()
   for (const d of await datesIn(query, now)) {
     if (d.unit === 'day') out.add(dayToken(d.start))
