@@ -20,9 +20,17 @@ let loading: Promise<Chrono> | undefined
 const chrono = async (): Promise<Chrono> => await (loading ??= import('chrono-node/en'))
 
 const STAMP = /^\s*\[([^\]]{6,60})\]/
-const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*'
-/** Words without which chrono-node finds no date: a cheap test before loading it. */
-const DATE_WORDS = new RegExp(`\\b(yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|(mon|tues|wednes|thurs|fri|satur|sun)day|${MONTH}|(19|20)\\d\\d)\\b`, 'i')
+const WEEKDAY = '(?:mon|tues|wednes|thurs|fri|satur|sun)day'
+const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
+/**
+ * Words without which chrono-node finds no date worth keeping: a cheap test before loading
+ * and running it (every chat's recall and stored turn passes here). "this", "last" or "may"
+ * alone are not enough: "May" counts capitalised or beside a number.
+ */
+const DATE_WORDS = new RegExp(`\\b(yesterday|today|tonight|tomorrow|weekend|ago|(last|next|this|past) (week|month|year|night|morning|afternoon|evening|summer|winter|spring|fall|autumn|${WEEKDAY})|${WEEKDAY}|${MONTH}|(19|20)\\d\\d)\\b`, 'i')
+const MAY = /\bMay\b/
+const MAY_NUMBERED = /\bmay \d|\d(st|nd|rd|th)? may\b/i
+const mayHoldDate = (text: string): boolean => DATE_WORDS.test(text) || MAY.test(text) || MAY_NUMBERED.test(text)
 const DAY_MS = 86_400_000
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0')
@@ -57,7 +65,7 @@ function unitOf (r: ChronoModule.ParsedResult, source: string): Unit | undefined
 
 /** The dates a text names, resolved against `ref`, each with how precise it is. */
 async function datesIn (text: string, ref: Date): Promise<Array<{ start: Date, unit: Unit }>> {
-  if (!DATE_WORDS.test(text)) return []
+  if (!mayHoldDate(text)) return []
   const c = await chrono()
   const out: Array<{ start: Date, unit: Unit }> = []
   for (const r of c.parse(text, { instant: ref, timezone: 0 }, { forwardDate: false })) {
