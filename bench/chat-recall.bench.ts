@@ -1,5 +1,5 @@
 // What memory recall adds to a chat turn, with the recall techniques on (the defaults:
-// hybrid, entity_centric, query_expansion) against the vector technique alone (every
+// hybrid, entity_centric, query_expansion, time) against the vector technique alone (every
 // recall_enable_* off, as memory recalled before the techniques). One agentd in this
 // process on the shipped plugins.json and embedded defaults, a fake OpenAI upstream on
 // loopback. Three kinds of chat, interleaved so drift hits all alike:
@@ -19,8 +19,8 @@ import { startShipped } from './recall-eval/server.ts'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30)
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 5)
 const TARGET = 1.2
-const OFF = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false }
-const ON = { recall_enable_hybrid: true, recall_enable_entity_centric: true, recall_enable_query_expansion: true }
+const OFF = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false, recall_enable_time: false }
+const ON = { recall_enable_hybrid: true, recall_enable_entity_centric: true, recall_enable_query_expansion: true, recall_enable_time: true }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const set = withDistractors(loadEvalSet())

@@ -15,7 +15,11 @@
 // speaker as `name` and the session date as `timestamp`), BENCH_LOCOMO_CONVS=n (the first
 // n conversations), BENCH_LOCOMO_FACTS=0 (no consolidation), BENCH_LOCOMO_VERBOSE=1 (misses),
 // BENCH_LOCOMO_EMBEDDER=use|glove|hash (memory's embedder, as EMBEDDING_PROVIDER picks it;
-// the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile).
+// the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile),
+// BENCH_LOCOMO_VARIANTS='recall_enable_time=false;recall_hybrid_rrf_k=20' (after the first
+// recall, the questions asked again under each set of recall settings in turn, `;` between
+// sets, `,` between keys, each set undone after: what a technique or a weight changes, on
+// the same stored turns in the same run).
 import MiniSearch from 'minisearch'
 import { STOPWORDS } from '@agentd/sdk/kits/recall'
 import { startShipped, type BenchServer } from './recall-eval/server.ts'
@@ -124,6 +128,14 @@ try {
   console.log(row('POST /api/memory/recall', ours))
   if (process.env.BENCH_LOCOMO_VERBOSE === '1') {
     questions.forEach((q, i) => { const miss = q.evidence.filter(e => !before[i].dias.slice(0, 10).includes(e)); if (miss.length > 0) console.error(`miss [${q.category}] ${q.conv} ${q.question} -> ${miss.join(',')}`) })
+  }
+  for (const variant of (process.env.BENCH_LOCOMO_VARIANTS ?? '').split(';').filter(v => v.trim() !== '')) {
+    const change = Object.fromEntries(variant.split(',').map(kv => kv.split('=').map(x => x.trim())).map(([k, v]) => [k, v === 'true' ? true : v === 'false' ? false : Number(v)]))
+    const current = await (await fetch(`${server.base}/api/memory/recall-settings`)).json() as Record<string, unknown>
+    const set = async (values: Record<string, unknown>): Promise<void> => { const r = await server.post('/api/memory/recall-settings', values); if (r.status !== 200) throw new Error(`recall-settings ${JSON.stringify(values)}: ${r.status} ${await r.text()}`) }
+    await set(change)
+    console.log(row(`  ${variant.replace(/recall_(enable_)?/g, '')}`, score(await run(recallVia(server, ing)))))
+    await set(Object.fromEntries(Object.keys(change).map(k => [k, current[k]])))
   }
   if (process.env.BENCH_LOCOMO_FACTS !== '0') {
     const c = await consolidateAll(server)

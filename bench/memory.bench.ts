@@ -36,6 +36,7 @@ import { RECALL_DEFAULTS } from '../test/helpers/recall-settings.ts'
 import { hybridTechnique } from '../plugins/recall-hybrid/hybrid.ts'
 import { expansionTechnique } from '../plugins/recall-expansion/expansion.ts'
 import { entityTechnique } from '../plugins/recall-entity/entity.ts'
+import { timeTechnique } from '../plugins/recall-time/time.ts'
 
 const SIZES = (process.env.BENCH_MEMORY_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const QUERIES = Number(process.env.BENCH_MEMORY_QUERIES ?? 40)
@@ -58,7 +59,7 @@ interface Target { name: string, h: SqlHandle, rel: SqlRelationalStore, graph: S
 /**
  * The memory service over a target's stores, with embed-hash, as the memory plugin builds
  * it; `techniques`: with every model-free recall technique plugin on (hybrid,
- * entity_centric, query_expansion: the shipped defaults), else the vector one alone.
+ * entity_centric, query_expansion, time: the shipped defaults), else the vector one alone.
  */
 function serviceFor (tg: Target, techniques: boolean): MemoryServiceImpl {
   const reg = createRegistry()
@@ -69,6 +70,7 @@ function serviceFor (tg: Target, techniques: boolean): MemoryServiceImpl {
     reg.recallTechniques.add('recall-hybrid', hybridTechnique(() => tg.rel))
     reg.recallTechniques.add('recall-entity', entityTechnique({ graph: () => tg.graph, relational: () => tg.rel }))
     reg.recallTechniques.add('recall-expansion', expansionTechnique(() => tg.rel))
+    reg.recallTechniques.add('recall-time', timeTechnique(() => tg.rel))
   }
   const hooks = new Hooks()
   return new MemoryServiceImpl(() => reg, () => hooks, pino({ level: 'silent' }), {

@@ -18,6 +18,12 @@ t.test('parseTsvector: with weights, a word only in the context (D, printed bare
   t.ok(Math.abs(lengthOf(doc) - (3 + 2 * CONTEXT_WEIGHT)) < 1e-9, 'context lexemes count at CONTEXT_WEIGHT in the length')
 })
 
+t.test('lengthOf: date words (numbers only in the context) add nothing to a turn\'s length', async t => {
+  const plain = parseTsvector("'race':3A 'ran':2A")
+  const dated = parseTsvector("'2023':6 '202305':5 '20230501':7 '20230502':8 'race':3A 'ran':2A")
+  t.equal(lengthOf(dated), lengthOf(plain))
+})
+
 t.test('parseTsvector: doubled quotes and backslashes are the characters themselves', async t => {
   t.same([...parseTsvector("'it''s':1 'a\\\\b':2 'c':3")], [["it's", 1], ['a\\b', 1], ['c', 1]])
 })

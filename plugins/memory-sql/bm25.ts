@@ -77,12 +77,19 @@ function settle (doc: Map<string, number>, lettered: boolean): Map<string, numbe
 /** How much a word only in a turn's context (weight D) counts beside its own words, in a match and in its length. */
 export const CONTEXT_WEIGHT = 0.3
 
-/** A turn's length for BM25: its own lexemes, and its context's at CONTEXT_WEIGHT. */
+/**
+ * A turn's length for BM25: its own lexemes, and its context's at CONTEXT_WEIGHT. Numbers
+ * only in its context are its date words (the recall kit's dates.ts: `20230507`, `202305`,
+ * `2023`): they say when, not what, and count nothing, or a turn that says "last week" (seven
+ * days) would rank below its neighbours for every question that names no date.
+ */
 export function lengthOf (doc: Map<string, number>): number {
   let n = 0
-  for (const v of doc.values()) n += v > 0 ? 1 : CONTEXT_WEIGHT
+  for (const [lexeme, v] of doc) n += v > 0 ? 1 : isNumber(lexeme) ? 0 : CONTEXT_WEIGHT
   return n
 }
+
+const isNumber = (lexeme: string): boolean => /^\d+$/.test(lexeme)
 
 /** A tsquery's text form for one word: its lexemes, each whole or a prefix (`:*`). */
 export function parseTermQuery (text: string): TermQuery {

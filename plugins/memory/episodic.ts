@@ -4,7 +4,7 @@
 // holds its history, and recall leaves out what the chat gives it as seen.
 import { randomUUID } from 'node:crypto'
 import type { RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
-import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords } from '@agentd/sdk/kits/recall'
+import { CONTEXT_GAP_MS, CONTEXT_LOOKBACK, contextTexts, contextWords, informative, turnDateWords } from '@agentd/sdk/kits/recall'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import type { GraphCopy } from './graph-copy.ts'
@@ -13,8 +13,11 @@ import { MemoryErrors } from './errors.ts'
 import { estimateTokens } from './render.ts'
 import type { WriteOutcome } from './outbox/outbox.ts'
 
-/** `earlier`: what was said before it, oldest first, as the caller holds it (then the store is not read for it). */
-export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string, earlier?: string[] }
+/**
+ * `earlier`: what was said before it, oldest first, as the caller holds it (then the store is
+ * not read for it). `date_words`: its date words when already read (dateWords; else read as it is stored).
+ */
+export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string, earlier?: string[], date_words?: string }
 /** A message of the write API: `name` says who spoke (OpenAI's field), `timestamp` when (default now). */
 export interface MessageInput { role: string, content: string, name?: string, timestamp?: string, metadata?: Record<string, unknown> }
 /** A turn with its id and time fixed before the first attempt, so a replay stores the same turn once. */
@@ -69,6 +72,10 @@ export class Episodic {
   /** One turn through the outbox (when there is one): stored, queued, or why not. Throws a bad channel. */
   async #write (turn: TurnInput): Promise<WriteOutcome<Turn>> {
     const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: turn.timestamp ?? new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
+    // Read before the outbox: the first text with a date loads the date parser, which must
+    // not count against the store's write deadline (the write would answer "queued").
+    const words = await dateWords(q)
+    if (words !== undefined) q.date_words = words
     const outbox = this.#ctx.outbox
     if (outbox === undefined) {
       try {
@@ -92,7 +99,7 @@ export class Episodic {
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,
       token_count: estimateTokens(turn.content), metadata: turn.metadata ?? {}, embedding,
-      context: contextWords(turn.content, earlier),
+      context: joinWords(contextWords(turn.content, earlier), turn.date_words ?? await dateWords(turn)),
     })
     await this.#copy.turn(stored, embedding)
     await ctx.stored('turn', stored)
@@ -118,6 +125,18 @@ export class Episodic {
     await store.audit({ action: 'conversation.delete', target: conversationId, details: res }).catch(() => {})
     return { ...res, redis_keys: 0 }
   }
+}
+
+const joinWords = (...parts: Array<string | undefined>): string | undefined => parts.filter(p => p !== undefined && p !== '').join(' ') || undefined
+
+/**
+ * When the turn was said and when what it tells of happened, as keyword date words (the
+ * recall kit's dates.ts): none for a turn that says nothing ("OK." would otherwise come up
+ * for every question about its day); a date that cannot be read only leaves them out.
+ */
+async function dateWords (turn: TurnInput & { timestamp?: string }): Promise<string | undefined> {
+  if (!informative(turn.content)) return undefined
+  return await turnDateWords(turn.content, turn.timestamp).catch(() => undefined)
 }
 
 /**

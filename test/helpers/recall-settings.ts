@@ -8,8 +8,9 @@ import { EntitySettings } from '../../plugins/recall-entity/settings.ts'
 import { ExpansionSettings } from '../../plugins/recall-expansion/settings.ts'
 import { HydeSettings } from '../../plugins/recall-hyde/settings.ts'
 import { SelfQuerySettings } from '../../plugins/recall-self-query/settings.ts'
+import { TimeSettings } from '../../plugins/recall-time/settings.ts'
 
-export const SHIPPED_RECALL_SCHEMA = recallSettingsSchema([HybridSettings, EntitySettings, ExpansionSettings, HydeSettings, SelfQuerySettings].map(settings => ({ settings })))
+export const SHIPPED_RECALL_SCHEMA = recallSettingsSchema([HybridSettings, EntitySettings, ExpansionSettings, HydeSettings, SelfQuerySettings, TimeSettings].map(settings => ({ settings })))
 
 /** Every shipped key with its default (DECISIONS.md's list). */
 export const RECALL_DEFAULTS: RecallSettings = Object.freeze(defaultsOf(SHIPPED_RECALL_SCHEMA))

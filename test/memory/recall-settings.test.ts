@@ -12,7 +12,7 @@ import { startChat } from '../chat/helpers.ts'
 import { memoryPlugins, postJson } from './memory-kernel.ts'
 import type { MemoryServiceImpl } from '../../plugins/memory/service.ts'
 
-const techniques = ['recall-hybrid', 'recall-entity', 'recall-expansion', 'recall-hyde', 'recall-self-query'].map(name => ({ name, module: repoPlugin(name) }))
+const techniques = ['recall-hybrid', 'recall-entity', 'recall-expansion', 'recall-hyde', 'recall-self-query', 'recall-time'].map(name => ({ name, module: repoPlugin(name) }))
 
 t.test('recall settings: every key with value and default; partial update, live and persisted; 400 leaves them as they were', async t => {
   const ws = new Workspace()
@@ -30,13 +30,13 @@ t.test('recall settings: every key with value and default; partial update, live 
   t.match(first._meta.defaults, { recall_enable_hybrid: true, recall_enable_hyde: false, recall_hybrid_bm25_weight: 0.3, recall_hybrid_vector_weight: 0.7, recall_hybrid_rrf_k: 60, recall_entity_similarity_threshold: 0.65, recall_entity_max_entities: 5, recall_expansion_max_variants: 3 })
 
   await s.kernel.current?.app.registry.memoryServices.first()?.storeTurn({ conversation_id: 'c', role: 'user', content: 'quokka facts', channel: 'st' })
-  t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'hybrid', 'entity_centric', 'query_expansion'])
+  t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'hybrid', 'entity_centric', 'query_expansion', 'time'])
 
   const up = await postJson(s, '/api/memory/recall-settings', { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 })
   t.equal(up.status, 200)
   t.same(up.body.updated, ['recall_enable_hybrid', 'recall_hybrid_rrf_k'])
   t.match(await get(), { recall_enable_hybrid: false, recall_hybrid_rrf_k: 10, recall_enable_query_expansion: true })
-  t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'entity_centric', 'query_expansion'], 'live: the next recall')
+  t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'entity_centric', 'query_expansion', 'time'], 'live: the next recall')
   const file = JSON.parse(readFileSync(path.join(ws.dataDir, 'memory_settings.json'), 'utf8'))
   t.match(file, { consolidation_batch_size: 7, recall_enable_hybrid: false, recall_hybrid_rrf_k: 10 }, 'written, other keys kept')
 
@@ -66,7 +66,7 @@ t.test('HyDE and self-query with a model: used when set; a failing, nonsensical 
     if (mode === 'junk') return { text: 'I would rather not.' }
     return system.includes('JSON') ? { text: '{"search": "beagle", "since": "2000-01-01", "until": null, "entity": null, "kind": "turns"}' } : { text: 'Our new beagle Pepper moved in.' }
   }
-  const on = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false, recall_enable_hyde: true, recall_enable_self_query: true, recall_hyde_model: 'openai/gpt-4o-mini', recall_self_query_model: 'gpt-4o-mini' }
+  const on = { recall_enable_hybrid: false, recall_enable_entity_centric: false, recall_enable_query_expansion: false, recall_enable_time: false, recall_enable_hyde: true, recall_enable_self_query: true, recall_hyde_model: 'openai/gpt-4o-mini', recall_self_query_model: 'gpt-4o-mini' }
   t.equal((await postJson(s, '/api/memory/recall-settings', on)).status, 200)
   const r = await postJson(s, '/api/memory/recall', { query: 'which animal joined the household?', channel: 'hm' })
   t.equal(r.status, 200)

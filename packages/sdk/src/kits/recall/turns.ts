@@ -2,14 +2,20 @@
 // when it keeps them with a full-text index of its own (GraphStore.searchTurns: Neo4j's
 // Lucene index), else the relational store's full text. The relational store is the
 // record, so the graph store being down sends the search back to it (nothing degrades);
-// any other failure is the caller's to see.
+// any other failure is the caller's to see. A query naming a time ("in May 2023", "on 7 May
+// 2023") searches for that day's or month's date words too (dates.ts), which every turn's
+// keywords hold for when it was said and for the days its relative dates point to.
 import type { CopyStore, Turn, TurnStore, VectorQuery } from '../../contracts/memory-stores.ts'
 import { StoreUnavailableError } from '../memory/index.ts'
+import { queryDateWords } from './dates.ts'
 
 export async function keywordTurns (
   stores: { graph?: CopyStore, relational?: TurnStore },
-  q: { text: string, channels: string[], limit: number },
+  query: { text: string, channels: string[], limit: number },
 ): Promise<Array<Turn & { score: number }>> {
+  // First: a search reads a query's first twelve words. A date that cannot be read adds nothing.
+  const dates = await queryDateWords(query.text).catch(() => [])
+  const q = dates.length === 0 ? query : { ...query, text: `${dates.join(' ')} ${query.text}` }
   return await graphFirst(stores, g => g.searchTurns?.bind(g), r => r.searchTurns(q), q)
 }
 
