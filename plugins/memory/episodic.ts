@@ -15,7 +15,7 @@ import type { WriteOutcome } from './outbox/outbox.ts'
 
 /**
  * `earlier`: what was said before it, oldest first, as the caller holds it (then the store is
- * not read for it). `date_words`: its date words when already read (dateWords; else read as it is stored).
+ * not read for it). `date_words`: its date words when already read ('' for none; dateWords; else read as it is stored).
  */
 export interface TurnInput { conversation_id: string, role: string, content: string, channel?: string, metadata?: Record<string, unknown>, timestamp?: string, earlier?: string[], date_words?: string }
 /** A message of the write API: `name` says who spoke (OpenAI's field), `timestamp` when (default now). */
@@ -74,8 +74,7 @@ export class Episodic {
     const q: QueuedTurn = { ...turn, id: randomUUID(), timestamp: turn.timestamp ?? new Date().toISOString(), channel: checkChannel(turn.channel ?? DEFAULT) }
     // Read before the outbox: the first text with a date loads the date parser, which must
     // not count against the store's write deadline (the write would answer "queued").
-    const words = await dateWords(q)
-    if (words !== undefined) q.date_words = words
+    q.date_words = await dateWords(q) ?? ''
     const outbox = this.#ctx.outbox
     if (outbox === undefined) {
       try {

@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
 import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-service'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { FusionSettings, contentKey, enableKey, settingsOf, vectorTurns } from '@agentd/sdk/kits/recall'
+import { FusionSettings, contentKey, enableKey, settingsOf, vectorTurns, elapsedMs } from '@agentd/sdk/kits/recall'
 import { TIMED_OUT, within, inSpan, tracing } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
@@ -97,7 +97,7 @@ export class Recall {
     ])
     const t0 = performance.now()
     const parts = fuseCandidates(countedOnce(results), partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen)
-    acc.timings.fuse = ms(t0)
+    acc.timings.fuse = elapsedMs(t0)
     parts.facts = orderFacts(parts.facts, query.text)
     const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null } }
     return await this.#finish(query, bundle, techniques, acc)
@@ -109,7 +109,7 @@ export class Recall {
     const channels = recallChannels(channel)
     const t0 = performance.now()
     const embedding = await this.#embedding.embed(query.text, opts.signal)
-    acc.timings.embed = ms(t0)
+    acc.timings.embed = elapsedMs(t0)
     // Other texts (query variants, a hypothetical answer) are embedded by the embedder that made the query's vector.
     const embedLike = async (text: string): Promise<EmbeddingRef | undefined> => {
       if (embedding === undefined) return undefined
@@ -149,7 +149,7 @@ export class Recall {
       if (strict || !(err instanceof StoreUnavailableError)) throw err
       acc.degraded.push('relational')
       return { ids: new Set(), texts: new Set() }
-    } finally { acc.timings.conversation = ms(t0) }
+    } finally { acc.timings.conversation = elapsedMs(t0) }
   }
 
   /** One technique within its time limit; what it gives, or nothing (said in notes and degraded) when it fails. */
@@ -183,7 +183,7 @@ export class Recall {
         ctx.log.warn({ technique: tech.name, err: (err as Error).message }, 'memory: a recall technique failed; recall goes on without it')
       }
       return none
-    } finally { acc.timings[`technique:${tech.name}`] = ms(t1) }
+    } finally { acc.timings[`technique:${tech.name}`] = elapsedMs(t1) }
   }
 
   /** Renders the bundle within the token budget, says what ran and what was missing, runs recall:after. */
@@ -191,8 +191,8 @@ export class Recall {
     const ctx = this.#ctx
     const t0 = performance.now()
     const context = renderBundle(bundle, query.token_budget ?? ctx.opts.tokenBudget)
-    acc.timings.render = ms(t0)
-    acc.timings.total = ms(acc.started)
+    acc.timings.render = elapsedMs(t0)
+    acc.timings.total = elapsedMs(acc.started)
     const result: RecallResult = { ...bundle, context, techniques: techniques.map(x => x.name).filter(n => acc.ran.includes(n)), timings_ms: acc.timings }
     if (acc.degraded.length > 0) result.degraded = [...new Set(acc.degraded)]
     if (Object.keys(acc.notes).length > 0) result.notes = acc.notes
@@ -211,4 +211,3 @@ export class Recall {
 /** What one recall gathers as its techniques run. */
 interface Accumulated { started: number, timings: Record<string, number>, degraded: string[], notes: Record<string, string>, ran: string[] }
 
-const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100

@@ -3,12 +3,11 @@
 // recall_entity_max_entities), then their current facts, and the turns that mention them
 // (keyword search for the query with the entities' names and aliases). Works with what
 // exists: with no graph store or no entities yet it gives nothing.
-import { STOPWORDS, keywordTurns, settingsOf, words } from '@agentd/sdk/kits/recall'
+import { STOPWORDS, keywordTurns, settingsOf, words, elapsedMs } from '@agentd/sdk/kits/recall'
 import { EntitySettings } from './settings.ts'
 import type { Entity, EntityGraph, Fact, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
-const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 /**
  * Words of the query that could name an entity: capitalised words that are not function
@@ -84,7 +83,7 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
               (await graph.entities({ channel, search: w, offset: 0, limit: 5 })).items.filter(e => mentions(e, w)))))).flat()
       for (const e of byName) if (!found.has(e.id)) found.set(e.id, { ...e, score: 1 })
       for (const e of near ?? []) if (e.score >= s.recall_entity_similarity_threshold && !found.has(e.id)) found.set(e.id, e)
-      timings.match = ms(t0)
+      timings.match = elapsedMs(t0)
       const entities = [...found.values()].sort((a, b) => b.score - a.score || b.salience - a.salience).slice(0, max)
       if (entities.length === 0) return { entities: [], facts: [], relevant_turns: [], timings_ms: timings }
       t0 = performance.now()
@@ -97,13 +96,13 @@ export function entityTechnique (stores: { graph: () => GraphStore | undefined, 
         .filter(f => f.superseded_at === null && input.channels.includes(f.channel))
         .sort((a, b) => b.score - a.score)
         .filter(f => !seen.has(f.id) && seen.add(f.id) !== undefined)
-      timings.facts = ms(t0)
+      timings.facts = elapsedMs(t0)
       t0 = performance.now()
       const rel = stores.relational()
       const aliases = entities.flatMap(e => [e.name, ...e.aliases]).join(' ')
       // The graph store's copies of the turns when it keeps them (Neo4j's full-text index), else the relational store's.
       const turns = await keywordTurns({ graph, relational: rel }, { text: `${input.query} ${aliases}`, channels: input.channels, limit: Math.max(input.top_k * 2, 20) })
-      timings.turns = ms(t0)
+      timings.turns = elapsedMs(t0)
       return {
         entities,
         facts,

@@ -7,11 +7,10 @@
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
 import type { TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { settingsOf } from '@agentd/sdk/kits/recall'
+import { settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
 import { ExpansionSettings } from './settings.ts'
 
-const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 export function expansionTechnique (relational: () => TurnStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
@@ -23,14 +22,14 @@ export function expansionTechnique (relational: () => TurnStore | undefined, syn
       if (rel === undefined) return {}
       let t0 = performance.now()
       const variants = expandQuery(input.query, s.recall_expansion_max_variants, synonymsOf)
-      const timings: Record<string, number> = { variants: ms(t0) }
+      const timings: Record<string, number> = { variants: elapsedMs(t0) }
       if (variants.length === 0) return { relevant_turns: [], timings_ms: timings }
       const n = Math.max(input.top_k * 2, 20)
       t0 = performance.now()
       // One keyword search over every variant's words (IDF weighs them): one query however
       // many variants, since every technique shares one database connection on PGlite.
       const text = await rel.searchTurns({ text: variants.join(' '), channels: input.channels, limit: n })
-      timings.search = ms(t0)
+      timings.search = elapsedMs(t0)
       return { relevant_turns: text.map(t => ({ ...t })), timings_ms: timings }
     },
   }

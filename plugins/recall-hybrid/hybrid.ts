@@ -5,7 +5,7 @@
 // When the graph store keeps copies of the turns with a full-text index of its own
 // (GraphStore.searchTurns: Neo4j's Lucene index), the keyword list comes from there; the
 // graph store being down sends it back to the relational store, the record.
-import { FusionSettings, keywordTurns, rrf, settingsOf } from '@agentd/sdk/kits/recall'
+import { FusionSettings, keywordTurns, rrf, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { HybridSettings } from './settings.ts'
 import type { CopyStore, Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
@@ -13,7 +13,6 @@ import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk
 /** Below this cosine a vector neighbour is noise, not a match. */
 const MIN_SIMILARITY = 0.05
 
-export const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 /** How deep each list is read: fusion needs more than the top_k of each to agree on. */
 export const depth = (topK: number): number => Math.max(topK * 3, 30)
@@ -28,7 +27,7 @@ export function hybridTechnique (relational: () => TurnStore | undefined, graph:
       const timings: Record<string, number> = {}
       const timed = async <T>(stage: string, p: Promise<T>): Promise<T> => {
         const t0 = performance.now()
-        try { return await p } finally { timings[stage] = ms(t0) }
+        try { return await p } finally { timings[stage] = elapsedMs(t0) }
       }
       const n = depth(input.top_k)
       const { embedding, channels } = input

@@ -4,13 +4,12 @@
 // an answer that is not the JSON asked for, it gives nothing and says why (`note`).
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { Value } from '@agentd/sdk/typebox/value'
-import { askModel, FusionSettings, rrf, RecallModelError, settingsOf } from '@agentd/sdk/kits/recall'
+import { askModel, FusionSettings, rrf, RecallModelError, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { SelfQuerySettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
-const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 export const Filters = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -55,8 +54,8 @@ export function selfQueryTechnique (deps: { relational: () => TurnStore | undefi
         f = parseFilters(answer)
       } catch (err) {
         if (input.signal?.aborted === true) throw err
-        return { note: err instanceof RecallModelError ? err.message : `the model failed: ${(err as Error).message}`, timings_ms: { model: ms(t0) } }
-      } finally { timings.model = ms(t0) }
+        return { note: err instanceof RecallModelError ? err.message : `the model failed: ${(err as Error).message}`, timings_ms: { model: elapsedMs(t0) } }
+      } finally { timings.model = elapsedMs(t0) }
       if (f.kind === 'facts' || f.kind === 'entities') return { relevant_turns: [], timings_ms: timings }
       t0 = performance.now()
       const text = [f.search ?? input.query, f.entity ?? ''].join(' ').trim()
@@ -69,7 +68,7 @@ export function selfQueryTechnique (deps: { relational: () => TurnStore | undefi
         rel.searchTurns({ text, channels: input.channels, limit: n }),
         embedding === undefined ? [] : rel.similarTurns({ embedding, channels: input.channels, limit: n }),
       ])
-      timings.search = ms(t0)
+      timings.search = elapsedMs(t0)
       const s = settingsOf(FusionSettings, input.settings)
       const fused = rrf<Turn>([{ weight: s.recall_hybrid_bm25_weight, items: kw.filter(inRange) }, { weight: s.recall_hybrid_vector_weight, items: vector.filter(t => t.score > 0.05 && inRange(t)) }],
         s.recall_hybrid_rrf_k, t => t.id, t => Date.parse(t.timestamp))

@@ -10,10 +10,9 @@
 // expression.
 import type { CopyStore, Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { FusionSettings, keywordTurns, queryDateWords, rrf, settingsOf } from '@agentd/sdk/kits/recall'
+import { FusionSettings, keywordTurns, queryDateWords, rrf, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { TimeSettings } from './settings.ts'
 
-const ms = (t0: number): number => Math.round((performance.now() - t0) * 100) / 100
 
 /**
  * How many turns of the named time are read: a month of a busy channel holds more, and
@@ -34,7 +33,7 @@ export function timeTechnique (relational: () => TurnStore | undefined, graph: (
       if (rel === undefined) return {}
       let t0 = performance.now()
       const dates = await queryDateWords(input.query)
-      const timings: Record<string, number> = { dates: ms(t0) }
+      const timings: Record<string, number> = { dates: elapsedMs(t0) }
       if (dates.length === 0) return { relevant_turns: [], timings_ms: timings }
       t0 = performance.now()
       const stores = { graph: graph(), relational: rel }
@@ -45,7 +44,7 @@ export function timeTechnique (relational: () => TurnStore | undefined, graph: (
         keywordTurns(stores, { text: input.query, channels, limit: n }),
         embedding === undefined ? [] : input.nearestTurns?.(n) ?? rel.similarTurns({ embedding, channels, limit: n }),
       ])
-      timings.search = ms(t0)
+      timings.search = elapsedMs(t0)
       const then = new Set(dated.map(t => t.id))
       const s = settingsOf(FusionSettings, input.settings)
       const fused = rrf<Turn>([
