@@ -4,7 +4,8 @@
 // is searched, then kept by this process's own writes (the relational store reports each
 // turn it adds and every delete). Writers in other processes: the counts are read again
 // after a minute, and at once when the turns table has grown by a quarter since they were
-// (the search's statement compares its size on disk, a cheap stat): a bulk load behind the
+// (the search's statement compares its size on disk, a cheap stat on PostgreSQL; on PGlite,
+// where the process owns the database, no other writer exists and no stat is made): a bulk load behind the
 // store's back left N at a tenth of the table and the searches after it fetching thousands
 // of candidates (bench/memory.bench.ts). Summing the conversations each search cost
 // 0.2-0.35 ms of its statement at 300 conversations a channel on PGlite

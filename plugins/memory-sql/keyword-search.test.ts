@@ -121,7 +121,9 @@ for (const backend of SQL_BACKENDS) {
   })
 }
 
-for (const backend of SQL_BACKENDS) {
+// Where other processes write (PostgreSQL shared by a cluster). On PGlite the process owns
+// the database and every turn goes through the store: its sizes are kept without a stat.
+for (const backend of SQL_BACKENDS.filter(b => b.name !== 'pglite')) {
   t.test(`turns written behind the store's back are counted by the next search once the table has grown, on ${backend.name}`, async t => {
     const h = await backend.open(t)
     const store = new SqlRelationalStore(h)

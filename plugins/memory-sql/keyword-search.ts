@@ -125,16 +125,22 @@ async function plan (db: Kysely<unknown>, q: KeywordQuery): Promise<Omit<Planned
  * technique queues on the one connection, so two searches in two statements each were
  * the techniques' largest cost in a chat.
  */
-const waiting = new WeakMap<Kysely<unknown>, { columns: readonly string[], searches: Planned[] }>()
+const waiting = new WeakMap<Kysely<unknown>, { columns: readonly string[], othersWrite: boolean, searches: Planned[] }>()
 
-/** The best `q.limit` turns for the query, each with the `columns` of its row and its `score`. */
-export async function keywordSearch (db: Kysely<unknown>, columns: readonly string[], q: KeywordQuery): Promise<Row[]> {
+/**
+ * The best `q.limit` turns for the query, each with the `columns` of its row and its `score`.
+ * `othersWrite`: other processes may write turns (PostgreSQL), so each search checks the
+ * table's size on disk (channel-sizes.ts). On PGlite this process owns the database and
+ * the store sees every turn written: the stat behind `pg_relation_size` (~140 us of a
+ * PGlite statement, a file lookup through its file system layer) is left out.
+ */
+export async function keywordSearch (db: Kysely<unknown>, columns: readonly string[], q: KeywordQuery, othersWrite = true): Promise<Row[]> {
   const planned = await plan(db, q)
   if (planned === undefined) return []
   return await new Promise<Row[]>((resolve, reject) => {
     let batch = waiting.get(db)
     if (batch === undefined) {
-      const created = { columns, searches: [] as Planned[] }
+      const created = { columns, othersWrite, searches: [] as Planned[] }
       waiting.set(db, created)
       setImmediate(() => {
         waiting.delete(db)
@@ -146,7 +152,7 @@ export async function keywordSearch (db: Kysely<unknown>, columns: readonly stri
           else group.push(p)
         }
         for (const group of groups.values()) {
-          runTogether(db, created.columns, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
+          runTogether(db, created.columns, created.othersWrite, group).catch((err: unknown) => { for (const p of group) p.fail(err) })
         }
       })
       batch = created
@@ -160,7 +166,7 @@ export async function keywordSearch (db: Kysely<unknown>, columns: readonly stri
  * selecting words' turns: id, time, stored tsvector and whole row, with the channels' size
  * and each word as the database normalizes it), each search scored here (bm25.ts).
  */
-async function runTogether (db: Kysely<unknown>, columns: readonly string[], searches: Planned[]): Promise<void> {
+async function runTogether (db: Kysely<unknown>, columns: readonly string[], othersWrite: boolean, searches: Planned[]): Promise<void> {
   const channels = searches[0].q.channels
   const words = [...new Set(searches.flatMap(p => p.tsqs))]
   const normalized = new Map<string, TermQuery>()
@@ -185,7 +191,7 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
   const whole = sql.join(columns.map(c => sql.ref(`t.${c}`)))
   const r = await sql<{ n: string | null, bytes: number, tq: string[] | null, rows: string | null }>`SELECT
       ${check.always ? sizes : sql`NULL::text`} AS n,
-      pg_relation_size('turns')::float8 AS bytes,
+      ${othersWrite || check.always ? sql`pg_relation_size('turns')::float8` : sql`NULL::float8`} AS bytes,
       ${asked.length === 0 ? sql`NULL::text[]` : sql`(SELECT array_agg(to_tsquery('simple', w)::text ORDER BY i) FROM unnest(${asked}::text[]) WITH ORDINALITY AS u(w, i))`} AS tq,
       (SELECT string_agg(c.id::text || ' ' || date_part('epoch', c.ts) || ' ' || c.idx || ' ' || c.content_tsv::text || E'\t' || c.whole, E'\n')
         FROM (SELECT t.id, t.ts, t.idx, t.content_tsv, json_build_array(${whole})::text AS whole FROM turns t
@@ -195,7 +201,7 @@ async function runTogether (db: Kysely<unknown>, columns: readonly string[], sea
   let n = knownSize(db, channels) ?? 0
   const bytes = Number(head?.bytes ?? 0)
   // Grown past the check: another process wrote turns; its channels' sizes are read again.
-  const sizesRead = head?.n ?? (!check.always && bytes > check.past ? (await sql<{ n: string }>`SELECT ${sizes} AS n`.execute(db)).rows[0]?.n : null)
+  const sizesRead = head?.n ?? (!check.always && othersWrite && bytes > check.past ? (await sql<{ n: string }>`SELECT ${sizes} AS n`.execute(db)).rows[0]?.n : null)
   if (sizesRead != null) {
     const read = JSON.parse(sizesRead) as Record<string, number>
     n = check.channels.reduce((sum, c) => sum + (read[c] ?? 0), 0)

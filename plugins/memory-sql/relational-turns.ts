@@ -107,7 +107,7 @@ export class SqlTurnRoles extends SqlStoreBase {
   }
 
   async searchTurns (q: { text: string, channels: string[], limit: number }): Promise<Array<Turn & { score: number }>> {
-    return await this.run(async db => (await keywordSearch(db, TURN_COLUMNS, q)).map(row => ({ ...toTurn(row), score: num(row.score) })))
+    return await this.run(async db => (await keywordSearch(db, TURN_COLUMNS, q, this.backend !== 'pglite')).map(row => ({ ...toTurn(row), score: num(row.score) })))
   }
 
   // Compared at millisecond precision: the contract's timestamps are ISO strings with
