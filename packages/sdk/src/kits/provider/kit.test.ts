@@ -68,6 +68,20 @@ t.test('deadline: touching keeps it alive; silence past the timeout aborts it as
   e.dispose()
 })
 
+t.test('deadline: a paused clock never times out; after resume, silence is cut within 9/8 of the timeout', async t => {
+  const d = new Deadline(80)
+  t.teardown(() => { d.dispose() })
+  d.pause()
+  await new Promise(resolve => setTimeout(resolve, 200))
+  t.equal(d.signal.aborted, false, 'held by the consumer for 2.5 timeouts: alive')
+  const resumed = performance.now()
+  d.resume()
+  await new Promise<void>(resolve => { d.signal.addEventListener('abort', () => { resolve() }, { once: true }) })
+  const after = performance.now() - resumed
+  t.ok(after >= 80 && after < 80 * 9 / 8 + 40, `cut ${after.toFixed(0)} ms after the resume (timer slack 40 ms)`)
+  t.equal(d.timedOut, true)
+})
+
 t.test('URLs are shown without credentials', async t => {
   const { safeUrl } = await import('./secrets.ts')
   t.equal(safeUrl('http://bob:hunter2@10.0.0.5:8000/v1'), 'http://10.0.0.5:8000/v1')
