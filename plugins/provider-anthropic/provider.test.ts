@@ -134,6 +134,18 @@ t.test('streaming: reasoning then text deltas; the signature before finish, whic
   t.same(finish.usage, { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 })
 })
 
+t.test('an error event mid-stream ends the stream with a provider error stating it; the text before it was relayed', async t => {
+  const fake = await startFakeAnthropic(t)
+  fake.enqueue({ text: 'abcdefgh', chunkSize: 4, errorAfter: { events: 5 } })
+  const { provider } = make(fake.url)
+  const parts: string[] = []
+  const err = await rejection((async () => { for await (const p of provider.stream(ask('q'))) if (p.type === 'text-delta') parts.push(p.delta) })())
+  t.same(parts, ['abcd', 'efgh'], 'message_start, ping, content_block_start and two deltas came first')
+  t.equal(err.code, 'AGENT_ERR_PROVIDER_BAD_RESPONSE')
+  t.match(err.message, /overloaded_error/)
+  t.match(err.message, /Overloaded/)
+})
+
 t.test('529 overloaded is retried after a backoff', async t => {
   const fake = await startFakeAnthropic(t)
   // Retry-After: 0 is no wait asked for: the SDK backs off (0.5 s less up to 25% jitter).

@@ -5,6 +5,7 @@
 // imported on the first call, not at start: a server that never talks to Anthropic never
 // loads it.
 import type Anthropic from '@anthropic-ai/sdk'
+import type { Stream } from '@anthropic-ai/sdk/streaming'
 import type { FastifyBaseLogger } from 'fastify'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
@@ -12,7 +13,7 @@ import {
   type Catalogue, type ResolvedSettings, type UpstreamContext,
 } from '@agentd/sdk/kits/provider'
 import { finishReason, toParams, usageOf } from './convert.ts'
-import { EventAssembler } from './stream.ts'
+import { EventAssembler, SseAssembler, type SseErrorContext } from './stream.ts'
 import type { ThinkingSettings } from './thinking.ts'
 
 export interface AnthropicConfig {
@@ -72,9 +73,11 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     defaultHeaders: cfg.headers,
   })
   // `calls` for completions; health probes are quick questions (`quick`): never retried.
-  let clients: Promise<{ calls: Anthropic, quick: Anthropic }> | undefined
-  const sdk = async (): Promise<{ calls: Anthropic, quick: Anthropic }> => await (clients ??= import('@anthropic-ai/sdk').then(
-    ({ default: SDK }) => ({ calls: client(SDK, cfg.maxRetries), quick: client(SDK, 0) }),
+  // The SDK's SSE decoder (`Stream.rawEvents`) too, for streams (stream.ts says why).
+  type Clients = { calls: Anthropic, quick: Anthropic, SDK: typeof Anthropic, Stream: typeof Stream }
+  let clients: Promise<Clients> | undefined
+  const sdk = async (): Promise<Clients> => await (clients ??= Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/streaming')]).then(
+    ([{ default: SDK }, { Stream }]) => ({ calls: client(SDK, cfg.maxRetries), quick: client(SDK, 0), SDK, Stream }),
     (err: unknown) => { clients = undefined; throw err },
   ))
   const log = cfg.log
@@ -92,14 +95,17 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
 
   const stream = (req: CompletionRequest, signal?: AbortSignal): AsyncIterable<StreamPart> => {
     const c: UpstreamContext = { ...ctx, model: req.model }
+    let errors: SseErrorContext | undefined
     return relayStream(async () => {
       ensureConfigured()
       noteUnsupported(req)
       const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
-      const { calls } = await sdk()
-      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }))
-      return { upstream, deadline }
-    }, new EventAssembler(req), c)
+      const { calls, SDK, Stream } = await sdk()
+      // The SDK sends, retries and turns error answers into its errors; its SSE decoder reads the body.
+      const { value: response, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }).asResponse())
+      errors = { APIError: SDK.APIError, headers: response.headers }
+      return { upstream: Stream.rawEvents(response, deadline.controller), deadline }
+    }, new SseAssembler(new EventAssembler(req), () => errors as SseErrorContext), c)
   }
 
   return {

@@ -27,6 +27,8 @@ export interface AnthropicTextReply {
   model?: string
   /** Stream only: send this many events then fail the connection. */
   breakAfter?: number
+  /** Stream only: send this many events, then an `error` event (as the API reports overload mid-stream), then end. */
+  errorAfter?: { events: number, type?: string, message?: string }
 }
 export interface AnthropicErrorReply { status: number, type?: string, message?: string, headers?: Record<string, string> }
 export interface AnthropicHangReply { hang: true }
@@ -162,6 +164,11 @@ export class FakeAnthropic extends FakeUpstream<AnthropicReply> {
     const send = async (event: string, data: Record<string, unknown>): Promise<boolean> => {
       if (res.destroyed) return false
       if (reply.breakAfter !== undefined && sent >= reply.breakAfter) { res.destroy(); return false }
+      if (reply.errorAfter !== undefined && sent >= reply.errorAfter.events) {
+        const { type = 'overloaded_error', message = 'Overloaded' } = reply.errorAfter
+        res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`)
+        return false
+      }
       await sleep(reply.delayMs ?? 0)
       if (res.destroyed) return false
       res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`)
