@@ -49,3 +49,11 @@ t.test('a pasted recall block and small talk give nothing', async t => {
   for (const s of ['Hello there!', 'How do I reset my password?', 'Can you write me a poem?', "I'm fine, thanks", 'ok', 'Thank you so much!']) t.ok(isSmallTalk(s), s)
   for (const s of ['I work at Initech.', 'Thanks, and by the way I moved to Rome.']) t.notOk(isSmallTalk(s), s)
 })
+
+t.test('a liked thing is a thing: a clause after "I like" ("the effects are", "connection it brings") is no `likes` fact', async t => {
+  const liked = async (text: string): Promise<string[]> => (await one(text)).facts.filter(f => f.predicate === 'likes').map(f => f.object)
+  t.same(await liked('I love pottery and live music.'), ['pottery', 'live music'])
+  t.same(await liked('I love the connection it brings.'), [])
+  t.same(await liked('I really like the effects are.'), [])
+  t.same(await liked('I like it as well.'), [])
+})

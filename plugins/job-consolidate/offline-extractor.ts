@@ -153,6 +153,8 @@ function list (x: Ctx, s: string, src: string, predicate: string): void {
       if (obj === '' || /^(it|that|this|them|you|him|her|to)$/i.test(obj)) continue
       // A clause, not a thing liked ("when you give me tips", "having some of"): the listener, a verb's contraction, a dangling last word.
       if (/\b(you|your|me|my|that'll|it's|when|how|what)\b/i.test(obj) || /\b(of|to|for|with|the|a|an|and|some|about)$/i.test(obj)) continue
+      // A clause of its own ("skill is awesome", "the effects are", "connection it brings") or no thing at all ("as well").
+      if (/\b(is|are|was|were|am|it)\b/i.test(obj) || /^as well$/i.test(obj)) continue
       const proper = /^[A-Z]/.test(obj) && !NOT_NAMES.has(obj.toLowerCase())
       if (proper) x.c.entity(obj, 'Concept')
       x.c.fact(x.turn, USER, predicate, obj, 'current', x.conf, proper)

@@ -40,3 +40,20 @@ t.test('no remark from questions, the listener, a leading "it", or too little', 
   t.equal(remark('Thanks for having my back'), undefined)
   t.equal(remark('The weather in Paris was lovely last week'), undefined, 'not about the speaker')
 })
+
+t.test('a negated modal keeps its negation: "couldn\'t" is not conjugated into "coulds"', async t => {
+  t.same(objects("I couldn't play or help the team for a month"), ["couldn't play or help the team for a month"])
+  t.same(statements(nlp, "I wouldn't change a thing about the garden project")[0]?.object, "wouldn't change a thing about the garden project")
+})
+
+t.test('empathy and hedges are replies, not statements: "I can imagine", "I sort of"', async t => {
+  t.same(objects('I can imagine those hurdles were tough to deal with'), [])
+  t.same(objects('I just sort of made it up on the spot'), [])
+})
+
+t.test('no remark from showing or thanking: "check out my painting", "here\'s a pic of my family"', async t => {
+  t.equal(remark('Check out my painting for the art show next week'), undefined)
+  t.equal(remark("Here's a pic of my family at the lake last summer"), undefined)
+  t.equal(remark('I will add it to my list, thanks for the recommendation'), undefined)
+  t.equal(remark('Dyed my hair bright blue last week - come see'), undefined)
+})

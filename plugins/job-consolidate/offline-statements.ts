@@ -21,9 +21,12 @@ const AUX: Record<string, [string, Statement['tense']]> = {
   "'m": ['is', 'current'], am: ['is', 'current'], "'ve": ['has', 'past'], have: ['has', 'current'], was: ['was', 'past'], had: ['had', 'past'],
   "'ll": ['will', 'future'], will: ['will', 'future'], "'d": ['would', 'future'], can: ['can', 'current'], could: ['could', 'past'],
   "don't": ["doesn't", 'current'], "didn't": ["didn't", 'past'], "can't": ["can't", 'current'], "haven't": ["hasn't", 'past'], "wasn't": ["wasn't", 'past'], "won't": ["won't", 'future'],
+  // Modals stay as they are: conjugated as verbs, "I couldn't play" became "coulds play" (the negation lost).
+  "couldn't": ["couldn't", 'past'], "wouldn't": ["wouldn't", 'future'], "shouldn't": ["shouldn't", 'current'], "hadn't": ["hadn't", 'past'],
+  should: ['should', 'current'], might: ['might', 'future'], must: ['must', 'current'],
 }
 /** Verbs whose clause holds an opinion or a reply rather than something to remember. */
-const EMPTY_VERBS = new Set(['think', 'guess', 'suppose', 'hope', 'bet', 'mean', 'know', 'agree', 'see', 'wish', 'wonder', 'believe', 'appreciate', 'understand', 'remember', 'get', 'glad', 'sorry', 'sure', 'thankful', 'grateful', 'happy', 'feel', 'felt', 'can', 'would', 'could', 'love', 'like'])
+const EMPTY_VERBS = new Set(['think', 'guess', 'suppose', 'hope', 'bet', 'mean', 'know', 'agree', 'see', 'wish', 'wonder', 'believe', 'appreciate', 'understand', 'remember', 'get', 'glad', 'sorry', 'sure', 'thankful', 'grateful', 'happy', 'feel', 'felt', 'can', 'would', 'could', 'love', 'like', 'imagine', 'sort', 'kind'])
 const PRONOUNS: Array<[RegExp, string]> = [[/\bmy\b/gi, 'their'], [/\bmine\b/gi, 'theirs'], [/\bmyself\b/gi, 'themself'], [/\bme\b/g, 'them'], [/\bI'm\b/g, 'they are'], [/\bI've\b/g, 'they have'], [/\bI\b/g, 'they']]
 const MIN_WORDS = 4
 /** Words that say nothing on their own: a clause of only these and stop words ("is not gonna forget a second of it") is kept out. */
@@ -87,12 +90,14 @@ const OPENER = /^(?:(?:yeah|yes|yep|wow|whoa|oh|ohh|hey|hi|thanks|thank you|well
 const OWN = /\b(?:my|me|mine|myself)\b/i
 const MIN_REMARK_WORDS = 5
 const DEICTIC = /^(?:it|it's|that|that's|this|those|these|they|they're|he|she|there)\b/i
+/** Showing or thanking, not telling: "check out my painting", "here's a pic of my family", "thanks for the recommendation". */
+const SHOWING = /^(?:and |also |plus )?(?:check (?:it |this |that )?out|look at|take a look|here's|here is|here are)\b|\b(?:thanks|thank you|come see)\b/i
 
 export function remark (sentence: string): string | undefined {
   const s = sentence.trim().replace(OPENER, '').replace(/[.!\s]+$/, '')
   if (s.endsWith('?') || !OWN.test(s) || /\byou(?:r|rs|'re|'ve|'ll)?\b/i.test(s)) return undefined
   // "It gave me the upper hand": what "it" is was said before; alone the remark says little.
-  if (DEICTIC.test(s) || s.split(/\s+/).length < MIN_REMARK_WORDS || !saysSomething(s, 3)) return undefined
+  if (DEICTIC.test(s) || SHOWING.test(s) || s.split(/\s+/).length < MIN_REMARK_WORDS || !saysSomething(s, 3)) return undefined
   return s
 }
 
