@@ -80,9 +80,8 @@ async function serveBare (): Promise<void> {
   const Fastify = (await import('fastify')).default
   const cors = (await import('@fastify/cors')).default
   const { corsOptions, parseCorsOrigins } = await import('../core/cors.ts')
-  const { validatorCompiler } = await import('../core/validator-compiler.ts')
   const { coreRoutes } = await import('../core/routes.ts')
-  const { createRegistry, requestId } = await import('@agentd/sdk')
+  const { createRegistry, requestId, validatorCompiler } = await import('@agentd/sdk')
   const trivial = (await import(TRIVIAL_PLUGIN)).default
   // Request ids as every generation makes them (core/generation.ts: the caller's well-formed
   // X-Request-Id or a UUID, echoed in X-Request-Id): like CORS, a cost any deployment of this

@@ -3,7 +3,7 @@
 // succeeds whole or closes what it built and throws.
 import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { createRegistry, Hooks, ScopedResources, installBodyParsers, requestId, TIMED_OUT, within, type KernelApi, type PluginStatus, type ResourcePool } from '@agentd/sdk'
+import { createRegistry, Hooks, ScopedResources, installBodyParsers, requestId, lazySerializers, validatorCompiler, TIMED_OUT, within, type KernelApi, type PluginStatus, type ResourcePool } from '@agentd/sdk'
 import { ConfigView, type Env, type Settings } from './config.ts'
 import type { RuntimeConfig } from './config-schema.ts'
 import { Lifecycle } from './lifecycle.ts'
@@ -14,7 +14,6 @@ import { installSecurity } from './security.ts'
 import type { RateLimitBackend } from './rate-limit-store.ts'
 import { installOpenApi } from './openapi.ts'
 import { coreRoutes } from './routes.ts'
-import { validatorCompiler } from './validator-compiler.ts'
 import { requestLoggerFactory } from './request-logger.ts'
 import { PluginLoadError, type PlannedPlugin } from './plugin-loader.ts'
 
@@ -70,6 +69,8 @@ export class Generation {
       pluginTimeout: 60_000,
       bodyLimit: 8 * 1024 * 1024,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+      // Each route's serializer compiled on its first response, not at start (SDK kernel/schema-compilers.ts).
+      schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     })
     app.log = log
     const registry = createRegistry()
