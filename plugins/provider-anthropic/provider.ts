@@ -6,6 +6,7 @@
 // loads it.
 import type Anthropic from '@anthropic-ai/sdk'
 import type { FastifyBaseLogger } from 'fastify'
+import { traceHeaders } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
   attempt, relayStream, retryingFetch, upstream, usageOrEstimate,
@@ -97,7 +98,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       noteUnsupported(req)
       const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
       const { calls } = await sdk()
-      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }))
+      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal, headers: traceHeaders(req.trace) }))
       return { upstream, deadline }
     }, new EventAssembler(req), c)
   }
@@ -116,7 +117,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { calls } = await sdk()
       const { value: msg, deadline } = await attempt(c, timeoutMs, signal,
-        async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }))
+        async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal, headers: traceHeaders(req.trace) }))
       deadline.dispose()
       return resultOf(msg, req)
     },
