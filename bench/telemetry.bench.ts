@@ -11,8 +11,10 @@
 //
 // Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
 // Sampled: BENCH_SAMPLER=parentbased_traceidratio BENCH_SAMPLER_ARG=0.1 npx tsx bench/telemetry.bench.ts
-// Baseline with an AsyncLocalStorage entered (what the context manager's async hooks alone
+// Baseline with an AsyncLocalStorage entered (what a context manager's async hooks alone
 // cost, with no span): BENCH_BASELINE_ALS=1 npx tsx bench/telemetry.bench.ts
+// CPU profiles of both servers (V8, 200 us samples, written when they exit, start-up and
+// warm-up included): BENCH_CPU_PROF=/tmp/prof npx tsx bench/telemetry.bench.ts
 import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
