@@ -4,6 +4,7 @@
 // fast, so both servers run on the same one.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { availableParallelism } from 'node:os'
+import path from 'node:path'
 
 /** Pin with taskset where there are two or more cores and taskset exists. */
 export const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false } })()
@@ -15,7 +16,9 @@ export function pinSelf (): void {
 
 /** Runs `script` under tsx with `args` on core 1; resolves with the port it prints as its first line (`{"port":n}`). */
 export async function startPinned (script: string, args: string[]): Promise<{ child: ChildProcess, port: number }> {
-  const argv = ['--import=tsx', script, ...args]
+  // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it exits (200 us samples).
+  const prof = process.env.BENCH_CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF, args[0] ?? 'server')}`, '--cpu-prof-interval=200']
+  const argv = [...prof, '--import=tsx', script, ...args]
   const child = PIN ? spawn('taskset', ['-c', '1', process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }) : spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
   const port = await new Promise<number>((resolve, reject) => {
     let buf = ''

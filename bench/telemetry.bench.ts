@@ -11,8 +11,10 @@
 //
 // Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
 // Sampled: BENCH_SAMPLER=parentbased_traceidratio BENCH_SAMPLER_ARG=0.1 npx tsx bench/telemetry.bench.ts
-// Baseline with an AsyncLocalStorage entered (what the context manager's async hooks alone
+// Baseline with an AsyncLocalStorage entered (what a context manager's async hooks alone
 // cost, with no span): BENCH_BASELINE_ALS=1 npx tsx bench/telemetry.bench.ts
+// CPU profiles of both servers (V8, 200 us samples, written when they exit, start-up and
+// warm-up included): BENCH_CPU_PROF=/tmp/prof npx tsx bench/telemetry.bench.ts
 import type { ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs'
@@ -71,7 +73,7 @@ async function start (mode: string, upstream: string, receiver: string): Promise
   return await startPinned(self, [mode, upstream, receiver])
 }
 
-interface Round { rps: number, cpuUsPerRequest: number }
+interface Round { rps: number, cpuUsPerRequest: number, requests: number }
 
 async function round (server: { child: ChildProcess, port: number }): Promise<Round> {
   const cpu0 = await serverCpuUs(server.child)
@@ -81,7 +83,7 @@ async function round (server: { child: ChildProcess, port: number }): Promise<Ro
   })
   const cpu1 = await serverCpuUs(server.child)
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`)
-  return { rps: r.requests.average, cpuUsPerRequest: (cpu1 - cpu0) / r.requests.total }
+  return { rps: r.requests.average, cpuUsPerRequest: (cpu1 - cpu0) / r.requests.total, requests: r.requests.total }
 }
 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
@@ -104,6 +106,8 @@ async function main (): Promise<void> {
     const cpu = median(pairs.map(p => p.off.cpuUsPerRequest / p.on.cpuUsPerRequest))
     console.log(`POST /api/agent/chat: telemetry on ${median(pairs.map(p => p.on.rps)).toFixed(0)} req/s, off ${median(pairs.map(p => p.off.rps)).toFixed(0)} req/s; throughput ratio ${rps.toFixed(3)} (pairs ${pairs.map(p => (p.on.rps / p.off.rps).toFixed(2)).join(' ')})`)
     console.log(`server CPU per request: on ${median(pairs.map(p => p.on.cpuUsPerRequest)).toFixed(0)} us, off ${median(pairs.map(p => p.off.cpuUsPerRequest)).toFixed(0)} us; capacity ratio (off CPU / on) ${cpu.toFixed(3)}`)
+    const total = (k: 'on' | 'off'): number => pairs.reduce((n, p) => n + p[k].requests, 0)
+    console.log(`requests in the measured rounds: on ${total('on')}, off ${total('off')} (a CPU profile's per-request figures: BENCH_CPU_PROF=<dir>)`)
     console.log(`spans received by the OTLP receiver: ${receiver.spans()} (traces ${process.env.BENCH_TRACES === '0' ? 'off' : `on, sampler ${process.env.BENCH_SAMPLER ?? 'always_on'}${process.env.BENCH_SAMPLER_ARG === undefined ? '' : ` ${process.env.BENCH_SAMPLER_ARG}`}`}${process.env.BENCH_BASELINE_ALS === '1' ? '; the baseline with an AsyncLocalStorage entered' : ''})`)
     if (receiver.spans() === 0 && process.env.BENCH_TRACES !== '0') throw new Error('no span reached the receiver: the "on" server did not export')
     console.log(`TARGET chat throughput ratio (telemetry on / off) >= ${TARGET}: ${rps >= TARGET ? 'met' : 'NOT met'} (${rps.toFixed(3)})`)

@@ -1,7 +1,7 @@
 // POST /api/agent/run: validates the request, merges the run's configuration, runs the
 // agent, and cancels it when the client disconnects.
 import type { FastifyInstance } from 'fastify'
-import { concurrencyCap, envInt, ignoreUnknownFields } from '@agentd/sdk'
+import { concurrencyCap, envInt, ignoreUnknownFields, requestTrace } from '@agentd/sdk'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { AgentErrors } from './errors.ts'
 import { RunOverrides, type AgentOptions, type AutoRuleT, type RunConfig, type RunOverridesT } from './options.ts'
@@ -129,7 +129,7 @@ export function registerRoutes (app: FastifyInstance, opts: AgentOptions, autoRu
     const onClose = (): void => { if (!reply.raw.writableFinished) client.abort() }
     reply.raw.once('close', onClose)
     try {
-      const result = await runAgent(app, { ...prep, autoRules, autoFallback: opts.auto_fallback, clientSignal: client.signal, tracker })
+      const result = await runAgent(app, { ...prep, autoRules, autoFallback: opts.auto_fallback, clientSignal: client.signal, tracker, traceContext: requestTrace(request) })
       if (body.include_trace === false) delete result.trace
       result.result = result.answer
       // A provider failure (502/503/504) is the caller's signal to fix a key or a server, and

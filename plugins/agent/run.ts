@@ -23,7 +23,7 @@ import { stepMessages } from './messages.ts'
 import { splitThinking } from '@agentd/sdk/kits/output'
 import { trackTask, type AgentStatus, type TaskTracker } from './tracker.ts'
 import { storeRun } from './memory.ts'
-import { raceAbort } from '@agentd/sdk'
+import { raceAbort, type TraceContext } from '@agentd/sdk'
 
 export interface RunInput {
   task: string
@@ -38,6 +38,8 @@ export interface RunInput {
   tracker: TaskTracker
   /** Every trace entry as it is added (the streamed run, POST /api/agent/run/stream). */
   onTrace?: (step: TraceStep) => void
+  /** The caller's trace context (its HTTP request's, `requestTrace`): the parent of the run's model and tool call spans. */
+  traceContext?: TraceContext
 }
 
 export type { AgentResult }
@@ -101,7 +103,7 @@ class AgentRun {
       let result
       try {
         // The resolver's provider runs the provider hooks and honours the signal (middleware).
-        result = await rm.provider.complete({ ...req, model: rm.model }, this.signal)
+        result = await rm.provider.complete({ ...req, model: rm.model, ...(this.input.traceContext === undefined ? {} : { trace: this.input.traceContext }) }, this.signal)
       } catch (err) {
         if (this.signal.aborted) throw this.signal.reason
         throw err
@@ -126,7 +128,7 @@ class AgentRun {
     this.setStatus('executing')
     const t0 = performance.now()
     try {
-      const result = await raceAbort(this.tools.call(call, this.signal), this.signal)
+      const result = await raceAbort(this.tools.call(call, this.signal, this.input.traceContext), this.signal)
       this.addTrace({ type: 'observation', content: result.content, tool: call.name, is_error: result.isError, time_ms: msSince(t0) })
       return result
     } finally {

@@ -9,7 +9,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify'
 import { Type, type TSchema } from '@agentd/sdk/typebox'
 import type { TraceStep } from '@agentd/sdk/contracts/strategy'
-import { ignoreUnknownFields, sseContent } from '@agentd/sdk'
+import { ignoreUnknownFields, requestTrace, sseContent } from '@agentd/sdk'
 import { StreamSession } from '@agentd/sdk/kits/conversation'
 import type { AutoRuleT, RunConfig } from './options.ts'
 import type { RunBodyT } from './routes.ts'
@@ -82,6 +82,7 @@ export function registerStreamRoute (app: FastifyInstance, deps: StreamRouteDeps
         autoFallback: deps.autoFallback,
         clientSignal: stream.signal,
         tracker: deps.tracker,
+        traceContext: requestTrace(request),
         onTrace: (step) => { const ev = traceEvent(step); void send(ev.event, ev.data) },
       })
       if (body.include_trace === false) delete result.trace

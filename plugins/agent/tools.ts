@@ -4,12 +4,13 @@
 import type { FastifyInstance } from 'fastify'
 import type { ToolCall, ToolDefinition } from '@agentd/sdk/contracts/provider'
 import type { ToolResult } from '@agentd/sdk/contracts/tool-source'
+import type { TraceContext } from '@agentd/sdk'
 import { collectToolSet, toolCallWithHooks } from '@agentd/sdk/kits/tools'
 import type { RunConfig } from './options.ts'
 
 export interface RunTools {
   definitions: ToolDefinition[]
-  call: (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>
+  call: (call: ToolCall, signal: AbortSignal, trace?: TraceContext) => Promise<ToolResult>
 }
 
 /** `conversationId`: the run's memory conversation, given to the tool:after hook with the run's memory setting. */
@@ -20,8 +21,8 @@ export async function gatherTools (app: FastifyInstance, cfg: RunConfig, convers
   return {
     definitions: set.definitions,
     // Agent runs have no memory channel: memory stores them in its default one.
-    call: async (call, signal) => await toolCallWithHooks(app.hooks, call,
-      async (c) => await set.call(c, { signal, timeoutMs: cfg.tool_timeout_seconds * 1000 }),
+    call: async (call, signal, trace) => await toolCallWithHooks(app.hooks, call,
+      async (c) => await set.call(c, { signal, timeoutMs: cfg.tool_timeout_seconds * 1000, trace }),
       { conversation_id: conversationId, channel: null, use_memory: cfg.enable_memory }),
   }
 }

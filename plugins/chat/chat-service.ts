@@ -2,6 +2,7 @@
 // adapter onto the conversation kit's pipeline. The request was checked (prepare.ts); this
 // runs the session around one pipeline turn and shapes the chat's response.
 import type { Message } from '@agentd/sdk/contracts/provider'
+import type { TraceContext } from '@agentd/sdk'
 import type { ChatResponse } from './schema.ts'
 import { newSession } from './sessions.ts'
 import { capHistory, runConversation, type TurnToStore } from '@agentd/sdk/kits/conversation'
@@ -17,7 +18,7 @@ export interface ChatOutcome {
 const round2 = (n: number): number => Math.round(n * 100) / 100
 
 /** The chat's session around one turn of the conversation pipeline (the kit's runConversation). */
-export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { stream: boolean, signal?: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<ChatOutcome> {
+export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { stream: boolean, signal?: AbortSignal, trace?: TraceContext, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<ChatOutcome> {
   const { app, opts } = deps
   const { body } = prep
   const task = deps.tasks.start(mode.stream ? 'chat_stream' : 'chat', 'reasoning', prep.task_id, prep.session_id)
@@ -50,6 +51,7 @@ export async function runChat (deps: ChatDeps, prep: PreparedChat, mode: { strea
       settings: { temperature: prep.temperature, ...(typeof maxTokens === 'number' ? { max_tokens: maxTokens } : {}) },
       stream: mode.stream,
       signal: mode.signal,
+      trace: mode.trace,
       onEvent: (e) => {
         // `executing` while any tool of the round runs; `reasoning` as soon as the last one
         // is in, since the model call that reads the results comes next.

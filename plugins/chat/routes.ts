@@ -1,6 +1,6 @@
 // POST /api/agent/chat, POST /api/agent/chat/stream. (GET /api/agent/status: the tasks kit.)
 import type { FastifyInstance } from 'fastify'
-import { concurrencyCap, ignoreUnknownFields, sseContent } from '@agentd/sdk'
+import { concurrencyCap, ignoreUnknownFields, requestTrace, sseContent } from '@agentd/sdk'
 import { ChatRequestSchema, ChatResponseSchema, type ChatRequest } from './schema.ts'
 import { runChat } from './chat-service.ts'
 import { prepareChat, type ChatDeps } from './prepare.ts'
@@ -28,7 +28,7 @@ export async function chatRoutes (app: FastifyInstance, deps: ChatDeps): Promise
     const onClose = (): void => { if (!reply.raw.writableFinished) abort.abort(new Error('the client closed the connection')) }
     reply.raw.once('close', onClose)
     try {
-      const outcome = await runChat(deps, prep, { stream: false, signal: abort.signal })
+      const outcome = await runChat(deps, prep, { stream: false, signal: abort.signal, trace: requestTrace(request) })
       deps.memory.storeLater(prep.session_id, prep.body.channel, outcome.memoryTurns)
       return outcome.response
     } finally {

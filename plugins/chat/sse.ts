@@ -9,7 +9,7 @@ import { runChat } from './chat-service.ts'
 import { prepareChat, type ChatDeps } from './prepare.ts'
 import type { LoopEvent } from '@agentd/sdk/kits/tools'
 import type { ChatRequest } from './schema.ts'
-import type { SseEvent } from '@agentd/sdk'
+import { requestTrace, type SseEvent } from '@agentd/sdk'
 import { Type } from '@agentd/sdk/typebox'
 
 /** SPEC.md: tool_result content in the stream is cut to 500 characters. */
@@ -61,6 +61,7 @@ export function chatStreamHandler (deps: ChatDeps) {
       const outcome = await runChat(deps, prep, {
         stream: true,
         signal: stream.signal,
+        trace: requestTrace(request),
         onEvent: (e) => {
           const ev = streamEventOf(e)
           if (ev === undefined) return undefined

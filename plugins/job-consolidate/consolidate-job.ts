@@ -92,7 +92,7 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
       let worth = turns.length > 0
       if (worth && deps.relevance !== undefined) {
         try {
-          worth = await deps.relevance(turns, ctx.signal) ?? true
+          worth = await deps.relevance(turns, ctx.signal, ctx.trace) ?? true
         } catch (err) {
           if (ctx.signal.aborted) throw err
           metrics.relevance_failures.push({ conversation_id: conv.id, reason: (err as Error).message })
@@ -100,7 +100,7 @@ export async function consolidate (deps: ConsolidationDeps, ctx: JobContext): Pr
         if (!worth) metrics.conversations_irrelevant++
       }
       if (worth) {
-        const out = await run.extract(turns, ctx.signal)
+        const out = await run.extract(turns, ctx.signal, ctx.trace)
         out.extraction = attributeSpeakers(out.extraction, turns)
         if (s.extraction_condense_facts) {
           const kept = condenseFacts(out.extraction.facts)

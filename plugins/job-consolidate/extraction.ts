@@ -3,6 +3,7 @@
 // The schema is what the LLM's answer is validated against; the offline extractor builds
 // the same shape. Facts carry their predicate so supersession can compare "same subject,
 // same attribute" without parsing the claim.
+import type { TraceContext } from '@agentd/sdk'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { inThirdPerson } from './offline-statements.ts'
 
@@ -54,7 +55,8 @@ export interface ExtractionTurn { id: string, content: string, speaker?: string 
 
 export interface Extractor {
   readonly name: 'llm' | 'offline'
-  extract: (turns: ExtractionTurn[], signal?: AbortSignal) => Promise<Extraction>
+  /** `trace`: the job run's trace context, the parent of a model call's span. */
+  extract: (turns: ExtractionTurn[], signal?: AbortSignal, trace?: TraceContext) => Promise<Extraction>
 }
 
 /** Relationship types the extractor is told of (any snake_case type is taken), and `same_as` from the entity_linking job. */

@@ -49,11 +49,11 @@ async function jobConsolidate (app: FastifyInstance, opts: PluginOptions<Static<
       offline,
     },
     modelId: () => model().id,
-    relevance: async (turns, signal) => {
+    relevance: async (turns, signal, trace) => {
       const v = settings()
       if (!v.relevance_filter_enabled || (v.relevance_filter_model.trim() === '' && v.relevance_filter_provider.trim() === '')) return undefined
       return await askRelevance(chooseModel(app, v.relevance_filter_model, v.relevance_filter_provider), turns, {
-        prompt: v.relevance_filter_prompt, maxTokens: v.relevance_filter_max_tokens, timeoutMs: v.extraction_timeout_ms, signal,
+        prompt: v.relevance_filter_prompt, maxTokens: v.relevance_filter_max_tokens, timeoutMs: v.extraction_timeout_ms, signal, trace,
       })
     },
   }

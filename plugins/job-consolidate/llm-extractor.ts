@@ -4,6 +4,7 @@
 // more with what was wrong. Throws ExtractionFailed (with the reason) when it still has
 // nothing usable, when the model cannot be reached, or when it takes too long: the caller
 // then runs the offline extractor and reports why (choose.ts).
+import type { TraceContext } from '@agentd/sdk'
 import { check, formatErrors } from '@agentd/sdk'
 import type { CompletionRequest, Message, Provider } from '@agentd/sdk/contracts/provider'
 import { ENTITY_TYPES, ExtractionSchema, USER, type Extraction, type ExtractionTurn, type Extractor } from './extraction.ts'
@@ -71,7 +72,7 @@ export class LlmExtractor implements Extractor {
 
   constructor (private readonly o: LlmExtractorOptions) {}
 
-  async extract (turns: ExtractionTurn[], signal?: AbortSignal): Promise<Extraction> {
+  async extract (turns: ExtractionTurn[], signal?: AbortSignal, trace?: TraceContext): Promise<Extraction> {
     let choice: ModelChoice
     try { choice = this.o.model() } catch (err) { throw new ExtractionFailed(`no extraction model: ${(err as Error).message}`) }
     this.lastModel = choice.id
@@ -87,6 +88,7 @@ export class LlmExtractor implements Extractor {
       const req: CompletionRequest = {
         model: choice.model, messages: msgs, temperature: this.o.temperature?.() ?? 0, max_tokens: this.o.maxTokens?.() ?? 2000,
         ...(json ? { response_format: { type: 'json_schema' as const, name: 'memory_extraction', schema: ExtractionSchema as unknown as Record<string, unknown> } } : {}),
+        ...(trace === undefined ? {} : { trace }),
       }
       const ms = this.o.timeoutMs()
       const timeout = AbortSignal.timeout(ms)

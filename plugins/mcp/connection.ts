@@ -11,6 +11,7 @@ import {
   type Tool, type Resource, type Prompt,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
+import { traceHeaders, type TraceContext } from '@agentd/sdk'
 import type { ServerEntry } from './config.ts'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildTransport, type BuiltTransport, type WireTransport } from './transports.ts'
@@ -316,7 +317,7 @@ export class McpConnection {
    * Calls a tool. A failure of the tool, the server or the time limit comes back as
    * `isError` with a text that says what happened; an abort by the caller throws.
    */
-  async callTool (tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal, timeoutMs: number }): Promise<CallOutcome> {
+  async callTool (tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal, timeoutMs: number, trace?: TraceContext }): Promise<CallOutcome> {
     const client = this.#client
     if (client === undefined || this.status !== 'connected') {
       const state = this.status === 'error' ? `is unavailable (${this.error ?? 'error'})${this.nextRetryAt !== undefined ? '; reconnecting' : ''}` : `is ${this.status}`
@@ -326,7 +327,10 @@ export class McpConnection {
     // The SDK refreshes only after a 401; a token about to lapse is refreshed first.
     if (this.oauth !== undefined) await this.oauth.refreshIfDue()
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout: opts.timeoutMs })
+      // The trace context in the request's `_meta` (MCP's place for it, as `traceparent` and
+      // `tracestate`), from where the HTTP transports also send it as headers (transports.ts).
+      const meta = traceHeaders(opts.trace)
+      const result = await client.callTool({ name: tool, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }, undefined, { signal: opts.signal, timeout: opts.timeoutMs })
       return { content: this.redact(resultToText(result)), isError: result.isError === true }
     } catch (err) {
       if (opts.signal?.aborted === true) throw opts.signal.reason ?? err

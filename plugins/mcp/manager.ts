@@ -6,6 +6,7 @@ import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import { FileWatcher } from '@agentd/sdk'
+import type { ToolCallOptions } from '@agentd/sdk/contracts/tool-source'
 import { loadServersFile, type LoadedConfig } from './config.ts'
 import type { McpConnection, CallOutcome } from './connection.ts'
 
@@ -219,7 +220,7 @@ export class McpManager {
     return views.find(v => v.server === server && v.tool.name === tool)
   }
 
-  async callTool (name: string, args: Record<string, unknown>, opts: { signal?: AbortSignal, timeoutMs?: number } = {}): Promise<CallOutcome> {
+  async callTool (name: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallOutcome> {
     const view = this.resolveTool(name)
     if (view === undefined) {
       const known = this.toolViews().map(v => v.name)
@@ -233,6 +234,6 @@ export class McpManager {
     const timeoutMs = opts.timeoutMs === undefined
       ? own ?? this.#options.call_timeout_seconds * 1000
       : own === undefined ? opts.timeoutMs : Math.min(opts.timeoutMs, own)
-    return await conn.callTool(view.tool.name, args, { signal: opts.signal, timeoutMs })
+    return await conn.callTool(view.tool.name, args, { signal: opts.signal, timeoutMs, trace: opts.trace })
   }
 }

@@ -31,6 +31,31 @@ function lineSplitter (onLine: (line: string) => void): (chunk: Buffer | string)
   }
 }
 
+/** The trace context a JSON-RPC request's body carries in `params._meta`, if any. */
+function metaTrace (body: string): { traceparent: string, tracestate?: unknown } | undefined {
+  try {
+    const meta = (JSON.parse(body) as { params?: { _meta?: { traceparent?: unknown, tracestate?: unknown } } }).params?._meta
+    return typeof meta?.traceparent === 'string' ? { traceparent: meta.traceparent, tracestate: meta.tracestate } : undefined
+  } catch { return undefined }
+}
+
+/**
+ * A `fetch` that sends the trace context a JSON-RPC request carries in its `_meta` (a tool
+ * call's, connection.ts) as the W3C headers too, for servers that trace at the HTTP layer.
+ * The SDK's transports take no per-request headers; the body is a string here.
+ */
+export function metaTraceFetch (inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const body = init?.body
+    const trace = typeof body === 'string' && body.includes('"traceparent"') ? metaTrace(body) : undefined
+    if (trace === undefined) return await inner(input, init)
+    const headers = new Headers(init?.headers)
+    headers.set('traceparent', trace.traceparent)
+    if (typeof trace.tracestate === 'string') headers.set('tracestate', trace.tracestate)
+    return await inner(input, { ...init, headers })
+  }
+}
+
 /** `authProvider`: the server's OAuth (auth: "oauth"), for the HTTP transports. */
 export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDir: string, onStderr: (line: string) => void, authProvider?: OAuthClientProvider): BuiltTransport {
   if (kind === 'stdio') {
@@ -49,8 +74,9 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   }
   const url = new URL(cfg.url as string)
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
-  // A tool call's request carries the trace context of its execute_tool span while traces are exported.
-  const fetch = tracedFetch()
+  // A tool call's request carries the trace context of its execute_tool span while traces are
+  // exported: the connection puts it in the request's `_meta`; sent as headers here too.
+  const fetch = metaTraceFetch(tracedFetch())
   if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
   return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
 }

@@ -8,7 +8,7 @@ import type { MemoryBundle, RecallResult } from '@agentd/sdk/contracts/memory-se
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallSettings, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import { FusionSettings, contentKey, enableKey, settingsOf, vectorTurns, elapsedMs } from '@agentd/sdk/kits/recall'
-import { TIMED_OUT, within, inSpan, tracing } from '@agentd/sdk'
+import { TIMED_OUT, within, inSpan, tracing, type TraceContext } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
@@ -18,7 +18,7 @@ import { rankNeighbours, vectorRecency } from './vector-recency.ts'
 import { orderFacts } from './recall-time.ts'
 
 /** `seen`: texts the caller's prompt holds already (a chat's history); see MemoryService.recall. */
-export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[] }
+export interface RecallQuery { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[], trace?: TraceContext }
 
 /**
  * A read shared by the techniques of one recall: asked for `limit` items, it reads once and
@@ -79,7 +79,7 @@ export class Recall {
       const result = await this.#bundle(query, opts)
       span?.setAttributes({ 'agentd.recall.techniques': result.techniques, 'agentd.recall.degraded': result.degraded?.length ?? 0 })
       return result
-    })
+    }, undefined, query.trace)
   }
 
   async #bundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {

@@ -1,7 +1,7 @@
 // The /v1 routes (OpenAI's API): GET /v1/models, GET /v1/models/{id}, POST /v1/chat/completions.
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@agentd/sdk/typebox'
-import { concurrencyCap, Errors, ignoreUnknownFields, sseContent } from '@agentd/sdk'
+import { concurrencyCap, Errors, ignoreUnknownFields, requestTrace, sseContent } from '@agentd/sdk'
 import { CompletionRequestSchema, type CompletionRequestBody } from './schema.ts'
 import { runCompletion } from './service.ts'
 import { prepareCompletion, type CompletionDeps } from './prepare.ts'
@@ -73,7 +73,7 @@ export async function openaiRoutes (v1: FastifyInstance, deps: CompletionDeps): 
     const onClose = (): void => { if (!reply.raw.writableFinished) abort.abort(new Error('the client closed the connection')) }
     reply.raw.once('close', onClose)
     try {
-      const outcome = await runCompletion(deps, prep, { stream: false, signal: abort.signal })
+      const outcome = await runCompletion(deps, prep, { stream: false, signal: abort.signal, trace: requestTrace(request) })
       deps.memory.storeLater(prep.conversation_id, prep.channel, outcome.memoryTurns)
       const { loop } = outcome
       const calls = loop.client_tool_calls

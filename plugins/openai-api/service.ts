@@ -3,6 +3,7 @@
 // the tool loop, context fitting), with the client owning the conversation. The request was
 // checked (prepare.ts); this maps it onto a ConversationRequest and the result back.
 import type { FinishReason } from '@agentd/sdk/contracts/provider'
+import type { TraceContext } from '@agentd/sdk'
 import { lastUserText } from './convert.ts'
 import { runConversation, type TurnToStore } from '@agentd/sdk/kits/conversation'
 import type { LoopEvent, ToolLoopResult } from '@agentd/sdk/kits/tools'
@@ -19,7 +20,7 @@ export interface CompletionOutcome {
 const wireFinish = (f: FinishReason): CompletionOutcome['finish_reason'] => f === 'error' ? 'stop' : f
 
 /** One completion: the client's conversation through the conversation kit's pipeline. */
-export async function runCompletion (deps: CompletionDeps, prep: PreparedCompletion, mode: { stream: boolean, signal: AbortSignal, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<CompletionOutcome> {
+export async function runCompletion (deps: CompletionDeps, prep: PreparedCompletion, mode: { stream: boolean, signal: AbortSignal, trace?: TraceContext, onEvent?: (e: LoopEvent) => void | Promise<void> }): Promise<CompletionOutcome> {
   const { app, opts } = deps
   // Memory: recall for the newest user message; store it and the answer after the reply.
   // A request that only carries tool results (the client ran a tool) stores no user turn.
@@ -54,6 +55,7 @@ export async function runCompletion (deps: CompletionDeps, prep: PreparedComplet
     settings: prep.settings,
     stream: mode.stream,
     signal: mode.signal,
+    trace: mode.trace,
     onEvent: mode.onEvent,
   })
   return {

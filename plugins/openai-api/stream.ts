@@ -9,6 +9,7 @@
 // provider call and pending tool calls.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { StreamSession } from '@agentd/sdk/kits/conversation'
+import { requestTrace } from '@agentd/sdk'
 import { runCompletion } from './service.ts'
 import { prepareCompletion, type CompletionDeps } from './prepare.ts'
 import { toWireToolCall } from './convert.ts'
@@ -43,6 +44,7 @@ export function completionStreamHandler (deps: CompletionDeps) {
       const outcome = await runCompletion(deps, prep, {
         stream: true,
         signal: stream.signal,
+        trace: requestTrace(request),
         onEvent: (e: LoopEvent) => {
           if (e.type === 'text') return write(textHead + JSON.stringify(e.text) + closeTail)
           if (e.type === 'thinking') return write(thinkingHead + JSON.stringify(e.text) + closeTail)

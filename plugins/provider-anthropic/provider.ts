@@ -7,6 +7,7 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import type { Stream } from '@anthropic-ai/sdk/streaming'
 import type { FastifyBaseLogger } from 'fastify'
+import { traceHeaders } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
   attempt, relayStream, retryingFetch, upstream, usageOrEstimate,
@@ -102,7 +103,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const params: Anthropic.Messages.MessageCreateParamsStreaming = { ...toParams(req, maxTokens(req), cfg.thinking), stream: true }
       const { calls, SDK, Stream } = await sdk()
       // The SDK sends, retries and turns error answers into its errors; its SSE decoder reads the body.
-      const { value: response, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal }).asResponse())
+      const { value: response, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.messages.create(params, { signal: d.signal, headers: traceHeaders(req.trace) }).asResponse())
       errors = { APIError: SDK.APIError, headers: response.headers }
       return { upstream: Stream.rawEvents(response, deadline.controller), deadline }
     }, new SseAssembler(new EventAssembler(req), () => errors as SseErrorContext), c)
@@ -122,7 +123,7 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { calls } = await sdk()
       const { value: msg, deadline } = await attempt(c, timeoutMs, signal,
-        async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal }))
+        async d => await calls.messages.create({ ...toParams(req, maxTokens(req), cfg.thinking), stream: false }, { signal: d.signal, headers: traceHeaders(req.trace) }))
       deadline.dispose()
       return resultOf(msg, req)
     },

@@ -4,6 +4,7 @@
 // provider.
 import OpenAI from 'openai'
 import type { FastifyBaseLogger } from 'fastify'
+import { traceHeaders } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, ModelInfo, Provider, ProviderHealth, StreamPart } from '@agentd/sdk/contracts/provider'
 import {
   attempt, ProviderErrors, relayStream, retryingFetch, tag, upstream, usageOrEstimate,
@@ -90,7 +91,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       ensureConfigured()
       const params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = { ...toParams(req, quirks), stream: true }
       if (cfg.streamUsage) params.stream_options = { include_usage: true }
-      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.chat.completions.create(params, { signal: d.signal }))
+      const { value: upstream, deadline } = await attempt(c, timeoutMs, signal, async d => await calls.chat.completions.create(params, { signal: d.signal, headers: traceHeaders(req.trace) }))
       return { upstream, deadline }
     }, new ChunkAssembler(req), c)
   }
@@ -111,7 +112,7 @@ export function createOpenAICompatibleProvider (cfg: OpenAICompatibleConfig): Pr
       ensureConfigured()
       const c: UpstreamContext = { ...ctx, model: req.model }
       const { value: res, deadline } = await attempt(c, timeoutMs, signal,
-        async d => await calls.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal }))
+        async d => await calls.chat.completions.create({ ...toParams(req, quirks), stream: false }, { signal: d.signal, headers: traceHeaders(req.trace) }))
       deadline.dispose()
       return resultOf(id, res, req)
     },

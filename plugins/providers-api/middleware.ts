@@ -12,7 +12,7 @@
 // - a well-formed stream: one that ends without its `finish` part (a provider that
 //   broke the contract) gets one, with usage estimated and marked.
 import type { Hooks } from '@agentd/sdk'
-import { raceAbort, tracing, inSpan, startSpan, withActiveSpan, failSpan, captureContent } from '@agentd/sdk'
+import { raceAbort, tracing, inSpan, startSpan, spanContext, withActiveSpan, failSpan, captureContent } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, FinishPart, Provider, StreamPart, ToolCall } from '@agentd/sdk/contracts/provider'
 import { ProviderErrors, estimatePromptTokens, tag } from '@agentd/sdk/kits/provider'
 import { FIRST_TOKEN_EVENT, SpanKind, modelSpanName, recordResponse, requestAttributes } from './model-span.ts'
@@ -55,11 +55,12 @@ export function wrapProvider (inner: Provider, o: MiddlewareOptions): Provider {
   const complete = async (req: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
     const request = await before(req)
     if (!tracing()) return await call(request, signal)
-    return await inSpan(modelSpanName(request), requestAttributes(inner.id, request, false), async (span) => {
-      const result = await call(request, signal)
+    // The provider gets the call's span as its trace context, and sends it upstream.
+    return await inSpan(modelSpanName(request), requestAttributes(inner.id, request, false), async (span, trace) => {
+      const result = await call(trace === undefined ? request : { ...request, trace }, signal)
       recordResponse(span, result, result.content)
       return result
-    }, SpanKind.CLIENT)
+    }, SpanKind.CLIENT, request.trace)
   }
 
   const call = async (request: CompletionRequest, signal?: AbortSignal): Promise<CompletionResult> => {
@@ -103,10 +104,12 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
     failWait = reject
     p.then(resolve, reject)
   })
-  // The call's span is made current only around the provider's own work (each next()), so
-  // the request it sends carries the span's trace context; the consumer's context is left as it is.
-  const span = startSpan(modelSpanName(request), requestAttributes(inner.id, request, true), SpanKind.CLIENT)
-  const iterator = withActiveSpan(span, () => inner.stream(request, scope.signal)[Symbol.asyncIterator]())
+  // The provider gets the call's span as its trace context (and sends it upstream); it is also
+  // made current around the provider's own work (each next()), for code that reads the active
+  // context where a context manager is registered. The consumer's context is left as it is.
+  const span = startSpan(modelSpanName(request), requestAttributes(inner.id, request, true), SpanKind.CLIENT, request.trace)
+  const upstream = span === undefined ? request : { ...request, trace: spanContext(span, request.trace) }
+  const iterator = withActiveSpan(span, () => inner.stream(upstream, scope.signal)[Symbol.asyncIterator]())
   const collect = o.hooks.has('provider:after')
   const keepText = collect || captureContent()
   let content = ''

@@ -60,6 +60,14 @@ export class AgentdMetrics {
   }
 }
 
+interface ModelLabels {
+  model: Record<'provider' | 'model', string>
+  ok: Record<'provider' | 'model' | 'outcome', string>
+  error: Record<'provider' | 'model' | 'outcome', string>
+  input: Record<'provider' | 'model' | 'type', string>
+  output: Record<'provider' | 'model' | 'type', string>
+}
+
 const seconds = (span: ReadableSpan): number => span.duration[0] + span.duration[1] / 1e9
 const text = (v: unknown): string => typeof v === 'string' ? v : 'unknown'
 
@@ -92,15 +100,28 @@ export class MetricsSpanProcessor implements SpanProcessor {
 
   #model (span: ReadableSpan, failed: boolean): void {
     const a = span.attributes
-    const labels = { provider: text(a['gen_ai.provider.name']), model: text(a['gen_ai.request.model']) }
-    this.#m.modelCalls.inc({ ...labels, outcome: failed ? 'error' : 'ok' })
-    this.#m.modelDuration.observe(labels, seconds(span))
+    const labels = this.#modelLabels(text(a['gen_ai.provider.name']), text(a['gen_ai.request.model']))
+    this.#m.modelCalls.inc(failed ? labels.error : labels.ok)
+    this.#m.modelDuration.observe(labels.model, seconds(span))
     const first = span.events.find(e => e.name === 'gen_ai.first_token')
-    if (first !== undefined) this.#m.firstToken.observe(labels, (first.time[0] - span.startTime[0]) + (first.time[1] - span.startTime[1]) / 1e9)
+    if (first !== undefined) this.#m.firstToken.observe(labels.model, (first.time[0] - span.startTime[0]) + (first.time[1] - span.startTime[1]) / 1e9)
     const input = a['gen_ai.usage.input_tokens']
     const output = a['gen_ai.usage.output_tokens']
-    if (typeof input === 'number') this.#m.tokens.inc({ ...labels, type: 'input' }, input)
-    if (typeof output === 'number') this.#m.tokens.inc({ ...labels, type: 'output' }, output)
+    if (typeof input === 'number') this.#m.tokens.inc(labels.input, input)
+    if (typeof output === 'number') this.#m.tokens.inc(labels.output, output)
+  }
+
+  /** The label sets of one provider and model, made once (a bounded set), not per call. */
+  readonly #labelSets = new Map<string, ModelLabels>()
+  #modelLabels (provider: string, model: string): ModelLabels {
+    const key = `${provider}\u0000${model}`
+    let labels = this.#labelSets.get(key)
+    if (labels === undefined) {
+      const base = { provider, model }
+      labels = { model: base, ok: { ...base, outcome: 'ok' }, error: { ...base, outcome: 'error' }, input: { ...base, type: 'input' }, output: { ...base, type: 'output' } }
+      this.#labelSets.set(key, labels)
+    }
+    return labels
   }
 
   async forceFlush (): Promise<void> {}

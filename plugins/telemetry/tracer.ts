@@ -6,13 +6,15 @@
 // Traces on: spans batched to the OTLP exporter (protobuf or JSON over HTTP; the batch's
 // OTEL_BSP_* settings from the kernel's environment), the W3C trace context read from
 // incoming requests (@fastify/otel) and written on the requests agentd sends to providers
-// and MCP servers (the SDK's `tracedFetch`, which those clients are given), and an
-// AsyncLocalStorage context manager so a span started in a handler is the parent of what
-// the handler does. Not the undici instrumentation: it hooks every fetch in the process and
-// makes a client span for each; without it the chat bench's ratio went from 0.74 to 0.80
-// (docs/benchmarks.md). Metrics only: spans are recorded for the metrics and go nowhere; no
-// context manager, no propagation (nothing is sent, so nothing is joined up).
-import { context, propagation, trace } from '@opentelemetry/api'
+// and MCP servers (the SDK's `traceHeaders`). No context manager: the trace context is
+// carried explicitly from the request's span (`requestTrace`, read from @fastify/otel's
+// request decoration) to where spans are made (the SDK's `TraceContext`). The
+// AsyncLocalStorage context manager puts, on Node 20, an async hook on every promise of the
+// process; it was the largest part of what tracing cost a chat (docs/benchmarks.md). Not
+// the undici instrumentation either: it hooks every fetch in the process and makes a
+// client span for each. Metrics only: spans are recorded for the metrics and go nowhere;
+// no propagation (nothing is sent, so nothing is joined up).
+import { context, propagation, trace, type Context } from '@opentelemetry/api'
 import { BatchSpanProcessor, AlwaysOffSampler, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node'
 import { resourceFromAttributes } from '@opentelemetry/resources'
@@ -26,6 +28,11 @@ export interface TracerSetup {
   captureContent: boolean
   /** Where spans go when traces are on (exporter.ts); set exactly when `trace` is. */
   exporter?: SpanExporter
+}
+
+/** The request's trace context, its server span's (@fastify/otel's `request.opentelemetry()`); none for a request it did not trace. */
+function requestContext (request: unknown): Context | undefined {
+  return (request as { opentelemetry?: () => { context?: Context | null } }).opentelemetry?.().context ?? undefined
 }
 
 export class ProcessTracer {
@@ -50,11 +57,12 @@ export class ProcessTracer {
     if (t !== undefined) {
       context.disable()
       propagation.disable()
-      this.provider.register()
+      // The W3C propagator (traceparent, tracestate, baggage); no context manager (above).
+      this.provider.register({ contextManager: null })
     } else {
       trace.setGlobalTracerProvider(this.provider)
     }
-    setTelemetry({ active: true, propagate: t !== undefined, captureContent: setup.captureContent, tracer: this.provider.getTracer('agentd', setup.version) })
+    setTelemetry({ active: true, propagate: t !== undefined, captureContent: setup.captureContent, tracer: this.provider.getTracer('agentd', setup.version), requestContext })
   }
 
   /** Exports what is batched (tests wait for their spans this way). */
@@ -64,7 +72,7 @@ export class ProcessTracer {
     // Only undo the global registration if it is still this provider's (a newer one may have replaced it).
     const mine = (trace.getTracerProvider() as { getDelegate?: () => unknown }).getDelegate?.() === this.provider
     if (mine) {
-      setTelemetry({ active: false, propagate: false, captureContent: false })
+      setTelemetry({ active: false, propagate: false, captureContent: false, requestContext: undefined })
       trace.disable()
       if (this.exporting) { context.disable(); propagation.disable() }
     }

@@ -24,6 +24,8 @@
  * - `null`: only when asked (`POST /api/jobs/{name}/run`).
  * A user can override it per job (the jobs plugin's `schedules` option).
  */
+import type { TraceContext } from '../kernel/telemetry.ts'
+
 export type JobSchedule = { every_seconds: number } | { cron: string, tz?: string } | null
 
 /** What a run reports: counts and the like (JSON values), shown in the run's history entry and in the `run` answer. */
@@ -39,6 +41,8 @@ export interface JobContext {
   /** Why this run happens. */
   trigger: 'schedule' | 'manual'
   log: (msg: string, data?: Record<string, unknown>) => void
+  /** The run's trace context (its `job` span) while tracing: give it to model calls (`CompletionRequest.trace`) so their spans are the run's children. */
+  trace?: TraceContext
 }
 
 export interface Job {

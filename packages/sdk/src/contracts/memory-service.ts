@@ -2,6 +2,7 @@
 // recall a bundle). The memory plugin implements it over the store roles.
 import type { Turn } from './memory-stores.ts'
 import type { RecallParts } from './recall.ts'
+import type { TraceContext } from '../kernel/telemetry.ts'
 
 /** Where a recall looked. */
 export interface RecallScope {
@@ -46,8 +47,9 @@ export interface MemoryService {
   /**
    * `seen`: the texts the caller's prompt holds already (a chat's history and new message);
    * turns saying them are left out, and the store is not read for the conversation's latest turns.
+   * `trace`: the caller's trace context, the parent of the recall's span.
    */
-  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[] }, signal?: AbortSignal) => Promise<RecallResult>
+  recall: (query: { text: string, channel?: string, top_k?: number, conversation_id?: string, token_budget?: number, seen?: string[], trace?: TraceContext }, signal?: AbortSignal) => Promise<RecallResult>
   /** Writes waiting in the outbox (a store was down), every outbox counted; for metrics. */
   outboxDepth?: () => number
 }

@@ -1,5 +1,6 @@
 // The model-provider contract. Types mirror SPEC.md (Message, ToolCall, CompletionResult,
 // ModelCapabilities; a stream is a union of parts, StreamPart); field names stay snake_case as in the wire API.
+import type { TraceContext } from '../kernel/telemetry.ts'
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
@@ -88,6 +89,12 @@ export interface CompletionRequest {
   stop?: string[]
   /** Ask for a JSON object answer; a JSON Schema constrains it where the model supports that. */
   response_format?: { type: 'json_object' } | { type: 'json_schema', name: string, schema: Record<string, unknown> }
+  /**
+   * The trace context the call runs under (the SDK's `TraceContext`): the caller's (its
+   * HTTP request's, from `requestTrace`) on the way in; the model call's span on the way
+   * to the provider, which sends it upstream (`traceHeaders`). Not part of what is asked.
+   */
+  trace?: TraceContext
 }
 
 export interface CompletionResult {

@@ -1,5 +1,6 @@
 // The tool-source contract: anything that offers tools to the model (the builtin tools,
 // MCP servers, a third party's plugin).
+import type { TraceContext } from '../kernel/telemetry.ts'
 
 export interface ToolInfo {
   /** Unique name offered to the model. */
@@ -17,6 +18,8 @@ export interface ToolCallOptions {
   signal?: AbortSignal
   /** Per-call time limit; the source must give up (and say so) after it. */
   timeoutMs?: number
+  /** The call's trace context (its `execute_tool` span): a source that calls a server sends it along (`traceHeaders`). */
+  trace?: TraceContext
 }
 
 export interface ToolResult {

@@ -6,10 +6,20 @@
 //
 // Attribute names follow the OpenTelemetry GenAI semantic conventions where one exists
 // (gen_ai.*); agentd's own are under `agentd.*`.
-import { trace, context, propagation, SpanKind, SpanStatusCode, type Attributes, type Span, type TextMapSetter, type Tracer } from '@opentelemetry/api'
+import { trace, context, propagation, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapSetter, type Tracer } from '@opentelemetry/api'
 
 export type { Span, Attributes }
 export { SpanKind }
+
+/**
+ * The trace context a piece of work runs under (OpenTelemetry's Context), carried
+ * explicitly from the HTTP request (`requestTrace`) to where spans are made: on a
+ * completion request (`CompletionRequest.trace`), a tool call's options, a recall query.
+ * Explicit rather than through an AsyncLocalStorage context manager: on Node 20 that
+ * puts an async hook on every promise of the process, traced or not, which was the
+ * largest part of what tracing cost a chat (docs/benchmarks.md, "Telemetry").
+ */
+export type TraceContext = Context
 
 interface TelemetryState {
   /** A tracer provider is registered (traces exported, or spans feeding the metrics). */
@@ -20,6 +30,8 @@ interface TelemetryState {
   captureContent: boolean
   /** Traces are exported: outgoing requests carry the trace context (traceparent, tracestate). */
   propagate: boolean
+  /** The trace context of an HTTP request (its server span), from the instrumentation that made the span. */
+  requestContext?: (request: unknown) => TraceContext | undefined
 }
 
 const state: TelemetryState = { active: false, captureContent: false, propagate: false, tracer: trace.getTracer('agentd') }
@@ -33,29 +45,55 @@ export function tracing (): boolean { return state.active }
 /** Whether prompts and completions may be written on spans. */
 export function captureContent (): boolean { return state.active && state.captureContent }
 
-/**
- * Runs `fn` inside an active span (children started in it are its children), ends the span
- * when `fn` settles and marks it failed when `fn` throws. Callers check `tracing()` first
- * on hot paths; here it is checked again so a caller may skip that.
- */
-export async function inSpan<T> (name: string, attributes: Attributes, fn: (span: Span | undefined) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-  if (!state.active) return await fn(undefined)
-  return await state.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
-    try {
-      return await fn(span)
-    } catch (err) {
-      failSpan(span, err)
-      throw err
-    } finally {
-      span.end()
-    }
-  })
+/** The trace context of an HTTP request (a Fastify request), to hand to the work it starts; undefined while not tracing. */
+export function requestTrace (request: unknown): TraceContext | undefined {
+  return state.active ? state.requestContext?.(request) : undefined
 }
 
-/** Starts a span under the active context without making it current (a stream's span, ended by its consumer). */
-export function startSpan (name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL): Span | undefined {
+/**
+ * Runs `fn` inside a span under `parent` (by default the active context, which is the root
+ * unless a context manager is registered), ends the span when `fn` settles and marks it
+ * failed when `fn` throws. `fn` gets the span and the span's own context: pass that to the
+ * work it starts, so their spans are its children. Callers check `tracing()` first on hot
+ * paths; here it is checked again so a caller may skip that.
+ */
+export async function inSpan<T> (name: string, attributes: Attributes, fn: (span: Span | undefined, ctx: TraceContext | undefined) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL, parent?: TraceContext): Promise<T> {
+  if (!state.active) return await fn(undefined, parent)
+  const base = parent ?? context.active()
+  const span = state.tracer.startSpan(name, { kind, attributes }, base)
+  const ctx = trace.setSpan(base, span)
+  try {
+    // Also current, for code that reads the active context where a context manager is registered.
+    return await context.with(ctx, fn, undefined, span, ctx)
+  } catch (err) {
+    failSpan(span, err)
+    throw err
+  } finally {
+    span.end()
+  }
+}
+
+/** Starts a span under `parent` (by default the active context) without making it current (a stream's span, ended by its consumer). */
+export function startSpan (name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL, parent?: TraceContext): Span | undefined {
   if (!state.active) return undefined
-  return state.tracer.startSpan(name, { kind, attributes }, context.active())
+  return state.tracer.startSpan(name, { kind, attributes }, parent ?? context.active())
+}
+
+/** The context of `span` under `parent`: what the work inside the span is given as its trace context. */
+export function spanContext (span: Span | undefined, parent?: TraceContext): TraceContext | undefined {
+  return span === undefined ? parent : trace.setSpan(parent ?? context.active(), span)
+}
+
+/**
+ * The headers that carry `ctx` (W3C `traceparent`, `tracestate`) to a server that traces,
+ * while traces are exported; otherwise undefined. For a client that takes per-request
+ * headers (the provider SDKs' request options).
+ */
+export function traceHeaders (ctx: TraceContext | undefined): Record<string, string> | undefined {
+  if (!state.propagate || ctx === undefined) return undefined
+  const headers: Record<string, string> = {}
+  propagation.inject(ctx, headers)
+  return headers
 }
 
 /** Runs `fn` with `span` as the active span (a stream's next part: the upstream call it makes is the span's child). */

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import type { CompletionRequest, Message, Provider, ToolDefinition } from '../../contracts/provider.ts'
 import type { PromptComposer } from '../../contracts/prompts.ts'
 import { createError } from '../../kernel/errors.ts'
+import type { TraceContext } from '../../kernel/telemetry.ts'
 import { collectToolSet, runToolLoop, type LoopEvent, type ToolFilter, type ToolLoopResult, type ToolSet } from '../tools/index.ts'
 import { fitToBudget, promptBudget } from './trim.ts'
 import type { ChatMemory, TurnToStore } from './turn-memory.ts'
@@ -61,6 +62,8 @@ export interface ConversationRequest {
   settings: Omit<CompletionRequest, 'model' | 'messages' | 'tools' | 'tool_choice'>
   stream: boolean
   signal?: AbortSignal
+  /** The caller's trace context (its HTTP request's, `requestTrace`): the parent of recall's, the model calls' and the tool calls' spans. */
+  trace?: TraceContext
   onEvent?: (e: LoopEvent) => void | Promise<void>
 }
 
@@ -108,7 +111,7 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
         if (req.userTurn.first) await memory.store(req.conversation_id, req.channel, user)
         else memoryTurns.push(user)
       }
-      if (req.recallText !== '') state.memoryContext = await memory.recall(req.conversation_id, req.channel, req.recallText, [...earlier, ...said(req.current)])
+      if (req.recallText !== '') state.memoryContext = await memory.recall(req.conversation_id, req.channel, req.recallText, [...earlier, ...said(req.current)], req.trace)
     }],
     ['tools', async () => {
       if (!req.offerTools || !caps.supports_tools) return
@@ -139,6 +142,7 @@ export async function runConversation (deps: ConversationDeps, req: Conversation
         maxToolRounds: req.maxToolRounds,
         stream: req.stream,
         signal: req.signal,
+        trace: req.trace,
         toolTimeoutMs: req.toolTimeoutMs,
         settings: req.settings,
         fit: (all) => fitToBudget(all, { pinnedHead, pinnedFrom, budget }).messages,

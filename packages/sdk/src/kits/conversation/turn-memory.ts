@@ -5,6 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { MemoryService } from '../../contracts/memory-service.ts'
 import { TIMED_OUT, within } from '../../kernel/settle.ts'
+import type { TraceContext } from '../../kernel/telemetry.ts'
 
 /** `earlier`: what was said before it, oldest first, from the history the caller holds (memory does not read the conversation for it). */
 export interface TurnToStore { role: 'user' | 'assistant', content: string, metadata?: Record<string, unknown>, earlier?: string[] }
@@ -48,13 +49,14 @@ export class ChatMemory {
 
   /**
    * The rendered memory context for a message, or '' when there is none or recall failed.
-   * `seen`: the texts the prompt holds already (left out of what recall returns).
+   * `seen`: the texts the prompt holds already (left out of what recall returns);
+   * `trace`: the caller's trace context (the recall's span goes under it).
    */
-  async recall (conversationId: string, channel: string | undefined, text: string, seen?: string[]): Promise<string> {
+  async recall (conversationId: string, channel: string | undefined, text: string, seen?: string[], trace?: TraceContext): Promise<string> {
     const svc = this.#service
     if (svc === undefined) return ''
     try {
-      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId, seen }, signal))
+      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId, seen, ...(trace === undefined ? {} : { trace }) }, signal))
       return typeof bundle?.context === 'string' ? bundle.context : ''
     } catch (err) {
       this.#log.warn({ err, conversation_id: conversationId }, 'memory: recall failed; answering without memory context')

@@ -18,6 +18,7 @@
 import type { CompletionRequest, FinishReason, Message, Provider, ToolCall, ToolDefinition, Usage } from '../../contracts/provider.ts'
 import type { ToolAfterPayload, ToolResult } from '../../contracts/tool-source.ts'
 import type { Hooks } from '../../kernel/hooks.ts'
+import type { TraceContext } from '../../kernel/telemetry.ts'
 import { ThinkParser, type ThinkPiece } from '../output/think.ts'
 import type { ToolSet } from './tool-set.ts'
 import { toolCallWithHooks } from './tool-hooks.ts'
@@ -45,6 +46,8 @@ export interface ToolLoopOptions {
   /** Stream from the provider (true) or use one completion per call. */
   stream: boolean
   signal?: AbortSignal
+  /** The caller's trace context (its HTTP request's): the parent of the model calls' and the tool calls' spans. */
+  trace?: TraceContext
   /** Per tool call. */
   toolTimeoutMs: number
   /** Other request settings (temperature, max_tokens, ...). */
@@ -220,6 +223,7 @@ async function callModel (s: LoopState, withTools: boolean, round: number): Prom
     model: opts.model,
     messages: opts.fit === undefined ? s.conversation : opts.fit(s.conversation),
     ...(withTools ? { tools: s.definitions, ...(round === 0 && opts.toolChoice !== undefined ? { tool_choice: opts.toolChoice } : {}) } : {}),
+    ...(opts.trace === undefined ? {} : { trace: opts.trace }),
   }
   const parser = new ThinkParser()
   const relay = relayer(s, round)
@@ -249,7 +253,7 @@ async function runTool (s: LoopState, call: ToolCall, round: number): Promise<To
   const started = performance.now()
   let result: ToolResult
   const tools = opts.tools as ToolSet // only called when tools exist
-  const run = async (c: ToolCall): Promise<ToolResult> => await tools.call(c, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs })
+  const run = async (c: ToolCall): Promise<ToolResult> => await tools.call(c, { signal: opts.signal, timeoutMs: opts.toolTimeoutMs, trace: opts.trace })
   try {
     result = opts.hooks === undefined
       ? await run(call)

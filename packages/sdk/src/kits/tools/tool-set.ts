@@ -5,7 +5,7 @@
 import type { ToolDefinition, ToolCall } from '../../contracts/provider.ts'
 import type { ToolInfo, ToolResult, ToolSource } from '../../contracts/tool-source.ts'
 import { currentCap } from '../../kernel/concurrency.ts'
-import { inSpan, tracing } from '../../kernel/telemetry.ts'
+import { inSpan, tracing, type TraceContext } from '../../kernel/telemetry.ts'
 
 export interface ToolFilter {
   /** Only these tool names (null or undefined: all). */
@@ -14,12 +14,15 @@ export interface ToolFilter {
   blocked?: string[] | null
 }
 
+/** `trace`: the caller's trace context, the parent of the call's `execute_tool` span. */
+export interface ToolSetCallOptions { signal?: AbortSignal, timeoutMs: number, trace?: TraceContext }
+
 export interface ToolSet {
   readonly definitions: ToolDefinition[]
   readonly infos: ToolInfo[]
   /** "- name: description" lines for the system prompt's tools section. */
   prompt: () => string
-  call: (call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }) => Promise<ToolResult>
+  call: (call: ToolCall, opts: ToolSetCallOptions) => Promise<ToolResult>
 }
 
 interface Entry { source: ToolSource, sourceName: string, info: ToolInfo }
@@ -56,7 +59,7 @@ export async function collectToolSet (sources: Array<[string, ToolSource]>, filt
 }
 
 /** A tool call in its `execute_tool` span (GenAI semantic conventions); a tool's error result marks the span failed. */
-async function tracedCall (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: () => string[]): Promise<ToolResult> {
+async function tracedCall (entry: Entry | undefined, call: ToolCall, opts: ToolSetCallOptions, available: () => string[]): Promise<ToolResult> {
   const attributes = {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': call.name,
@@ -64,15 +67,15 @@ async function tracedCall (entry: Entry | undefined, call: ToolCall, opts: { sig
     'agentd.tool.server': entry?.info.server ?? 'unknown',
     'agentd.tool.source': entry?.sourceName ?? 'unknown',
   }
-  return await inSpan(`execute_tool ${call.name}`, attributes, async (span) => {
-    const result = await callWithLimits(entry, call, opts, available)
+  return await inSpan(`execute_tool ${call.name}`, attributes, async (span, ctx) => {
+    const result = await callWithLimits(entry, call, { ...opts, trace: ctx }, available)
     span?.setAttribute('agentd.tool.outcome', result.isError === true ? 'error' : 'ok')
     if (result.isError === true) span?.setAttribute('error.type', 'tool_error')
     return result
-  })
+  }, undefined, opts.trace)
 }
 
-function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signal?: AbortSignal, timeoutMs: number }, available: () => string[]): Promise<ToolResult> {
+function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: ToolSetCallOptions, available: () => string[]): Promise<ToolResult> {
   if (entry === undefined) {
     return Promise.resolve({ content: `Tool "${call.name}" is not available. Available tools: ${available().join(', ') || 'none'}.`, isError: true })
   }
@@ -117,7 +120,7 @@ function callWithLimits (entry: Entry | undefined, call: ToolCall, opts: { signa
     outer?.addEventListener('abort', onOuterAbort, { once: true })
     let pending: Promise<ToolResult>
     try {
-      pending = entry.source.callTool(call.name, call.arguments, { signal: limit.signal, timeoutMs: opts.timeoutMs })
+      pending = entry.source.callTool(call.name, call.arguments, { signal: limit.signal, timeoutMs: opts.timeoutMs, trace: opts.trace })
     } catch (err) {
       pending = Promise.reject(err)
     }
