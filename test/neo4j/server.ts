@@ -1,7 +1,7 @@
 // A real, throw-away Neo4j 5 for tests and benches: test/neo4j/launcher (one Java class,
 // built with Maven) runs Neo4j servers in-process in one JVM, so the JVM's start is paid
 // once per `tap` run: the first file that asks starts the launcher (a lock folder keyed by
-// the run decides which), every file gets its own empty server from it, and the launcher
+// the run's runner process decides which), every file gets its own empty server from it, and the launcher
 // exits by itself when the tap process does. Outside tap (a bench, `node x.test.ts`) the
 // launcher belongs to this process and exits with it.
 //
@@ -67,11 +67,19 @@ export function buildLauncher (): void {
 
 interface RunInfo { dir: string, owner: number }
 
-/** Under tap: one launcher per run (the runner's process owns it). Otherwise this process's own. */
+/**
+ * Under tap: one launcher per run, owned by the runner (every test file's parent), its folder
+ * named after the runner's pid and start time (a pid alone may be reused). Not tap's process
+ * info "root": each test file is a root of its own, which gave every Neo4j file a JVM of its
+ * own (four cold JVMs a suite, ~100 s of CPU). Otherwise this process's own launcher.
+ */
 function runInfo (): RunInfo {
-  const root = process.env._TAPJS_PROCESSINFO_ROOT_
-  if (process.env.TAP === '1' && root !== undefined && /^[\w-]+$/.test(root)) {
-    return { dir: path.join(tmpdir(), `agentd-neo4j-run-${root}`), owner: process.ppid }
+  if (process.env.TAP === '1') {
+    const runner = process.ppid
+    let started = ''
+    // Field 22 of /proc/PID/stat, after the command in parentheses (which may hold spaces).
+    try { started = readFileSync(`/proc/${runner}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[19] ?? '' } catch { /* not Linux */ }
+    return { dir: path.join(tmpdir(), `agentd-neo4j-run-${runner}-${started}`), owner: runner }
   }
   return { dir: path.join(tmpdir(), `agentd-neo4j-pid-${process.pid}`), owner: process.pid }
 }

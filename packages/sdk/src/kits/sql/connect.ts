@@ -53,8 +53,8 @@ async function openPglite (target: Extract<SqlTarget, { backend: 'pglite' }>, lo
     mkdirSync(path.dirname(target.dir), { recursive: true })
     await seedDataDir(target.dir, target.schema)
   }
-  // A folder starts as a copy of the seed (above); an in-memory instance loads the seed's tar.
-  const start = target.dir === null ? { loadDataDir: await pgliteSeedDump() } : { dataDir: target.dir }
+  // A folder starts as a copy of the seed (above); an in-memory instance loads the seed's tar, or the dump it was given.
+  const start = target.dir === null ? { loadDataDir: target.load ?? await pgliteSeedDump() } : { dataDir: target.dir }
   const pglite = await PGlite.create({ ...start, extensions: { vector }, postgresqlconf: PGLITE_SETTINGS })
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS vector')
   // A channel filter is applied after the HNSW scan; iterative scans keep going until

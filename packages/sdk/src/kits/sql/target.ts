@@ -19,7 +19,9 @@ export const SqlOptionsSchema = Type.Object({
 export type SqlOptions = Static<typeof SqlOptionsSchema>
 
 export type SqlTarget =
-  | { backend: 'pglite', dir: string | null, schema: string }
+  // `load` (in memory only): a dump to start from (PGlite's dumpDataDir) instead of the empty
+  // seed; tests that need the same filled database many times make it once.
+  | { backend: 'pglite', dir: string | null, schema: string, load?: Blob }
   | { backend: 'postgres', uri: string, schema: string, poolSize: number, connectTimeoutMs: number, cooldownMs?: number }
 
 function uriFromParts (env: Readonly<Record<string, string | undefined>>): string | undefined {
