@@ -55,14 +55,12 @@ function resultOf (msg: Anthropic.Messages.Message, req: CompletionRequest): Com
   return result
 }
 
-export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
-  const { id, settings, catalogue } = cfg
-  const baseUrl = settings.baseUrl ?? 'https://api.anthropic.com'
-  const notConfigured = settings.apiKey === undefined
-    ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
-    : undefined
-  const u = upstream(id, settings, baseUrl, notConfigured)
-  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = u
+/** `calls` for completions; health probes are quick questions (`quick`): never retried. The SDK's SSE decoder (`Stream.rawEvents`) too, for streams (stream.ts says why). */
+interface Clients { calls: Anthropic, quick: Anthropic, SDK: typeof Anthropic, Stream: typeof Stream }
+
+/** The SDK's clients, made on the first call (the SDK is imported then, not at start). */
+function lazyClients (cfg: AnthropicConfig, ctx: UpstreamContext, baseUrl: string): () => Promise<Clients> {
+  const { settings } = cfg
   const client = (SDK: typeof Anthropic, maxRetries: number): Anthropic => new SDK({
     // Passing the key (even a placeholder) keeps the SDK from looking for credentials in the environment or on disk.
     apiKey: settings.apiKey ?? 'not-configured',
@@ -73,14 +71,22 @@ export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
     fetch: retryingFetch(ctx, maxRetries, cfg.log),
     defaultHeaders: cfg.headers,
   })
-  // `calls` for completions; health probes are quick questions (`quick`): never retried.
-  // The SDK's SSE decoder (`Stream.rawEvents`) too, for streams (stream.ts says why).
-  type Clients = { calls: Anthropic, quick: Anthropic, SDK: typeof Anthropic, Stream: typeof Stream }
   let clients: Promise<Clients> | undefined
-  const sdk = async (): Promise<Clients> => await (clients ??= Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/streaming')]).then(
+  return async () => await (clients ??= Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/streaming')]).then(
     ([{ default: SDK }, { Stream }]) => ({ calls: client(SDK, cfg.maxRetries), quick: client(SDK, 0), SDK, Stream }),
     (err: unknown) => { clients = undefined; throw err },
   ))
+}
+
+export function createAnthropicProvider (cfg: AnthropicConfig): Provider {
+  const { id, settings, catalogue } = cfg
+  const baseUrl = settings.baseUrl ?? 'https://api.anthropic.com'
+  const notConfigured = settings.apiKey === undefined
+    ? `Provider "${id}" is not configured: set ${settings.keyHint} (POST /api/config/update takes it without a restart).`
+    : undefined
+  const u = upstream(id, settings, baseUrl, notConfigured)
+  const { ctx, timeoutMs, quickTimeoutMs, ensureConfigured } = u
+  const sdk = lazyClients(cfg, ctx, baseUrl)
   const log = cfg.log
 
   // Settings this API cannot take are left out; say so once per generation, not per call.
