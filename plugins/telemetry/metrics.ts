@@ -40,7 +40,11 @@ export class AgentdMetrics {
 
   constructor () {
     const registers = [this.registry]
-    collectDefaultMetrics({ register: this.registry })
+    // The event-loop lag monitor is a timer firing every `eventLoopMonitoringPrecision` ms
+    // whether or not anything runs: at prom-client's default (10 ms) ~100 wake-ups a second
+    // cost an idle server ~6 ms of CPU a second (bench/idle.bench.ts, target 4). At 250 ms a
+    // blocked loop still shows (a stall longer than that is what the lag is for).
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 250 })
     this.httpRequests = new Counter({ name: 'agentd_http_requests_total', help: 'HTTP requests answered, by route template and status.', labelNames: ['method', 'route', 'status'], registers })
     this.httpDuration = new Histogram({ name: 'agentd_http_request_duration_seconds', help: 'Time to answer an HTTP request (a stream: until it ends).', labelNames: ['method', 'route', 'status'], buckets: SECONDS, registers })
     this.modelCalls = new Counter({ name: 'agentd_model_calls_total', help: 'Model calls, by provider, model and outcome (ok, error).', labelNames: ['provider', 'model', 'outcome'], registers })
