@@ -6,8 +6,7 @@
 // person opens) until agentd's callback route brings the code back (finishAuth).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
-  ErrorCode, McpError,
-  ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema,
+  ErrorCode, McpError, ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema,
   type Tool, type Resource, type Prompt,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
@@ -326,11 +325,10 @@ export class McpConnection {
     opts.signal?.throwIfAborted()
     // The SDK refreshes only after a 401; a token about to lapse is refreshed first.
     if (this.oauth !== undefined) await this.oauth.refreshIfDue()
+    // The trace context goes in `_meta` (MCP's place for it); the HTTP transports also send it as headers.
     try {
-      // The trace context in the request's `_meta` (MCP's place for it, as `traceparent` and
-      // `tracestate`), from where the HTTP transports also send it as headers (transports.ts).
-      const meta = traceHeaders(opts.trace)
-      const result = await client.callTool({ name: tool, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) }, undefined, { signal: opts.signal, timeout: opts.timeoutMs })
+      const _meta = traceHeaders(opts.trace)
+      const result = await client.callTool({ name: tool, arguments: args, ...(_meta === undefined ? {} : { _meta }) }, undefined, { signal: opts.signal, timeout: opts.timeoutMs })
       return { content: this.redact(resultToText(result)), isError: result.isError === true }
     } catch (err) {
       if (opts.signal?.aborted === true) throw opts.signal.reason ?? err

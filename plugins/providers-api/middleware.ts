@@ -12,7 +12,7 @@
 // - a well-formed stream: one that ends without its `finish` part (a provider that
 //   broke the contract) gets one, with usage estimated and marked.
 import type { Hooks } from '@agentd/sdk'
-import { raceAbort, tracing, inSpan, startSpan, spanContext, withActiveSpan, failSpan, captureContent } from '@agentd/sdk'
+import { raceAbort, tracing, inSpan, startSpan, spanContext, failSpan, captureContent } from '@agentd/sdk'
 import type { CompletionRequest, CompletionResult, FinishPart, Provider, StreamPart, ToolCall } from '@agentd/sdk/contracts/provider'
 import { ProviderErrors, estimatePromptTokens, tag } from '@agentd/sdk/kits/provider'
 import { FIRST_TOKEN_EVENT, SpanKind, modelSpanName, recordResponse, requestAttributes } from './model-span.ts'
@@ -104,12 +104,11 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
     failWait = reject
     p.then(resolve, reject)
   })
-  // The provider gets the call's span as its trace context (and sends it upstream); it is also
-  // made current around the provider's own work (each next()), for code that reads the active
-  // context where a context manager is registered. The consumer's context is left as it is.
+  // The provider gets the call's span as its trace context (and sends it upstream). No context
+  // is made current around its work: none is registered (the context is carried explicitly).
   const span = startSpan(modelSpanName(request), requestAttributes(inner.id, request, true), SpanKind.CLIENT, request.trace)
   const upstream = span === undefined ? request : { ...request, trace: spanContext(span, request.trace) }
-  const iterator = withActiveSpan(span, () => inner.stream(upstream, scope.signal)[Symbol.asyncIterator]())
+  const iterator = inner.stream(upstream, scope.signal)[Symbol.asyncIterator]()
   const collect = o.hooks.has('provider:after')
   const keepText = collect || captureContent()
   let content = ''
@@ -122,7 +121,7 @@ async function * middlewareStream (inner: Provider, o: MiddlewareOptions, before
   let pending: Promise<IteratorResult<StreamPart>> | undefined
   try {
     for (;;) {
-      pending = span === undefined ? iterator.next() : withActiveSpan(span, () => iterator.next())
+      pending = iterator.next()
       const next = await waitFor(pending)
       pending = undefined
       failWait = undefined

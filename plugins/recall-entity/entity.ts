@@ -8,7 +8,6 @@ import { EntitySettings } from './settings.ts'
 import type { Entity, EntityGraph, Fact, GraphStore, RelationalStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
-
 /**
  * Words of the query that could name an entity: capitalised words that are not function
  * words ("Okafor", "Lisbon"); at most 3, each one lookup per channel. Other entities are

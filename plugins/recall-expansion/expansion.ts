@@ -11,7 +11,6 @@ import { settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
 import { ExpansionSettings } from './settings.ts'
 
-
 export function expansionTechnique (relational: () => TurnStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
     name: 'query_expansion',

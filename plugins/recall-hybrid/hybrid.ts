@@ -13,7 +13,6 @@ import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk
 /** Below this cosine a vector neighbour is noise, not a match. */
 const MIN_SIMILARITY = 0.05
 
-
 /** How deep each list is read: fusion needs more than the top_k of each to agree on. */
 export const depth = (topK: number): number => Math.max(topK * 3, 30)
 

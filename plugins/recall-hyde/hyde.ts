@@ -9,7 +9,6 @@ import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
-
 export const HYDE_PROMPT = 'You are helping to search a memory of past conversations. Write one or two sentences that could be the message in which someone said the answer to the question below, in the first person, with plausible details. Answer with the sentences only.'
 
 export function hydeTechnique (deps: { relational: () => TurnStore | undefined, providers: () => Provider[] }): RecallTechnique {

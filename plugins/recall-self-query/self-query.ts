@@ -10,7 +10,6 @@ import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 
-
 export const Filters = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 1000 })),
   since: Type.Optional(Type.Union([Type.String(), Type.Null()])),

@@ -13,7 +13,6 @@ import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk
 import { FusionSettings, keywordTurns, queryDateWords, rrf, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { TimeSettings } from './settings.ts'
 
-
 /**
  * How many turns of the named time are read: a month of a busy channel holds more, and
  * then only the ones whose date words rank first (every one of them holds the same word:

@@ -63,8 +63,7 @@ export async function inSpan<T> (name: string, attributes: Attributes, fn: (span
   const span = state.tracer.startSpan(name, { kind, attributes }, base)
   const ctx = trace.setSpan(base, span)
   try {
-    // Also current, for code that reads the active context where a context manager is registered.
-    return await context.with(ctx, fn, undefined, span, ctx)
+    return await fn(span, ctx)
   } catch (err) {
     failSpan(span, err)
     throw err
@@ -94,12 +93,6 @@ export function traceHeaders (ctx: TraceContext | undefined): Record<string, str
   const headers: Record<string, string> = {}
   propagation.inject(ctx, headers)
   return headers
-}
-
-/** Runs `fn` with `span` as the active span (a stream's next part: the upstream call it makes is the span's child). */
-export function withActiveSpan<T> (span: Span | undefined, fn: () => T): T {
-  if (span === undefined) return fn()
-  return context.with(trace.setSpan(context.active(), span), fn)
 }
 
 /** Records an error on a span: status ERROR, `error.type`, the exception event. */
