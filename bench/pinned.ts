@@ -17,7 +17,7 @@ export function pinSelf (): void {
 /** Runs `script` under tsx with `args` on core 1; resolves with the port it prints as its first line (`{"port":n}`). */
 export async function startPinned (script: string, args: string[]): Promise<{ child: ChildProcess, port: number }> {
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it exits (200 us samples).
-  const prof = process.env.BENCH_CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF, args[0] ?? 'server')}`, '--cpu-prof-interval=200']
+  const prof = process.env.BENCH_CPU_PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF, args[0] ?? 'server')}`, `--cpu-prof-interval=${process.env.BENCH_CPU_PROF_INTERVAL ?? 200}`]
   const argv = [...prof, '--import=tsx', script, ...args]
   const child = PIN ? spawn('taskset', ['-c', '1', process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }) : spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
   const port = await new Promise<number>((resolve, reject) => {

@@ -3,7 +3,7 @@ import OpenAI from 'openai'
 import { normalize } from '@agentd/sdk/kits/memory'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import { scrub } from '@agentd/sdk/kits/provider'
-import { tracedFetch } from '@agentd/sdk'
+import { traceHeaders, type TraceContext } from '@agentd/sdk'
 
 export interface OpenAIEmbedderOptions {
   model: string
@@ -30,13 +30,13 @@ export class OpenAIEmbedder implements Embedder {
     this.dimensions = opts.dimensions
     this.#client = opts.apiKey === undefined
       ? undefined
-      : new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1, fetch: tracedFetch() })
+      : new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, timeout: opts.timeoutMs, maxRetries: 1 })
     if (this.#client === undefined) this.#state = { status: 'error', error: 'No OpenAI API key: set OPENAI_API_KEY or providers.openai.api_key in data/config.json.' }
   }
 
   status (): { status: string, error?: string } { return { ...this.#state } }
 
-  async embed (texts: string[], signal?: AbortSignal): Promise<number[][]> {
+  async embed (texts: string[], signal?: AbortSignal, trace?: TraceContext): Promise<number[][]> {
     if (this.#client === undefined) throw new Error(this.#state.error)
     if (texts.length === 0) return []
     const out: number[][] = []
@@ -46,7 +46,7 @@ export class OpenAIEmbedder implements Embedder {
       try {
         res = await this.#client.embeddings.create({
           model: this.#opts.model, input, ...(this.#opts.sendDimensions ? { dimensions: this.#opts.dimensions } : {}),
-        }, { signal })
+        }, { signal, headers: traceHeaders(trace) })
       } catch (err) {
         // The upstream may quote the key it got (masked): scrubbed before it reaches health or a log.
         // No `cause`: the SDK error carries the unscrubbed text.

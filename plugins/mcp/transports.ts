@@ -2,7 +2,6 @@
 // a stdio child's stderr is handed to `onStderr` line by line (the caller logs it with
 // the server name, redacted).
 import path from 'node:path'
-import { tracedFetch } from '@agentd/sdk'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -76,7 +75,7 @@ export function buildTransport (cfg: ResolvedServer, kind: WireTransport, baseDi
   const requestInit: RequestInit = { headers: { ...cfg.headers } }
   // A tool call's request carries the trace context of its execute_tool span while traces are
   // exported: the connection puts it in the request's `_meta`; sent as headers here too.
-  const fetch = metaTraceFetch(tracedFetch())
+  const fetch = metaTraceFetch(async (input, init) => await globalThis.fetch(input, init))
   if (kind === 'sse') return { kind, transport: new SSEClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
   return { kind, transport: new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch }), pid: () => undefined }
 }

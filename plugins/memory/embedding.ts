@@ -4,6 +4,7 @@
 // embed-hash answers meanwhile and the model loads in the background (warm-up.ts).
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
+import type { TraceContext } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import { WarmUp } from './warm-up.ts'
 import { withContext } from '@agentd/sdk/kits/recall'
@@ -26,9 +27,12 @@ export class Embedding {
     return byProvider ?? reg.find('embed-hash') ?? reg.first()
   }
 
-  /** A vector for the text, or undefined when no embedder works (memory still stores the text). */
-  async embed (text: string, signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
-    return await this.#embed(text, undefined, signal)
+  /**
+   * A vector for the text, or undefined when no embedder works (memory still stores the text).
+   * `trace`: the work it is part of (a recall's span), sent along by an embedder that calls a server.
+   */
+  async embed (text: string, signal?: AbortSignal, trace?: TraceContext): Promise<EmbeddingRef | undefined> {
+    return await this.#embed(text, undefined, signal, trace)
   }
 
   /**
@@ -40,12 +44,12 @@ export class Embedding {
     return await this.#embed(text, context, signal)
   }
 
-  async #embed (text: string, context: string[] | undefined, signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
+  async #embed (text: string, context: string[] | undefined, signal?: AbortSignal, trace?: TraceContext): Promise<EmbeddingRef | undefined> {
     const primary = this.embedder()
     if (primary === undefined || text.trim() === '') return undefined
     const hash = this.#ctx.registry().embedders.find('embed-hash')
     const attempt = async (e: Embedder): Promise<EmbeddingRef | undefined> => {
-      const [v, ...ctx] = context === undefined ? await e.embed([text], signal) : await this.#vectors(e, text, context, signal)
+      const [v, ...ctx] = context === undefined ? await e.embed([text], signal, trace) : await this.#vectors(e, text, context, signal)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: withContext(v, ctx), embedder: e.id }
     }
     const fallback = hash !== undefined && hash !== primary ? hash : undefined

@@ -75,8 +75,9 @@ export class Recall {
   /** strict: a store that is down rejects (503 on the routes); otherwise it is skipped. */
   async recallBundle (query: RecallQuery, opts: { strict: boolean, signal?: AbortSignal }): Promise<RecallResult> {
     if (!tracing()) return await this.#bundle(query, opts)
-    return await inSpan('memory.recall', { 'agentd.recall.channel': query.channel ?? DEFAULT, 'agentd.recall.strict': opts.strict }, async (span) => {
-      const result = await this.#bundle(query, opts)
+    return await inSpan('memory.recall', { 'agentd.recall.channel': query.channel ?? DEFAULT, 'agentd.recall.strict': opts.strict }, async (span, ctx) => {
+      // The work inside (the query's embedding) runs under the recall's span.
+      const result = await this.#bundle({ ...query, trace: ctx }, opts)
       span?.setAttributes({ 'agentd.recall.techniques': result.techniques, 'agentd.recall.degraded': result.degraded?.length ?? 0 })
       return result
     }, undefined, query.trace)
@@ -108,14 +109,14 @@ export class Recall {
     const ctx = this.#ctx
     const channels = recallChannels(channel)
     const t0 = performance.now()
-    const embedding = await this.#embedding.embed(query.text, opts.signal)
+    const embedding = await this.#embedding.embed(query.text, opts.signal, query.trace)
     acc.timings.embed = elapsedMs(t0)
     // Other texts (query variants, a hypothetical answer) are embedded by the embedder that made the query's vector.
     const embedLike = async (text: string): Promise<EmbeddingRef | undefined> => {
       if (embedding === undefined) return undefined
       const e = ctx.registry().embedders.values().find(x => x.id === embedding.embedder)
       if (e === undefined || text.trim() === '') return undefined
-      const [v] = await e.embed([text], opts.signal)
+      const [v] = await e.embed([text], opts.signal, query.trace)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
     // The query's vector neighbours (turns, entities), each read once for every technique that

@@ -7,10 +7,7 @@
 // are kept per provider and server address for the life of the process (the pool keeps
 // this object across reloads), and shown by GET /api/providers/models. The catalogue and
 // `models.overrides` decide first: this is asked only when neither says `supports_tools`.
-import { TIMED_OUT, within, tracedFetch } from '@agentd/sdk'
-
-/** The server's own endpoints are asked with the trace context too, as the model calls are. */
-const send = tracedFetch()
+import { TIMED_OUT, within } from '@agentd/sdk'
 
 export type LearntFrom = 'ollama /api/show' | 'lm studio /api/v0/models' | 'refused tools'
 
@@ -117,7 +114,7 @@ export class ToolSupport {
     const headers: Record<string, string> = { accept: 'application/json', ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) }
     if (this.#opts.apiKey !== undefined) headers.authorization = `Bearer ${this.#opts.apiKey}`
     const run = async (): Promise<unknown> => {
-      const res = await send(nativeOrigin(this.#opts.baseUrl) + path, { ...init, headers, signal: ctl.signal })
+      const res = await fetch(nativeOrigin(this.#opts.baseUrl) + path, { ...init, headers, signal: ctl.signal })
       const text = await res.text()
       let body: unknown
       try { body = JSON.parse(text) } catch { body = text }

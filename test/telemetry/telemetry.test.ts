@@ -1,8 +1,9 @@
 // The telemetry plugin on a real server: one chat with a tool call and memory, traced to an
 // OTLP/HTTP receiver on loopback (spans, links, GenAI attributes, trace context in and out,
-// to the model upstream and to MCP servers over streamable HTTP and SSE), and /metrics
+// to the model upstream, to its embeddings endpoint and to MCP servers over streamable HTTP
+// and SSE), and /metrics
 // scraped before and after a chat, a tool call and a job run. One server for the file: a
-// provider on the fake OpenAI upstream, builtin tools, MCP (the SDK-written fixture server,
+// provider on the fake OpenAI upstream (memory embeds there too: embed-openai), builtin tools, MCP (the SDK-written fixture server,
 // once per HTTP transport), the memory stack on PGlite, chat, and the jobs plugin with a test job.
 import t from 'tap'
 import http from 'node:http'
@@ -42,13 +43,14 @@ const s = await startKernel(t, {
     { name: 'mcp', module: repoPlugin('mcp') },
     { name: 'providers-api', module: repoPlugin('providers-api') },
     { name: 'prompts', module: repoPlugin('prompts') },
-    ...memoryPlugins({ sql: SQL }),
+    ...memoryPlugins({ sql: SQL, embedder: { name: 'embed-openai', module: repoPlugin('embed-openai') } }),
     { name: 'chat', module: repoPlugin('chat') },
     { name: 'test-jobs', module: fixturePlugin('test-jobs'), options: { jobs: [{ name: 'quick' }, { name: 'broken', fail: true }] } },
     { name: 'jobs', module: repoPlugin('jobs'), options: SQL },
   ],
   env: {
     OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: fake.url,
     DEFAULT_MODEL: MODEL,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -82,6 +84,7 @@ async function flush (): Promise<void> { await s.kernel.current?.app.telemetry?.
 t.test('one chat with a tool call and memory: its spans, linked, with GenAI attributes, and the trace context in and out', async t => {
   scriptToolChat([{ prompt_tokens: 31, completion_tokens: 9 }, { prompt_tokens: 57, completion_tokens: 5 }])
   const upstreamBefore = fake.completions.length
+  const requestsBefore = fake.requests.length
   const status = await postTraced('/api/agent/chat', { message: 'What is six times seven?', use_memory: true }, `00-${TRACE_ID}-${CALLER_SPAN}-01`)
   t.equal(status, 200)
   await flush()
@@ -127,6 +130,11 @@ t.test('one chat with a tool call and memory: its spans, linked, with GenAI attr
     const parent = byId.get(m[2])
     t.ok(parent !== undefined && (parent.spanId === models[i].spanId || ancestors(parent).includes(models[i].spanId)), 'sent from within its model call\'s span')
   }
+
+  // The recall's query embedding (embed-openai, on the same fake) carried the recall's span;
+  // the user turn's, written through the memory outbox, is outside the request's trace.
+  const embedded = fake.requests.slice(requestsBefore).filter(r => r.path.endsWith('/embeddings') && (r.body.input as string[] | undefined)?.[0] === 'What is six times seven?')
+  t.same(embedded.map(r => r.headers.traceparent).filter(x => x !== undefined), [`00-${TRACE_ID}-${recall?.spanId ?? '?'}-01`], 'one embedding request carried the trace, its parent the recall\'s span')
 })
 
 t.test('a tool call on an MCP server over HTTP carries its execute_tool span\'s trace context', async t => {

@@ -6,7 +6,7 @@
 //
 // Attribute names follow the OpenTelemetry GenAI semantic conventions where one exists
 // (gen_ai.*); agentd's own are under `agentd.*`.
-import { trace, context, propagation, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type TextMapSetter, type Tracer } from '@opentelemetry/api'
+import { trace, context, propagation, SpanKind, SpanStatusCode, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
 
 export type { Span, Attributes }
 export { SpanKind }
@@ -103,32 +103,4 @@ export function failSpan (span: Span | undefined, err: unknown): void {
   span.setAttribute('error.type', type)
   span.setStatus({ code: SpanStatusCode.ERROR, message: e?.message })
   span.recordException(err instanceof Error ? err : String(err))
-}
-
-const headerSetter: TextMapSetter<Headers> = { set: (headers, key, value) => { headers.set(key, value) } }
-
-/**
- * A `fetch` that sends the active trace context (W3C `traceparent`, `tracestate`) with each
- * request while traces are exported, so a provider or an MCP server that traces joins the
- * caller's trace; otherwise it is `inner` itself, called as it is. Give it to an SDK client
- * (`fetch` option) or call it instead of `fetch`. Only the calls agentd makes on purpose
- * carry it: instrumenting every fetch in the process (undici's diagnostics channels, a
- * client span per request) was a good part of what traces cost a chat: without it the chat
- * bench's ratio went from 0.74 to 0.80 (docs/benchmarks.md).
- */
-export function tracedFetch (inner?: typeof fetch): typeof fetch {
-  return async (input, init) => {
-    const f = inner ?? globalThis.fetch
-    if (!state.propagate) return await f(input, init)
-    // A Headers object (what the provider SDKs and the MCP client build, one per request) is
-    // written in place: fetch copies it synchronously, before another request could set it.
-    if (init?.headers instanceof Headers) {
-      propagation.inject(context.active(), init.headers, headerSetter)
-      return await f(input, init)
-    }
-    // fetch(request, init) takes init's headers over the request's: start from whichever is sent.
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined))
-    propagation.inject(context.active(), headers, headerSetter)
-    return await f(input, { ...init, headers })
-  }
 }

@@ -16,7 +16,6 @@
 // stream is retried only until its response starts: the SDKs retry the request, never a
 // body that already began, so text is never sent twice.
 import { raceAbort } from '../../kernel/settle.ts'
-import { tracedFetch } from '../../kernel/telemetry.ts'
 import type { ProviderHealth, ProviderSettingsView, ProviderStatus } from '../../contracts/provider.ts'
 import type { ResolvedSettings } from './settings.ts'
 import { classify, isProviderError, retryAfterMs, type UpstreamContext } from './upstream-error.ts'
@@ -111,11 +110,10 @@ const sdkRetries = (res: Response): boolean => {
 /**
  * The `fetch` to give an SDK client built with `maxRetries`: refuses (x-should-retry:
  * false) a retry the upstream asks to postpone beyond MAX_RETRY_WAIT_MS, and logs each
- * retry the SDK is about to make with the wait the upstream asked for. Each request carries
- * the trace context while traces are exported (`tracedFetch`).
+ * retry the SDK is about to make with the wait the upstream asked for. (The trace context
+ * comes in `init`'s headers: the providers give `traceHeaders(request.trace)` to the SDK.)
  */
 export function retryingFetch (ctx: UpstreamContext, maxRetries: number, log?: RetryLog): typeof fetch {
-  const send = tracedFetch()
   return async (input, init) => {
     // Both SDKs send a Headers object: read it as it is rather than copy it per call.
     const sent = init?.headers
@@ -123,7 +121,7 @@ export function retryingFetch (ctx: UpstreamContext, maxRetries: number, log?: R
     const more = n < maxRetries
     let res: Response
     try {
-      res = await send(input, init)
+      res = await fetch(input, init)
     } catch (err) {
       if (more && init?.signal?.aborted !== true) {
         log?.warn({ provider: ctx.provider, attempt: n + 1, error: (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message }, 'provider call failed; retrying')
