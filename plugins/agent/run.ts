@@ -103,7 +103,7 @@ class AgentRun {
       let result
       try {
         // The resolver's provider runs the provider hooks and honours the signal (middleware).
-        result = await rm.provider.complete({ ...req, model: rm.model, ...(this.input.traceContext === undefined ? {} : { trace: this.input.traceContext }) }, this.signal)
+        result = await rm.provider.complete({ ...req, model: rm.model, trace: this.input.traceContext }, this.signal)
       } catch (err) {
         if (this.signal.aborted) throw this.signal.reason
         throw err

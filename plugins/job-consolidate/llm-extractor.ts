@@ -88,7 +88,7 @@ export class LlmExtractor implements Extractor {
       const req: CompletionRequest = {
         model: choice.model, messages: msgs, temperature: this.o.temperature?.() ?? 0, max_tokens: this.o.maxTokens?.() ?? 2000,
         ...(json ? { response_format: { type: 'json_schema' as const, name: 'memory_extraction', schema: ExtractionSchema as unknown as Record<string, unknown> } } : {}),
-        ...(trace === undefined ? {} : { trace }),
+        trace,
       }
       const ms = this.o.timeoutMs()
       const timeout = AbortSignal.timeout(ms)

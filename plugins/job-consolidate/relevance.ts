@@ -22,7 +22,7 @@ export async function askRelevance (choice: ModelChoice, turns: ExtractionTurn[]
       messages: [{ role: 'system', content: o.prompt.trim() || DEFAULT_RELEVANCE_PROMPT }, { role: 'user', content: `User turns:\n${listing}` }],
       max_tokens: o.maxTokens,
       temperature: 0,
-      ...(o.trace === undefined ? {} : { trace: o.trace }),
+      trace: o.trace,
     }, signal)).content
   } catch (err) {
     if (timeout.aborted) throw new Error(`relevance model ${choice.id} did not answer within ${o.timeoutMs} ms`)

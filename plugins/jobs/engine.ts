@@ -215,7 +215,7 @@ export class JobEngine {
     const t0 = performance.now()
     let out: RunOutcome
     try {
-      const metrics = await inSpan(`job ${job.name}`, { 'agentd.job.name': job.name, 'agentd.job.trigger': trigger }, async (_span, trace) => await raceAbort(Promise.resolve().then(async () => await job.run({ signal, trigger, log, ...(trace === undefined ? {} : { trace }) })), signal))
+      const metrics = await inSpan(`job ${job.name}`, { 'agentd.job.name': job.name, 'agentd.job.trigger': trigger }, async (_span, trace) => await raceAbort(Promise.resolve().then(async () => await job.run({ signal, trigger, log, trace })), signal))
       out = { success: true, duration_ms: performance.now() - t0, metrics: metrics ?? {} }
     } catch (err) {
       const reason = signal.aborted ? `aborted: ${message(signal.reason)}` : message(err)

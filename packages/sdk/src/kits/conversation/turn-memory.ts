@@ -56,7 +56,7 @@ export class ChatMemory {
     const svc = this.#service
     if (svc === undefined) return ''
     try {
-      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId, seen, ...(trace === undefined ? {} : { trace }) }, signal))
+      const bundle = await bounded('memory recall', this.#timeoutMs, async (signal) => await svc.recall({ text, channel, conversation_id: conversationId, seen, trace }, signal))
       return typeof bundle?.context === 'string' ? bundle.context : ''
     } catch (err) {
       this.#log.warn({ err, conversation_id: conversationId }, 'memory: recall failed; answering without memory context')

@@ -223,7 +223,7 @@ async function callModel (s: LoopState, withTools: boolean, round: number): Prom
     model: opts.model,
     messages: opts.fit === undefined ? s.conversation : opts.fit(s.conversation),
     ...(withTools ? { tools: s.definitions, ...(round === 0 && opts.toolChoice !== undefined ? { tool_choice: opts.toolChoice } : {}) } : {}),
-    ...(opts.trace === undefined ? {} : { trace: opts.trace }),
+    trace: opts.trace,
   }
   const parser = new ThinkParser()
   const relay = relayer(s, round)
