@@ -10,6 +10,7 @@
 // speed drifts; see kernel.bench.ts).
 //
 // Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
+// OTLP/JSON instead of the default protobuf: BENCH_OTLP_PROTOCOL=http/json npx tsx bench/telemetry.bench.ts
 // Sampled: BENCH_SAMPLER=parentbased_traceidratio BENCH_SAMPLER_ARG=0.1 npx tsx bench/telemetry.bench.ts
 // Baseline with an AsyncLocalStorage entered (what a context manager's async hooks alone
 // cost, with no span): BENCH_BASELINE_ALS=1 npx tsx bench/telemetry.bench.ts
@@ -30,6 +31,8 @@ const REPO = path.resolve(path.dirname(self), '..')
 const DURATION = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const TARGET = 0.9
+// The OTLP encoding: the shipped default (OTEL_EXPORTER_OTLP_PROTOCOL unset) unless BENCH_OTLP_PROTOCOL=http/json.
+const PROTOCOL = process.env.BENCH_OTLP_PROTOCOL === 'http/json' ? 'http/json' : 'http/protobuf'
 const plugin = (name: string, options?: Record<string, unknown>): Record<string, unknown> => ({ name, module: path.join(REPO, 'plugins', name), ...(options === undefined ? {} : { options }) })
 
 async function serve (mode: 'on' | 'off', upstream: string, receiver: string): Promise<void> {
@@ -44,7 +47,7 @@ async function serve (mode: 'on' | 'off', upstream: string, receiver: string): P
   // BENCH_TRACES=0: metrics only (no exporter, no context manager, no propagation), to tell the two costs apart.
   // BENCH_SAMPLER / BENCH_SAMPLER_ARG: another OTEL_TRACES_SAMPLER than always_on (every span exported).
   const sampler = { OTEL_TRACES_SAMPLER: process.env.BENCH_SAMPLER ?? 'always_on', ...(process.env.BENCH_SAMPLER_ARG === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: process.env.BENCH_SAMPLER_ARG }) }
-  const otel = mode === 'on' && process.env.BENCH_TRACES !== '0' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', ...sampler } : {}
+  const otel = mode === 'on' && process.env.BENCH_TRACES !== '0' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver, OTEL_EXPORTER_OTLP_PROTOCOL: PROTOCOL, ...sampler } : {}
   const kernel = new Kernel({ cwd: dir, env: { PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'), OPENAI_API_KEY: 'sk-bench', DEFAULT_MODEL: 'gpt-4o-mini', ...otel }, watch: false })
   if (mode === 'off' && process.env.BENCH_BASELINE_ALS === '1') {
     // Once any store is entered, Node 20 runs an async hook on every promise and async resource of the process.
@@ -57,13 +60,37 @@ async function serve (mode: 'on' | 'off', upstream: string, receiver: string): P
   process.on('SIGTERM', () => { void kernel.close().then(() => { rmSync(dir, { recursive: true, force: true }); process.exit(0) }) })
 }
 
-/** A collector stand-in that takes OTLP JSON and counts the spans (it must not be the bottleneck: it parses nothing else). */
+/** Reads a protobuf message's fields: [field number, wire type, value or bytes]. */
+function* protoFields (buf: Buffer): Generator<[number, number, Buffer | number]> {
+  let i = 0
+  const varint = (): number => { let v = 0; let shift = 0; let b: number; do { b = buf[i++]; v += (b & 0x7f) * 2 ** shift; shift += 7 } while (b >= 0x80); return v }
+  while (i < buf.length) {
+    const key = varint()
+    const wire = key & 7
+    if (wire === 0) yield [key >>> 3, wire, varint()]
+    else if (wire === 1) { i += 8; yield [key >>> 3, wire, 0] } else if (wire === 5) { i += 4; yield [key >>> 3, wire, 0] } else if (wire === 2) { const n = varint(); yield [key >>> 3, wire, buf.subarray(i, i + n)]; i += n } else throw new Error(`protobuf wire type ${wire}`)
+  }
+}
+
+/** Spans in an ExportTraceServiceRequest (resource_spans = 1, scope_spans = 2, spans = 2), read by field number. */
+function protobufSpans (body: Buffer): number {
+  let n = 0
+  const nested = (b: Buffer, field: number): Buffer[] => [...protoFields(b)].filter(([f, w]) => f === field && w === 2).map(([, , v]) => v as Buffer)
+  for (const rs of nested(body, 1)) for (const ss of nested(rs, 2)) n += nested(ss, 2).length
+  return n
+}
+
+/** A collector stand-in that takes OTLP over HTTP, JSON or protobuf, and counts the spans (it must not be the bottleneck: it reads nothing else). */
 async function startReceiver (): Promise<{ url: string, spans: () => number, close: () => void }> {
   let spans = 0
   const server = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', (c: Buffer) => { body += c.toString() })
-    req.on('end', () => { spans += body.split('"spanId"').length - 1; res.writeHead(200, { 'content-type': 'application/json' }).end('{}') })
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => { chunks.push(c) })
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      spans += (req.headers['content-type'] ?? '').includes('json') ? body.toString().split('"spanId"').length - 1 : protobufSpans(body)
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
   })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => spans, close: () => { server.closeAllConnections(); server.close() } }
@@ -108,7 +135,7 @@ async function main (): Promise<void> {
     console.log(`server CPU per request: on ${median(pairs.map(p => p.on.cpuUsPerRequest)).toFixed(0)} us, off ${median(pairs.map(p => p.off.cpuUsPerRequest)).toFixed(0)} us; capacity ratio (off CPU / on) ${cpu.toFixed(3)}`)
     const total = (k: 'on' | 'off'): number => pairs.reduce((n, p) => n + p[k].requests, 0)
     console.log(`requests in the measured rounds: on ${total('on')}, off ${total('off')} (a CPU profile's per-request figures: BENCH_CPU_PROF=<dir>)`)
-    console.log(`spans received by the OTLP receiver: ${receiver.spans()} (traces ${process.env.BENCH_TRACES === '0' ? 'off' : `on, sampler ${process.env.BENCH_SAMPLER ?? 'always_on'}${process.env.BENCH_SAMPLER_ARG === undefined ? '' : ` ${process.env.BENCH_SAMPLER_ARG}`}`}${process.env.BENCH_BASELINE_ALS === '1' ? '; the baseline with an AsyncLocalStorage entered' : ''})`)
+    console.log(`spans received by the OTLP receiver: ${receiver.spans()} (traces ${process.env.BENCH_TRACES === '0' ? 'off' : `on, ${PROTOCOL}, sampler ${process.env.BENCH_SAMPLER ?? 'always_on'}${process.env.BENCH_SAMPLER_ARG === undefined ? '' : ` ${process.env.BENCH_SAMPLER_ARG}`}`}${process.env.BENCH_BASELINE_ALS === '1' ? '; the baseline with an AsyncLocalStorage entered' : ''})`)
     if (receiver.spans() === 0 && process.env.BENCH_TRACES !== '0') throw new Error('no span reached the receiver: the "on" server did not export')
     console.log(`TARGET chat throughput ratio (telemetry on / off) >= ${TARGET}: ${rps >= TARGET ? 'met' : 'NOT met'} (${rps.toFixed(3)})`)
     console.log(`TARGET chat capacity ratio (telemetry on / off) >= ${TARGET}: ${cpu >= TARGET ? 'met' : 'NOT met'} (${cpu.toFixed(3)})`)
