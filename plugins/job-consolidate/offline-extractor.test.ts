@@ -57,3 +57,26 @@ t.test('a liked thing is a thing: a clause after "I like" ("the effects are", "c
   t.same(await liked('I really like the effects are.'), [])
   t.same(await liked('I like it as well.'), [])
 })
+
+t.test('a liked thing cut short, pointed at, or named only as "them" is no `likes` fact; a whole one is', async t => {
+  const liked = async (text: string): Promise<string[]> => (await one(text)).facts.filter(f => f.predicate === 'likes').map(f => f.object)
+  t.same(await liked('I love going on road trips with my family.'), [], 'the verb cut from its object')
+  t.same(await liked('I love to help.'), [])
+  t.same(await liked('I love this series.'), [])
+  t.same(await liked('I really like the idea.'), [])
+  t.same(await liked('I also like holding them.'), [])
+  t.same(await liked('I love reading, hiking and live music.'), ['reading', 'hiking', 'live music'])
+})
+
+t.test('"I\'m learning a ton" is an amount, not a thing learnt; "I\'m learning German" is', async t => {
+  const learning = async (text: string): Promise<string[]> => (await one(text)).facts.filter(f => f.predicate === 'learning').map(f => f.object)
+  t.same(await learning("It's all a process and I'm learning a ton."), [])
+  t.same(await learning("I'm learning German now."), ['German'])
+})
+
+t.test('"when I was a kid" and "I am a part of" give no job title', async t => {
+  const titles = async (text: string): Promise<string[]> => (await one(text)).facts.filter(f => f.predicate === 'job_title').map(f => f.object)
+  t.same(await titles('I used to go riding with my dad when I was a kid.'), [])
+  t.same(await titles('I asked my friends to join the support group I am a part of.'), [])
+  t.same(await titles("I'm a nurse at the city hospital."), ['nurse'])
+})

@@ -20,6 +20,11 @@ t.test('clauses about the listener, opinions and vague ones are kept out', async
   t.same(objects('I will be sure to reach out'), [])
 })
 
+t.test('"since we last talked" is no content: "I have been keeping busy since we last talked" says nothing', async t => {
+  t.same(objects('I have been keeping busy since we last talked'), [])
+  t.same(objects('I have been painting mountain landscapes since we last talked'), ['has been painting mountain landscapes since we last talked'])
+})
+
 t.test('saysSomething counts the words that carry content', async t => {
   t.equal(saysSomething('has thought about it a lot'), false)
   t.equal(saysSomething('adopted a puppy from the shelter'), true)
@@ -56,4 +61,15 @@ t.test('no remark from showing or thanking: "check out my painting", "here\'s a 
   t.equal(remark("Here's a pic of my family at the lake last summer"), undefined)
   t.equal(remark('I will add it to my list, thanks for the recommendation'), undefined)
   t.equal(remark('Dyed my hair bright blue last week - come see'), undefined)
+})
+
+t.test('no remark from a reply to the listener\'s news or news with nothing in it: "glad my advice helped"', async t => {
+  t.equal(remark('Glad to hear my support makes a difference'), undefined)
+  t.equal(remark('Here ya go, a pic of my cork board from last year'), undefined)
+  t.equal(remark('As for me, lots of stuff happened since we last talked'), undefined)
+  t.equal(remark('Quite a week since we last talked - something awesome happened to me'), undefined)
+})
+
+t.test('news after "since we last talked" is the remark: what comes after the dash', async t => {
+  t.equal(remark('Interesting things have happened since we last talked - my sister joined a travel club in my town'), 'my sister joined a travel club in my town')
 })
