@@ -9,6 +9,7 @@ import { loadNlp, type Nlp } from '@agentd/sdk/kits/memory'
 import { USER, buildClaim, type EntityType, type Extraction, type ExtractionTurn, type Extractor, type ExtractedFact } from './extraction.ts'
 import { isSmallTalk, sentences, stripRecalledMemory } from './junk.ts'
 import { REMARK, STATEMENT, remark, statements } from './offline-statements.ts'
+import { namesAThing } from './offline-list-items.ts'
 import { NAME, STOP, LOWER, ORG, END, RELATIONS, PETS, DIETS, NOT_TITLES, NOT_NAMES } from './offline-words.ts'
 
 type Tense = ExtractedFact['temporal_context']
@@ -125,8 +126,8 @@ function employer (x: Ctx, s: string, subject: string): void {
 function title (x: Ctx, s: string, subject: string, src: string, tense: Tense): void {
   each(s, re(`${src}(?:a|an) (${LOWER})${END}(?:\\s+at\\s+${ORG})?`), m => {
     const t = m[1].trim()
-    // Not a job: an age ("when I was a kid"), or a phrase cut at its preposition ("I am a part of", "a mix of excited").
-    if (NOT_TITLES.has(t.split(' ')[0]) || re(`^(${DIETS})$`, 'i').test(t) || /^(kid|child|boy|girl|baby|teen|teenager|toddler)$/.test(t) || /\bof\b/.test(t)) return
+    // Not a job: a phrase cut at its preposition ("I am a part of", "a mix of excited").
+    if (NOT_TITLES.has(t.split(' ')[0]) || re(`^(${DIETS})$`, 'i').test(t) || /\bof\b/.test(t)) return
     x.c.fact(x.turn, subject, 'job_title', t, tense, x.conf, false)
     const o = orgOf(m, 2)
     if (o !== undefined && o.isEntity) {
@@ -154,35 +155,12 @@ function list (x: Ctx, s: string, src: string, predicate: string): void {
     const cut = /^\s+[\p{L}]/u.test(s.slice(m.index + m[0].length))
     for (const [i, part] of parts.entries()) {
       const obj = cleanObject(part)
-      if (obj === '' || /^(it|that|this|them|you|him|her|to)$/i.test(obj) || vagueItem(obj, cut && i === parts.length - 1)) continue
-      // A clause, not a thing liked ("when you give me tips", "having some of"): the listener, a verb's contraction, a dangling last word.
-      if (/\b(you|your|me|my|that'll|it's|when|how|what)\b/i.test(obj) || /\b(of|to|for|with|the|a|an|and|some|about)$/i.test(obj)) continue
-      // A clause of its own ("skill is awesome", "the effects are", "connection it brings") or no thing at all ("as well").
-      if (/\b(is|are|was|were|am|it)\b/i.test(obj) || /^as well$/i.test(obj)) continue
+      if (!namesAThing(obj, cut && i === parts.length - 1)) continue
       const proper = /^[A-Z]/.test(obj) && !NOT_NAMES.has(obj.toLowerCase())
       if (proper) x.c.entity(obj, 'Concept')
       x.c.fact(x.turn, USER, predicate, obj, 'current', x.conf, proper)
     }
   })
-}
-
-/** Nouns that, after a bare "the", point back at what was being talked about rather than name a thing ("I love the idea"). */
-const POINTING = /^the (idea|thought|acting|colou?r|texture|tech|energy|freedom|connection|way|vibes?|feel|feeling|atmosphere|look|sound|fact|concept|message|details?|effects?|result)\b/i
-
-/**
- * An item of a list ("I love ...", "I'm learning ...") that says nothing on its own, so no
- * fact (LoCoMo's dev conversations: these were two thirds of the `likes` facts matching no
- * observation): a verb cut from its object ("I love going| on road trips", "making| this
- * cake"), an infinitive with no object ("to help"), a thing pointed at ("this series",
- * "their work", "the idea"), an amount ("learning a ton"), a clause of the speaker's own
- * ("I've actually been wanting", "pushing myself"), a verb where the thing should be
- * ("makes writing more fun"), or people named only as "them" ("holding them").
- */
-function vagueItem (obj: string, cutShort: boolean): boolean {
-  if (cutShort && /ing(?: up)?$/i.test(obj)) return true
-  if (/^to \S+$/i.test(obj) || /^to just\b/i.test(obj) || /^(a ton|a lot|lots|so much|a bit)$/i.test(obj)) return true
-  if (/^(this|that|these|those|his|their|its|our|every|each)\b/i.test(obj) || POINTING.test(obj)) return true
-  return /\b(I|I've|I'm|I'd|I'll|myself|that's|but|them)\b/.test(obj) || /^makes\b/i.test(obj)
 }
 
 function firstPerson (x: Ctx, s: string): void {

@@ -29,7 +29,9 @@ const AUX: Record<string, [string, Statement['tense']]> = {
 const EMPTY_VERBS = new Set(['think', 'guess', 'suppose', 'hope', 'bet', 'mean', 'know', 'agree', 'see', 'wish', 'wonder', 'believe', 'appreciate', 'understand', 'remember', 'get', 'glad', 'sorry', 'sure', 'thankful', 'grateful', 'happy', 'feel', 'felt', 'can', 'would', 'could', 'love', 'like', 'imagine', 'sort', 'kind'])
 const PRONOUNS: Array<[RegExp, string]> = [[/\bmy\b/gi, 'their'], [/\bmine\b/gi, 'theirs'], [/\bmyself\b/gi, 'themself'], [/\bme\b/g, 'them'], [/\bI'm\b/g, 'they are'], [/\bI've\b/g, 'they have'], [/\bI\b/g, 'they']]
 const MIN_WORDS = 4
-const SINCE_WE_TALKED = /\bsince we last (?:talked|chatted|spoke)\b/gi
+/** "since we last talked": it dates the news and is none of it. */
+const SINCE_LAST = '\\bsince we last (?:talked|chatted|spoke)\\b'
+const SINCE_WE_TALKED = new RegExp(SINCE_LAST, 'gi')
 /** Words that say nothing on their own: a clause of only these and stop words ("is not gonna forget a second of it") is kept out. */
 const VAGUE = new Set(['gonna', 'wanna', 'gotta', 'really', 'sure', 'lot', 'much', 'thing', 'things', 'something', 'anything', 'everything', 'way', 'time', 'bit', 'kind', 'always', 'never', 'ever', 'even', 'still', 'just', 'also', 'totally', 'definitely', 'get', 'got', 'going', 'make', 'made', 'keep', 'let', 'one', 'ones', 'stuff', 'thought', 'sure', 'again', 'lately', 'right', 'yeah', 'yes', 'okay', 'ok', 'promise', 'see', 'try', 'give', 'take', 'put', 'find', 'found', 'happy', 'excited', 'glad', 'great', 'good', 'awesome', 'amazing', 'cool', 'fun', 'nice', 'stoked', 'pumped', 'thrilled', 'hard', 'tough'])
 
@@ -95,9 +97,9 @@ const DEICTIC = /^(?:it|it's|that|that's|this|those|these|they|they're|he|she|th
 /** Showing or thanking, not telling: "check out my painting", "here's a pic of my family", "thanks for the recommendation". */
 const SHOWING = /^(?:and |also |plus )?(?:check\b|look at|take a look|here's|here is|here are|here (?:ya|you) go)\b|\b(?:thanks|thank you|come see)\b/i
 /** A reply to the listener's news ("glad my advice helped"), or news announced with none in it ("something exciting happened recently for me"). */
-const REPLY_OR_EMPTY = /^glad\b|^(?:something|lots of stuff|a lot|quite a week)\b.*\bhappen|\bsince we last (?:talked|chatted|spoke)\b/i
+const REPLY_OR_EMPTY = new RegExp(`^glad\\b|^(?:something|lots of stuff|a lot|quite a week)\\b.*\\bhappen|${SINCE_LAST}`, 'i')
 /** "Interesting things have happened since we last talked - I joined a travel club": the news is after the dash. */
-const NEWS_LEAD = /^[^-]*\bsince we last (?:talked|chatted|spoke)\b[^-]*\s[-–—]\s+/i
+const NEWS_LEAD = new RegExp(`^[^-]*${SINCE_LAST}[^-]*\\s[-–—]\\s+`, 'i')
 
 export function remark (sentence: string): string | undefined {
   const s = sentence.trim().replace(OPENER, '').replace(NEWS_LEAD, '').replace(/[.!\s]+$/, '')

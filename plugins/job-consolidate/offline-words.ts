@@ -12,7 +12,8 @@ export const END = `(?=\\s+${STOP}\\b|\\s*[,.;:!?)]|\\s*$)`
 export const RELATIONS = 'best friend|sister|brother|wife|husband|partner|girlfriend|boyfriend|son|daughter|friend|boss|manager|mother|mom|mum|father|dad|colleague|coworker|cousin|uncle|aunt|grandmother|grandfather|roommate|fiancée|fiancee|fiancé|fiance|neighbour|neighbor'
 export const PETS = 'dog|cat|puppy|kitten|parrot|rabbit|hamster|horse|bird|fish|turtle|guinea pig'
 export const DIETS = 'vegan|vegetarian|pescatarian|pescetarian'
-export const NOT_TITLES = new Set(['big', 'huge', 'bit', 'little', 'lot', 'fan', 'few', 'new', 'good', 'great', 'very', 'really', 'real', 'bad', 'total', 'complete', 'person', 'kind', 'sort', 'fine'])
+/** First words of what follows "I'm a" that make it no job title: a size, a judgement, an age ("when I was a kid"). */
+export const NOT_TITLES = new Set(['big', 'huge', 'bit', 'little', 'lot', 'fan', 'few', 'new', 'good', 'great', 'very', 'really', 'real', 'bad', 'total', 'complete', 'person', 'kind', 'sort', 'fine', 'kid', 'child', 'boy', 'girl', 'baby', 'teen', 'teenager', 'toddler'])
 
 /** Capitalised words that are not names of things to remember. */
 export const NOT_NAMES = new Set([
