@@ -14,7 +14,7 @@
 // Env: BENCH_LOCOMO_INGEST=chat|turns (default chat; turns: POST /api/memory/turns with the
 // speaker as `name` and the session date as `timestamp`), BENCH_LOCOMO_CONVS=n (the first
 // n conversations), BENCH_LOCOMO_FACTS=0 (no consolidation), BENCH_LOCOMO_VERBOSE=1 (misses),
-// BENCH_LOCOMO_EMBEDDER=use|glove|hash (memory's embedder, as EMBEDDING_PROVIDER picks it;
+// BENCH_LOCOMO_EMBEDDER=onnx|use|glove|hash (memory's embedder, unset: the default, embed-onnx; ONNX_EMBEDDING_MODEL embed-onnx's model, as EMBEDDING_PROVIDER picks it;
 // the model is loaded before the first turn, so no turn is stored by embed-hash meanwhile),
 // BENCH_LOCOMO_VARIANTS='recall_enable_time=false;recall_hybrid_rrf_k=20' (after the first
 // recall, the questions asked again under each set of recall settings in turn, `;` between
@@ -113,7 +113,11 @@ async function embedderReady (s: BenchServer): Promise<string> {
   return e.id ?? '?'
 }
 
-const embedderEnv: Record<string, string> = process.env.BENCH_LOCOMO_EMBEDDER === undefined ? {} : { EMBEDDING_PROVIDER: process.env.BENCH_LOCOMO_EMBEDDER }
+const embedderEnv: Record<string, string> = {
+  ...(process.env.BENCH_LOCOMO_EMBEDDER === undefined ? {} : { EMBEDDING_PROVIDER: process.env.BENCH_LOCOMO_EMBEDDER }),
+  // embed-onnx's model (all-minilm-l6-v2-q, bge-small-en-v1.5-q, e5-small-v2-q).
+  ...(process.env.ONNX_EMBEDDING_MODEL === undefined ? {} : { ONNX_EMBEDDING_MODEL: process.env.ONNX_EMBEDDING_MODEL }),
+}
 const server = await startShipped(() => ({ text: 'OK.' }), embedderEnv)
 try {
   const embedderId = await embedderReady(server)

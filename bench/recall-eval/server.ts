@@ -1,6 +1,8 @@
 // One agentd in this process as a user starts it (the shipped plugins.json, embedded
 // defaults, a fresh data directory) with a fake OpenAI upstream on loopback as its model,
-// ready (health says so) before it is returned. For the benches that send the evaluation
+// ready (health says so, memory's embedder loaded: a model embedder answers with embed-hash
+// until it has loaded, and a bench must not store half its turns with each) before it is
+// returned. For the benches that send the evaluation
 // set as chats: bench/chat-recall.bench.ts, bench/recall-http.bench.ts.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -43,6 +45,13 @@ export async function startShipped (fallback: FakeOpenAIOptions['fallback'], env
     const base = `http://127.0.0.1:${port}`
     await until('health ready', async () => ((await (await fetch(`${base}/api/health`)).json()) as { ready?: boolean }).ready === true, 60_000)
     const post = async (p: string, body: unknown): Promise<Response> => await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    // A recall embeds its query: the first starts the embedder's load in the background.
+    await post('/api/memory/recall', { query: 'warm up', top_k: 1 })
+    const embedder = async (): Promise<{ id?: string, status?: string } | undefined> =>
+      ((await (await fetch(`${base}/api/health?include_memory=true`)).json()) as { memory?: { embedder?: { id?: string, status?: string } } }).memory?.embedder
+    await until('memory\'s embedder loaded', async () => { const e = await embedder(); return e === undefined || e.status === 'ready' || e.status === 'error' }, 180_000)
+    const e = await embedder()
+    if (e?.status === 'error') throw new Error(`memory's embedder ${e.id ?? ''} could not load: ${JSON.stringify(e)}`)
     return { base, fake, post, close }
   } catch (err) {
     await close()

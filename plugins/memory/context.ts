@@ -11,7 +11,7 @@ import type { Outbox } from './outbox/outbox.ts'
 import { OutageLog } from './outage-log.ts'
 
 export interface ServiceOptions {
-  /** Embedder instance name; undefined: EMBEDDING_PROVIDER's plugin, else embed-hash, else the first. */
+  /** Embedder instance name; undefined: EMBEDDING_PROVIDER's plugin, else embed-onnx, else embed-hash, else the first. */
   embedder?: string
   embeddingProvider?: string
   tokenBudget: number

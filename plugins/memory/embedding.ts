@@ -1,6 +1,8 @@
 // Which embedder memory uses, and embedding one text with it. The choice: the `embedder`
-// option, else embed-<EMBEDDING_PROVIDER>, else embed-hash, else the first registered. A
-// model embedder that is not loaded yet (or failed to load) does not hold memory up:
+// option, else embed-<EMBEDDING_PROVIDER>, else embed-onnx (a small sentence transformer:
+// above BM25 in every LoCoMo category, where embed-hash is not; docs/benchmarks.md), else
+// embed-hash, else the first registered. A model embedder that is not loaded yet (or failed
+// to load: offline on its first use, its package left out) does not hold memory up:
 // embed-hash answers meanwhile and the model loads in the background (warm-up.ts).
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
@@ -24,7 +26,7 @@ export class Embedding {
     const { embedder, embeddingProvider } = this.#ctx.opts
     if (embedder !== undefined) return reg.find(embedder)
     const byProvider = embeddingProvider === undefined ? undefined : reg.find(`embed-${embeddingProvider}`)
-    return byProvider ?? reg.find('embed-hash') ?? reg.first()
+    return byProvider ?? reg.find('embed-onnx') ?? reg.find('embed-hash') ?? reg.first()
   }
 
   /**
@@ -49,7 +51,7 @@ export class Embedding {
     if (primary === undefined || text.trim() === '') return undefined
     const hash = this.#ctx.registry().embedders.find('embed-hash')
     const attempt = async (e: Embedder): Promise<EmbeddingRef | undefined> => {
-      const [v, ...ctx] = context === undefined ? await e.embed([text], signal, trace) : await this.#vectors(e, text, context, signal)
+      const [v, ...ctx] = await this.#vectors(e, text, context ?? [], signal, trace)
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: withContext(v, ctx), embedder: e.id }
     }
     const fallback = hash !== undefined && hash !== primary ? hash : undefined
@@ -73,22 +75,26 @@ export class Embedding {
   readonly #recent = new Map<string, number[]>()
 
   /**
-   * The text's vector and its context's by `e`, in one call; a context text embedded lately
-   * (as a turn or as context) is not embedded again.
+   * The text's vector and its context's by `e`, in one call; a text embedded lately (a
+   * recall's query, a turn, a context) is not embedded again. A chat's message is embedded
+   * once: for the recall that answers it, then kept for the turn that stores it.
    */
-  async #vectors (e: Embedder, text: string, context: string[], signal?: AbortSignal): Promise<Array<number[] | undefined>> {
+  async #vectors (e: Embedder, text: string, context: string[], signal?: AbortSignal, trace?: TraceContext): Promise<Array<number[] | undefined>> {
     const key = (t: string): string => `${e.id}\u0000${e.dimensions}\u0000${t}`
-    const missing = [...new Set(context.filter(t => !this.#recent.has(key(t))))]
-    const [own, ...got] = await e.embed([text, ...missing], signal)
-    const keep = (t: string, v: number[] | undefined): void => {
-      if (v === undefined) return
+    const all = [text, ...context]
+    const found = new Map(all.flatMap(t => { const v = this.#recent.get(key(t)); return v === undefined ? [] : [[t, v] as const] }))
+    const missing = [...new Set(all.filter(t => !found.has(t)))]
+    const got = missing.length === 0 ? [] : await e.embed(missing, signal, trace)
+    missing.forEach((t, i) => { if (got[i] !== undefined) found.set(t, got[i]) })
+    // Kept most recent last (a hit moves up too), the oldest dropped past RECENT_MAX.
+    for (const t of all) {
+      const v = found.get(t)
+      if (v === undefined) continue
       this.#recent.delete(key(t))
       if (this.#recent.size >= RECENT_MAX) this.#recent.delete(this.#recent.keys().next().value as string)
       this.#recent.set(key(t), v)
     }
-    missing.forEach((t, i) => { keep(t, got[i]) })
-    keep(text, own)
-    return [own, ...context.map(t => this.#recent.get(key(t)))]
+    return all.map(t => found.get(t))
   }
 }
 

@@ -29,7 +29,7 @@ import { Outbox } from './outbox/outbox.ts'
 import { GraphBackfill } from './graph-backfill.ts'
 
 export const options = Type.Object({
-  embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-hash' })),
+  embedder: Type.Optional(Type.String({ minLength: 1, description: 'embedder instance; default: embed-<EMBEDDING_PROVIDER>, else embed-onnx, else embed-hash' })),
   token_budget: Type.Integer({ minimum: 50, maximum: 100_000, default: 1000, description: 'tokens of memory context injected into a prompt' }),
   top_k: Type.Integer({ minimum: 1, maximum: 50, default: 10 }),
   working_memory_turns: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'how many of a conversation\'s latest turns POST /api/memory/recall with a conversation_id leaves out (the chat history holds them)' }),

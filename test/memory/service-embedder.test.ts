@@ -52,3 +52,25 @@ t.test('without an embedder, or for blank text, there is no vector', async t => 
   reg.embedders.add('embed-hash', new HashEmbedder())
   t.equal(await service(reg).embedding.embed('   '), undefined)
 })
+
+t.test('a text embedded lately is not embedded again: a recall\'s query, then the same message stored with its context', async t => {
+  const reg = createRegistry()
+  const seen: string[] = []
+  reg.embedders.add('embed-counting', { id: 'counting', dimensions: 2, embed: async texts => { seen.push(...texts); return texts.map(s => [s.length, 1]) } })
+  const svc = service(reg, { embedder: 'embed-counting' })
+  const query = await svc.embedding.embed('where do I work?')
+  const stored = await svc.embedding.embedInContext('where do I work?', ['I started at the clinic', 'hello'])
+  await svc.embedding.embedInContext('At the clinic, since May.', ['where do I work?', 'I started at the clinic'])
+  t.same(seen, ['where do I work?', 'I started at the clinic', 'hello', 'At the clinic, since May.'], 'each text once')
+  t.ok(query !== undefined && stored !== undefined)
+})
+
+t.test('by default memory picks embed-onnx when it is registered; EMBEDDING_PROVIDER=hash picks embed-hash', async t => {
+  const reg = createRegistry()
+  const hash = new HashEmbedder()
+  const onnx = { id: 'onnx:test', dimensions: 2, embed: async (texts: string[]) => texts.map(() => [1, 0]) }
+  reg.embedders.add('embed-hash', hash)
+  reg.embedders.add('embed-onnx', onnx)
+  t.equal(service(reg).embedding.embedder(), onnx)
+  t.equal(service(reg, { embeddingProvider: 'hash' }).embedding.embedder(), hash)
+})
