@@ -9,7 +9,7 @@ import { MemoryErrors } from './errors.ts'
 import type { MemoryServiceImpl } from './service.ts'
 import { memoryStats, resetMemory } from './admin.ts'
 import type { OutageLog } from './outage-log.ts'
-import { alreadyLogged } from '@agentd/sdk'
+import { alreadyLogged, requestTrace } from '@agentd/sdk'
 import { turnRoutes } from './write-routes.ts'
 import { itemRoutes } from './item-routes.ts'
 
@@ -238,6 +238,8 @@ function adminRoutes (app: FastifyInstance, svc: MemoryServiceImpl, guard: Guard
     },
   }, async (request) => {
     const b = request.body as { query: string, top_k: number, channel?: string, conversation_id?: string, token_budget?: number }
-    return await guard(async () => await svc.recaller.recallBundle({ text: b.query, top_k: b.top_k, channel: b.channel, conversation_id: b.conversation_id, token_budget: b.token_budget }, { strict: true }))
+    // Under the request's span when telemetry traces: the recall and its query's embedding join the caller's trace.
+    const trace = requestTrace(request)
+    return await guard(async () => await svc.recaller.recallBundle({ text: b.query, top_k: b.top_k, channel: b.channel, conversation_id: b.conversation_id, token_budget: b.token_budget, ...(trace === undefined ? {} : { trace }) }, { strict: true }))
   })
 }

@@ -84,7 +84,6 @@ async function flush (): Promise<void> { await s.kernel.current?.app.telemetry?.
 t.test('one chat with a tool call and memory: its spans, linked, with GenAI attributes, and the trace context in and out', async t => {
   scriptToolChat([{ prompt_tokens: 31, completion_tokens: 9 }, { prompt_tokens: 57, completion_tokens: 5 }])
   const upstreamBefore = fake.completions.length
-  const requestsBefore = fake.requests.length
   const status = await postTraced('/api/agent/chat', { message: 'What is six times seven?', use_memory: true }, `00-${TRACE_ID}-${CALLER_SPAN}-01`)
   t.equal(status, 200)
   await flush()
@@ -130,11 +129,21 @@ t.test('one chat with a tool call and memory: its spans, linked, with GenAI attr
     const parent = byId.get(m[2])
     t.ok(parent !== undefined && (parent.spanId === models[i].spanId || ancestors(parent).includes(models[i].spanId)), 'sent from within its model call\'s span')
   }
+})
 
-  // The recall's query embedding (embed-openai, on the same fake) carried the recall's span;
-  // the user turn's, written through the memory outbox, is outside the request's trace.
-  const embedded = fake.requests.slice(requestsBefore).filter(r => r.path.endsWith('/embeddings') && (r.body.input as string[] | undefined)?.[0] === 'What is six times seven?')
-  t.same(embedded.map(r => r.headers.traceparent).filter(x => x !== undefined), [`00-${TRACE_ID}-${recall?.spanId ?? '?'}-01`], 'one embedding request carried the trace, its parent the recall\'s span')
+t.test('a recall\'s query embedding carries the recall\'s span to the embeddings endpoint', async t => {
+  // Its own query, never stored: memory embeds a text once (a chat's message serves its recall
+  // and its stored turn, whichever comes first), so in a chat the request may be the turn's.
+  const trace = randomBytes(16).toString('hex')
+  const requestsBefore = fake.requests.length
+  t.equal(await postTraced('/api/memory/recall', { query: 'Which ferry leaves for Harwick first?', top_k: 3 }, `00-${trace}-${CALLER_SPAN}-01`), 200)
+  await flush()
+  const recall = receiver.spans.find(x => x.traceId === trace && x.name === 'memory.recall')
+  t.ok(recall, `the recall's span (got ${receiver.spans.filter(x => x.traceId === trace).map(x => x.name).join(', ')})`)
+  const server = receiver.spans.find(x => x.traceId === trace && x.name === 'POST /api/memory/recall')
+  t.equal(recall?.parentSpanId, server?.spanId, 'under the request\'s span')
+  const embedded = fake.requests.slice(requestsBefore).filter(r => r.path.endsWith('/embeddings') && (r.body.input as string[] | undefined)?.[0] === 'Which ferry leaves for Harwick first?')
+  t.same(embedded.map(r => r.headers.traceparent), [`00-${trace}-${recall?.spanId ?? '?'}-01`], 'one embedding request, its parent the recall\'s span')
 })
 
 t.test('a tool call on an MCP server over HTTP carries its execute_tool span\'s trace context', async t => {
