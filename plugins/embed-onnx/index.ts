@@ -9,10 +9,8 @@ import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { Type, type Static } from '@agentd/sdk/typebox'
 import type { PluginOptions } from '@agentd/sdk'
-import { MODELS, MODEL_NAMES, type ModelName } from './models.ts'
-import { OnnxEmbedder } from './onnx-embedder.ts'
-import { ensureWeights } from './maven-weights.ts'
-import { loadRunner } from './onnx-runner.ts'
+import { MODEL_NAMES, onnxModel } from './models.ts'
+import { makeOnnxEmbedder, MAVEN_CENTRAL } from './make-embedder.ts'
 
 export const options = Type.Object({
   model: Type.Optional(Type.Union(MODEL_NAMES.map(n => Type.Literal(n)), { description: 'which model (models.ts); default ONNX_EMBEDDING_MODEL, else all-minilm-l6-v2-q' })),
@@ -21,29 +19,16 @@ export const options = Type.Object({
 })
 
 async function embedOnnx (app: FastifyInstance, opts: PluginOptions<Static<typeof options>>): Promise<void> {
-  const name = opts.model ?? modelFromEnv(app.agentConfig.env.ONNX_EMBEDDING_MODEL)
-  const model = MODELS[name]
+  const name = opts.model ?? onnxModel(app.agentConfig.env.ONNX_EMBEDDING_MODEL)
   const cacheDir = path.resolve(app.agentConfig.settings.dataDir, opts.cache_dir ?? 'models')
-  const repository = opts.repository ?? app.agentConfig.env.AGENT_MAVEN_REPOSITORY ?? 'https://repo1.maven.org/maven2'
+  const repository = opts.repository ?? app.agentConfig.env.AGENT_MAVEN_REPOSITORY ?? MAVEN_CENTRAL
   const embedder = await app.resources.acquire({
     kind: 'embedder:onnx',
     options: { name, cacheDir, repository },
-    create: () => new OnnxEmbedder({
-      name,
-      model,
-      log: app.log,
-      load: async (onProgress, signal) => await loadRunner(model, await ensureWeights(model, { cacheDir, repository, onProgress, signal })),
-    }),
+    create: () => makeOnnxEmbedder({ name, cacheDir, repository, log: app.log }),
     dispose: async e => { await e.dispose() },
   })
   app.registry.embedders.add(opts.instance, embedder)
-}
-
-function modelFromEnv (value: string | undefined): ModelName {
-  if (value === undefined || value.trim() === '') return 'all-minilm-l6-v2-q'
-  const name = MODEL_NAMES.find(n => n === value.trim())
-  if (name === undefined) throw new Error(`ONNX_EMBEDDING_MODEL is "${value}"; embed-onnx runs ${MODEL_NAMES.join(', ')}`)
-  return name
 }
 
 export default fp(embedOnnx, { name: 'embed-onnx', fastify: '5.x' })

