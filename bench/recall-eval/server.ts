@@ -31,6 +31,8 @@ export async function startShipped (fallback: FakeOpenAIOptions['fallback'], env
       PATH: process.env.PATH, API_PORT: '0', AGENT_LOG_LEVEL: 'warn', AGENT_DATA_DIR: path.join(dir, 'data'),
       AGENT_PLUGINS_FILE: path.join(REPO, 'plugins.json'), MCP_SERVERS_FILE: path.join(REPO, 'mcp_servers.json'),
       OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: fake.url, DEFAULT_MODEL: 'openai/gpt-4o-mini',
+      // The embedder a bench runs on: memory's default (embed-onnx) unless EMBEDDING_PROVIDER / ONNX_EMBEDDING_MODEL say otherwise.
+      ...Object.fromEntries(['EMBEDDING_PROVIDER', 'ONNX_EMBEDDING_MODEL'].flatMap(k => process.env[k] === undefined ? [] : [[k, process.env[k] as string]])),
       ...env,
     },
     watch: false,
