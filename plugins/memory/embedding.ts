@@ -15,10 +15,12 @@ export class Embedding {
   readonly #ctx: ServiceContext
   readonly #warmUp: WarmUp
   #fallbackWarned = false
+  /** Runs when a model embedder finishes loading in the background (embed-hash served meanwhile). */
+  onModelReady: ((e: Embedder) => void) | undefined
 
   constructor (ctx: ServiceContext) {
     this.#ctx = ctx
-    this.#warmUp = new WarmUp(ctx.log)
+    this.#warmUp = new WarmUp(ctx.log, e => { this.onModelReady?.(e) })
   }
 
   embedder (): Embedder | undefined {

@@ -175,10 +175,15 @@ function checkEmbedderWhenReady (app: FastifyInstance, svc: MemoryServiceImpl, o
     const e = svc.embedding.embedder()
     if (opts.auto_reembed && e !== undefined) svc.drift.reembedder.start(e)
   }
-  app.addHook('onReady', async () => {
-    const check = checkEmbedder().catch((err: unknown) => {
+  const checked = async (): Promise<void> => {
+    await checkEmbedder().catch((err: unknown) => {
       app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
     })
+  }
+  // A model embedder that loaded after start: what embed-hash stored while it loaded is re-embedded too.
+  svc.embedding.onModelReady = () => { void checked() }
+  app.addHook('onReady', async () => {
+    const check = checked()
     // Start-up does not wait on a slow store; the check goes on in the background.
     if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })

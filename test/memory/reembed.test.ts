@@ -66,3 +66,14 @@ t.test('with auto_reembed false the change is only reported; POST /api/memory/re
   t.equal(again.status, 202)
   t.match(again.body, { total: 0 }, 'nothing left to do')
 })
+
+t.test('what embed-hash stored while a model loaded after start is re-embedded once the model is ready', async t => {
+  const s = await startMemoryKernel(t, { extra: [{ ...slow, options: { dimensions: 128, load_ms: 800 } }], memory: { embedder: 'embed-slow' } })
+  const turn = await s.svc().episodic.addTurn({ conversation_id: 'late-1', role: 'user', content: 'The ferry to Harwick leaves at dawn', channel: 'late' })
+  t.equal(turn.embedder, 'hash-v2', 'embed-hash answered while the model loaded (the first embedding started its load)')
+  const health = async (): Promise<{ id: string, reembed: { status: string, total: number, done: number } }> => (await s.json('/api/health?include_memory=true')).body.memory.embedder
+  await until('the re-embed job to finish', async () => (await health()).reembed.status === 'done', 20_000)
+  t.match(await health(), { id: 'test-slow-128', reembed: { status: 'done', total: 1, done: 1 } })
+  const turns = await s.svc().ctx.relational?.conversationTurns('late-1', 10) ?? []
+  t.equal(turns[0].embedder, 'test-slow-128', 'the turn carries the model\'s vector')
+})
