@@ -168,22 +168,24 @@ async function attachOutboxes (app: FastifyInstance, svc: MemoryServiceImpl, opt
 
 /** Every plugin has registered by then: checks that stored vectors match the active embedder, re-embedding in the background when they do not. */
 function checkEmbedderWhenReady (app: FastifyInstance, svc: MemoryServiceImpl, opts: PluginOptions<Options>): void {
-  const checkEmbedder = async (): Promise<void> => {
+  const checkEmbedder = async (late: boolean): Promise<void> => {
     const warning = await svc.drift.check()
     if (warning === undefined) return
-    app.log.warn(`memory: ${warning}`)
+    // After a late load the other vectors are embed-hash's stand-ins, expected and about to be replaced: not a warning.
+    if (late && opts.auto_reembed) app.log.info(`memory: ${svc.embedding.embedder()?.id ?? 'the model'} has loaded; re-embedding what embed-hash stored while it loaded`)
+    else app.log.warn(`memory: ${warning}`)
     const e = svc.embedding.embedder()
     if (opts.auto_reembed && e !== undefined) svc.drift.reembedder.start(e)
   }
-  const checked = async (): Promise<void> => {
-    await checkEmbedder().catch((err: unknown) => {
+  const checked = async (late: boolean): Promise<void> => {
+    await checkEmbedder(late).catch((err: unknown) => {
       app.log.warn({ err: (err as Error).message }, 'memory: could not compare stored vectors with the active embedder (store down?); POST /api/memory/reembed once it is back')
     })
   }
   // A model embedder that loaded after start: what embed-hash stored while it loaded is re-embedded too.
-  svc.embedding.onModelReady = () => { void checked() }
+  svc.embedding.onModelReady = () => { void checked(true) }
   app.addHook('onReady', async () => {
-    const check = checked()
+    const check = checked(false)
     // Start-up does not wait on a slow store; the check goes on in the background.
     if (await within(check, opts.embedder_check_timeout_ms, { unref: true }) === TIMED_OUT) app.log.warn({ timeout_ms: opts.embedder_check_timeout_ms }, 'memory: comparing stored vectors with the active embedder is taking long; start-up goes on and the result is logged when it comes')
   })
