@@ -37,7 +37,7 @@ export const options = Type.Object({
   recency_weight: Type.Number({ minimum: 0, maximum: 1, default: 0.2 }),
   recency_half_life_hours: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, default: 168 }),
   record_tool_invocations: Type.Boolean({ default: true, description: 'keep every tool call of a chat that uses memory (procedural memory)' }),
-  auto_reembed: Type.Boolean({ default: true, description: 'at start, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
+  auto_reembed: Type.Boolean({ default: true, description: 'at start, and when a model embedder finishes loading later, re-embed stored vectors another embedder made (background job) once the active embedder is ready' }),
   reembed_batch_size: Type.Integer({ minimum: 1, maximum: 10_000, default: 64 }),
   recall_technique_timeout_ms: Type.Integer({ minimum: 10, maximum: 120_000, default: 2000, description: 'how long a recall technique (hybrid, HyDE...) may take before the recall goes on without it and says so' }),
   graph_backfill: Type.Boolean({ default: true, description: 'when the graph store keeps copies (Neo4j) and lacks items written before it was configured, copy them in the background (progress: health memory.graph_backfill; job graph_backfill)' }),
