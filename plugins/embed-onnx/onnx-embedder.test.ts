@@ -54,6 +54,16 @@ t.test('a text longer than the model reads is cut to its first tokens, not refus
   t.equal(v.length, 384)
 })
 
+t.test('the model runs in a thread of its own: the server\'s event loop waits idle while texts are embedded', async t => {
+  await real.embed(['warm up'])
+  const texts = Array.from({ length: 60 }, (_, i) => `A fairly ordinary sentence number ${i} about the weather, the garden and the long walk home.`)
+  const before = performance.eventLoopUtilization()
+  await real.embed(texts)
+  const used = performance.eventLoopUtilization(before).utilization
+  // In this thread (onnxruntime-node runs a graph synchronously where it is called) the loop would be busy throughout: ~1.
+  t.ok(used < 0.5, `event loop busy ${used.toFixed(3)} of the time`)
+})
+
 /** A stand-in runner: a vector from the text's length, with the calls recorded. */
 const fake = (calls: string[]): OnnxRunner => async text => { calls.push(text); return Array.from({ length: 384 }, (_, i) => i === 0 ? 1 : (text.length % 5) / 1000) }
 const stub = (load: () => Promise<OnnxRunner>): OnnxEmbedder => new OnnxEmbedder({ name: 'all-minilm-l6-v2-q', model: minilm, log: quiet, load })
@@ -72,6 +82,38 @@ t.test('loads once however many calls wait, and runs them one at a time', async 
   t.equal(loads, 1)
   t.equal(most, 1, 'never two graph runs at once')
   t.equal(calls[2].length, MAX_CHARS, 'long texts are cut')
+})
+
+t.test('a query is run before the stored texts that wait, even those of a call already started', async t => {
+  const calls: string[] = []
+  const m = fake(calls)
+  const e = stub(async () => async text => { await new Promise(resolve => setImmediate(resolve)); return await m(text) })
+  await e.embed(['load'])
+  calls.length = 0
+  const stored = e.embed(['s1', 's2', 's3'], undefined, undefined, 'document')
+  const later = e.embed(['d1'])
+  await new Promise(resolve => setImmediate(resolve))
+  const query = e.embed(['q1'], undefined, undefined, 'query')
+  const [s, d, q] = await Promise.all([stored, later, query])
+  t.same(calls, ['s1', 'q1', 's2', 's3', 'd1'], 'the query after the run under way; the rest in order')
+  t.equal(s.length, 3)
+  t.equal(d.length, 1)
+  t.equal(q.length, 1)
+})
+
+t.test('an aborted call waiting in line rejects and leaves the others', async t => {
+  const calls: string[] = []
+  const m = fake(calls)
+  const e = stub(async () => async text => { await new Promise(resolve => setImmediate(resolve)); return await m(text) })
+  await e.embed(['load'])
+  calls.length = 0
+  const ac = new AbortController()
+  const first = e.embed(['a1', 'a2'])
+  const second = e.embed(['b1', 'b2'], ac.signal)
+  ac.abort()
+  await t.rejects(second, /abort/i)
+  t.equal((await first).length, 2)
+  t.same(calls, ['a1', 'a2'])
 })
 
 t.test('a runner that returns a vector of the wrong length is an error, not a stored vector', async t => {

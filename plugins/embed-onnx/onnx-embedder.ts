@@ -1,7 +1,9 @@
 // The Embedder over a model of models.ts: loaded on the first text (weights fetched once
 // into the cache, then read from disk), one graph run at a time, one text per run
-// (onnx-runner.ts says why).
-import type { Embedder } from '@agentd/sdk/contracts/embedder'
+// (onnx-runner.ts says why). Texts wait in two lines: a query's (a recall, a chat waiting on
+// it) is run before any stored text's not yet started, so a chat's search does not wait
+// behind the sentences of the turn stored before it (the request is at most one run late).
+import type { EmbedPurpose, Embedder } from '@agentd/sdk/contracts/embedder'
 import { LazyModel, type LoadProgress, type LogSink } from '@agentd/sdk/kits/models'
 import type { OnnxModel } from './models.ts'
 import type { OnnxRunner } from './onnx-runner.ts'
@@ -17,12 +19,22 @@ export interface OnnxEmbedderOptions {
   log: LogSink
 }
 
+/** One call's texts, each run when its turn comes. */
+interface Call {
+  texts: string[]
+  out: number[][]
+  signal?: AbortSignal
+  resolve: (v: number[][]) => void
+  reject: (e: unknown) => void
+}
+
 export class OnnxEmbedder implements Embedder {
   readonly id: string
   readonly dimensions: number
   readonly #model: LazyModel<OnnxRunner>
-  /** The tail of the queue of calls: each waits for the one before it. */
-  #queue: Promise<unknown> = Promise.resolve()
+  /** Waiting calls: queries first, each line in order. */
+  readonly #lines: Record<EmbedPurpose, Call[]> = { query: [], document: [] }
+  #running = false
   /** Aborted on dispose: a download under way must not keep a closing process alive. */
   readonly #closing = new AbortController()
 
@@ -45,26 +57,45 @@ export class OnnxEmbedder implements Embedder {
     return s.status === 'healthy' ? { status: 'ready' } : { status: s.status, ...(s.error === undefined ? {} : { error: s.error }) }
   }
 
-  async embed (texts: string[], signal?: AbortSignal): Promise<number[][]> {
+  async embed (texts: string[], signal?: AbortSignal, _trace?: unknown, purpose: EmbedPurpose = 'document'): Promise<number[][]> {
     signal?.throwIfAborted()
     if (texts.length === 0) return []
     const runner = await this.#model.get()
-    const run = this.#queue.then(async () => await this.#embedAll(runner, texts, signal))
-    this.#queue = run.catch(() => undefined)
-    return await run
+    return await new Promise<number[][]>((resolve, reject) => {
+      this.#lines[purpose].push({ texts: texts.slice(), out: [], signal, resolve, reject })
+      void this.#pump(runner)
+    })
   }
 
-  async #embedAll (runner: OnnxRunner, texts: string[], signal?: AbortSignal): Promise<number[][]> {
-    const out: number[][] = []
-    for (const t of texts) {
-      signal?.throwIfAborted()
-      const text = t.trim().slice(0, MAX_CHARS)
-      // An empty text gets the zero vector (memory stores none for it), not the model's vector of nothing.
-      const v = text === '' ? new Array<number>(this.dimensions).fill(0) : await runner(text)
-      if (v.length !== this.dimensions) throw new Error(`${this.id} returned a ${v.length}-dimensional vector, expected ${this.dimensions}`)
-      out.push(v)
+  /** Runs the waiting texts one at a time, the next taken from the queries' line first. */
+  async #pump (runner: OnnxRunner): Promise<void> {
+    if (this.#running) return
+    this.#running = true
+    try {
+      for (;;) {
+        const call = this.#lines.query[0] ?? this.#lines.document[0]
+        if (call === undefined) return
+        const done = (): void => { const line = this.#lines.query[0] === call ? this.#lines.query : this.#lines.document; line.shift() }
+        try {
+          call.signal?.throwIfAborted()
+          if (call.out.length === call.texts.length) { done(); call.resolve(call.out); continue }
+          call.out.push(await this.#embedOne(runner, call.texts[call.out.length]))
+        } catch (err) {
+          done()
+          call.reject(err)
+        }
+      }
+    } finally {
+      this.#running = false
     }
-    return out
+  }
+
+  async #embedOne (runner: OnnxRunner, t: string): Promise<number[]> {
+    const text = t.trim().slice(0, MAX_CHARS)
+    // An empty text gets the zero vector (memory stores none for it), not the model's vector of nothing.
+    const v = text === '' ? new Array<number>(this.dimensions).fill(0) : await runner(text)
+    if (v.length !== this.dimensions) throw new Error(`${this.id} returned a ${v.length}-dimensional vector, expected ${this.dimensions}`)
+    return v
   }
 
   async dispose (): Promise<void> {

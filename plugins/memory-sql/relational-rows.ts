@@ -28,7 +28,7 @@ export const TURN_CONTEXT = `(SELECT coalesce(json_agg(p.content ORDER BY p.ts, 
 
 /** What each table's vector was made from: the same text the memory service embeds. */
 export const SOURCES: VectorSource[] = [
-  { kind: 'turn', table: 'turns', text: 'content', context: TURN_CONTEXT },
+  { kind: 'turn', table: 'turns', text: 'content', context: TURN_CONTEXT, speaker: "metadata->>'name'" },
   { kind: 'goal', table: 'goals', text: 'description' },
   { kind: 'strategy', table: 'strategies', text: "description || ' ' || context_pattern" },
 ]

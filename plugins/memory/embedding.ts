@@ -4,12 +4,12 @@
 // embed-hash, else the first registered. A model embedder that is not loaded yet (or failed
 // to load: offline on its first use, its package left out) does not hold memory up:
 // embed-hash answers meanwhile and the model loads in the background (warm-up.ts).
-import type { Embedder } from '@agentd/sdk/contracts/embedder'
+import type { EmbedPurpose, Embedder } from '@agentd/sdk/contracts/embedder'
 import type { EmbeddingRef } from '@agentd/sdk/contracts/memory-stores'
 import type { TraceContext } from '@agentd/sdk'
 import type { ServiceContext } from './context.ts'
 import { WarmUp } from './warm-up.ts'
-import { withContext } from '@agentd/sdk/kits/recall'
+import { sentenceTexts, withContext, withSentences } from '@agentd/sdk/kits/recall'
 
 export class Embedding {
   readonly #ctx: ServiceContext
@@ -34,27 +34,31 @@ export class Embedding {
   /**
    * A vector for the text, or undefined when no embedder works (memory still stores the text).
    * `trace`: the work it is part of (a recall's span), sent along by an embedder that calls a server.
+   * `purpose`: `query` for a recall's (served before stored texts by an embedder that queues).
    */
-  async embed (text: string, signal?: AbortSignal, trace?: TraceContext): Promise<EmbeddingRef | undefined> {
-    return await this.#embed(text, undefined, signal, trace)
+  async embed (text: string, signal?: AbortSignal, trace?: TraceContext, purpose: EmbedPurpose = 'document'): Promise<EmbeddingRef | undefined> {
+    return await this.#embed(text, undefined, signal, trace, purpose)
   }
 
   /**
-   * A turn's vector read with the turns before it (nearest first; @agentd/sdk/kits/recall
-   * context.ts): its own and theirs, by the same embedder in one call, added up weighed.
-   * Recent texts' vectors are kept, so the context of a chat costs no new embedding.
+   * A turn's vector: its own with its sentences' (each after its `speaker`;
+   * @agentd/sdk/kits/recall sentences.ts), read with the turns before it (nearest first;
+   * context.ts), all by the same embedder in one call, added up weighed. Recent texts'
+   * vectors are kept, so the context of a chat costs no new embedding.
    */
-  async embedInContext (text: string, context: string[], signal?: AbortSignal): Promise<EmbeddingRef | undefined> {
-    return await this.#embed(text, context, signal)
+  async embedInContext (text: string, context: string[], signal?: AbortSignal, speaker?: string): Promise<EmbeddingRef | undefined> {
+    return await this.#embed(text, { context, sentences: sentenceTexts(text, speaker) }, signal)
   }
 
-  async #embed (text: string, context: string[] | undefined, signal?: AbortSignal, trace?: TraceContext): Promise<EmbeddingRef | undefined> {
+  async #embed (text: string, turn: { context: string[], sentences: string[] } | undefined, signal?: AbortSignal, trace?: TraceContext, purpose: EmbedPurpose = 'document'): Promise<EmbeddingRef | undefined> {
     const primary = this.embedder()
     if (primary === undefined || text.trim() === '') return undefined
     const hash = this.#ctx.registry().embedders.find('embed-hash')
+    const sentences = turn?.sentences ?? []
     const attempt = async (e: Embedder): Promise<EmbeddingRef | undefined> => {
-      const [v, ...ctx] = await this.#vectors(e, text, context ?? [], signal, trace)
-      return v === undefined || v.every(x => x === 0) ? undefined : { vector: withContext(v, ctx), embedder: e.id }
+      const [v, ...rest] = await this.#vectors(e, text, [...sentences, ...(turn?.context ?? [])], { signal, trace, purpose })
+      if (v === undefined || v.every(x => x === 0)) return undefined
+      return { vector: withContext(withSentences(v, rest.slice(0, sentences.length)), rest.slice(sentences.length)), embedder: e.id }
     }
     const fallback = hash !== undefined && hash !== primary ? hash : undefined
     const state = primary.status?.().status
@@ -77,16 +81,16 @@ export class Embedding {
   readonly #recent = new Map<string, number[]>()
 
   /**
-   * The text's vector and its context's by `e`, in one call; a text embedded lately (a
+   * The text's vector and those of the `more` texts (its sentences, its context) by `e`, in one call; a text embedded lately (a
    * recall's query, a turn, a context) is not embedded again. A chat's message is embedded
    * once: for the recall that answers it, then kept for the turn that stores it.
    */
-  async #vectors (e: Embedder, text: string, context: string[], signal?: AbortSignal, trace?: TraceContext): Promise<Array<number[] | undefined>> {
+  async #vectors (e: Embedder, text: string, more: string[], o: { signal?: AbortSignal, trace?: TraceContext, purpose: EmbedPurpose }): Promise<Array<number[] | undefined>> {
     const key = (t: string): string => `${e.id}\u0000${e.dimensions}\u0000${t}`
-    const all = [text, ...context]
+    const all = [text, ...more]
     const found = new Map(all.flatMap(t => { const v = this.#recent.get(key(t)); return v === undefined ? [] : [[t, v] as const] }))
     const missing = [...new Set(all.filter(t => !found.has(t)))]
-    const got = missing.length === 0 ? [] : await e.embed(missing, signal, trace)
+    const got = missing.length === 0 ? [] : await e.embed(missing, o.signal, o.trace, o.purpose)
     missing.forEach((t, i) => { if (got[i] !== undefined) found.set(t, got[i]) })
     // Kept most recent last (a hit moves up too), the oldest dropped past RECENT_MAX.
     for (const t of all) {
@@ -100,5 +104,5 @@ export class Embedding {
   }
 }
 
-/** How many recent texts' vectors are kept (a turn's context is the turns just before it). */
+/** How many recent texts' vectors are kept (a turn's context is the turns just before it; its sentences are not looked up again). */
 const RECENT_MAX = 256

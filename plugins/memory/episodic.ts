@@ -91,9 +91,11 @@ export class Episodic {
     const ctx = this.#ctx
     const channel = checkChannel(turn.channel ?? DEFAULT)
     const store = ctx.need('relational')
-    // The turns it answers sharpen both its vector and its keywords.
+    // The turns it answers sharpen both its vector and its keywords; its speaker (the write
+    // API's `name`) is read with each of its sentences.
     const earlier = await earlierTexts(store, turn, channel)
-    const embedding = await this.#embedding.embedInContext(turn.content, earlier)
+    const name = turn.metadata?.name
+    const embedding = await this.#embedding.embedInContext(turn.content, earlier, undefined, typeof name === 'string' ? name : undefined)
     const stored = await store.addTurn({
       id: turn.id, timestamp: turn.timestamp,
       conversation_id: turn.conversation_id, role: turn.role, content: turn.content, channel,

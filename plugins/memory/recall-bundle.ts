@@ -109,14 +109,14 @@ export class Recall {
     const ctx = this.#ctx
     const channels = recallChannels(channel)
     const t0 = performance.now()
-    const embedding = await this.#embedding.embed(query.text, opts.signal, query.trace)
+    const embedding = await this.#embedding.embed(query.text, opts.signal, query.trace, 'query')
     acc.timings.embed = elapsedMs(t0)
     // Other texts (query variants, a hypothetical answer) are embedded by the embedder that made the query's vector.
     const embedLike = async (text: string): Promise<EmbeddingRef | undefined> => {
       if (embedding === undefined) return undefined
       const e = ctx.registry().embedders.values().find(x => x.id === embedding.embedder)
       if (e === undefined || text.trim() === '') return undefined
-      const [v] = await e.embed([text], opts.signal, query.trace)
+      const [v] = await e.embed([text], opts.signal, query.trace, 'query')
       return v === undefined || v.every(x => x === 0) ? undefined : { vector: v, embedder: e.id }
     }
     // The query's vector neighbours (turns, entities), each read once for every technique that

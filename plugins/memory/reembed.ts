@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Embedder } from '@agentd/sdk/contracts/embedder'
 import type { ReembedSupport } from '@agentd/sdk/contracts/memory-stores'
-import { contextTexts, withContext } from '@agentd/sdk/kits/recall'
+import { contextTexts, sentenceTexts, withContext, withSentences } from '@agentd/sdk/kits/recall'
 
 export interface ReembedProgress {
   status: 'idle' | 'waiting_for_embedder' | 'running' | 'done' | 'error' | 'stopped'
@@ -84,15 +84,19 @@ export class Reembedder {
           if (batch.length === 0) break
           for (const b of batch) after[b.kind] = b.id
           const texts = batch.map(b => b.text.trim())
-          // A turn is read with the turns before it, as when it was stored (kits/recall context.ts): one call embeds every text needed.
+          // A turn is read with its sentences and the turns before it, as when it was stored
+          // (kits/recall sentences.ts, context.ts): one call embeds every text needed.
           const contexts = batch.map(b => b.context === undefined ? [] : contextTexts(b.context.map(content => ({ content }))))
-          const toEmbed = [...new Set([...texts.filter(t => t !== ''), ...contexts.flat()])]
+          const sentences = batch.map((b, i) => b.kind !== 'turn' || texts[i] === '' ? [] : sentenceTexts(texts[i], b.speaker))
+          const toEmbed = [...new Set([...texts.filter(t => t !== ''), ...sentences.flat(), ...contexts.flat()])]
           const vectors = toEmbed.length === 0 ? [] : await e.embed(toEmbed)
           const vectorOf = new Map(toEmbed.map((t, i) => [t, vectors[i]]))
           const items = batch.map((b, i) => {
             if (texts[i] === '') return { kind: b.kind, id: b.id, embedding: null }
             const v = vectorOf.get(texts[i])
-            return { kind: b.kind, id: b.id, embedding: v === undefined || v.every(x => x === 0) ? null : { vector: withContext(v, contexts[i].map(c => vectorOf.get(c))), embedder: e.id } }
+            if (v === undefined || v.every(x => x === 0)) return { kind: b.kind, id: b.id, embedding: null }
+            const own = withSentences(v, sentences[i].map(s => vectorOf.get(s)))
+            return { kind: b.kind, id: b.id, embedding: { vector: withContext(own, contexts[i].map(c => vectorOf.get(c))), embedder: e.id } }
           })
           // Rows changed is the progress: none means the store gave rows it cannot update.
           if (await store.setEmbeddings(items) === 0) throw new Error(`the ${role} store could not update the rows it returned as stale`)

@@ -130,6 +130,27 @@ for (const backend of SQL_BACKENDS) {
       t.ok(stored.length >= 4)
     })
 
+    t.test('re-embedding reads a turn\'s sentences with its speaker (the write API\'s name) as storing it did', async t => {
+      const hash = new HashEmbedder()
+      const { svc, rel } = setUp(db, { embedder: hash })
+      await svc.episodic.writeTurns({ conversation_id: 'sx1', channel: 'sent-re', messages: [
+        { role: 'user', name: 'Dana', content: 'We adopted a beagle last weekend. She sleeps on the sofa all day.' },
+        { role: 'user', name: 'Omar', content: 'Lucky you. My landlord forbids any pets in the building.' },
+      ] })
+      const [q] = await hash.embed(['Dana adopted a beagle'])
+      const scores = async (embedder: string): Promise<Array<[string, number]>> =>
+        (await rel.similarTurns({ embedding: { vector: q, embedder }, channels: ['sent-re'], limit: 10 })).map(x => [x.content, Math.round(x.score * 1e5)])
+      const stored = await scores(hash.id)
+      const whole = new Map((await hash.embed(stored.map(([c]) => c))).map((v, i) => [stored[i][0], Math.round(v.reduce((s, x, k) => s + x * q[k], 0) * 1e5)]))
+      t.not(stored[0][1], whole.get(stored[0][0]), 'the stored vector is not the whole text\'s alone')
+      const copy: Embedder = { id: 'hash-copy', dimensions: hash.dimensions, embed: async texts => await hash.embed(texts) }
+      const job = new Reembedder({ embedder: () => copy, stores: () => [{ role: 'relational', store: rel }], pending: async () => 0, batchSize: 4, log: pino({ level: 'silent' }), finished: async () => {} })
+      job.start(copy)
+      await job.settled()
+      t.equal(job.progress().status, 'done')
+      t.same((await scores('hash-copy')).filter(([c]) => stored.some(([s]) => s === c)), stored, 'the same vectors, sentences and speaker and all')
+    })
+
     t.test('hybrid: a rare word outweighs common ones', async t => {
       const { rel, recall } = setUp(db)
       for (let i = 0; i < 8; i++) await rel.addTurn({ conversation_id: 'r', role: 'user', content: `I really like coffee number ${i}`, channel: 'rare' })

@@ -65,6 +65,20 @@ t.test('a text embedded lately is not embedded again: a recall\'s query, then th
   t.ok(query !== undefined && stored !== undefined)
 })
 
+t.test('a turn of several sentences is embedded with each sentence after its speaker, and their vectors added to its own', async t => {
+  const reg = createRegistry()
+  const seen: string[] = []
+  const axis = (s: string): number[] => s.startsWith('Wow') ? [1, 0, 0] : s.includes('beagle') ? [0, 1, 0] : s.includes('sofa') ? [0, 0, 1] : [1, 0, 0]
+  reg.embedders.add('embed-counting', { id: 'counting', dimensions: 3, embed: async texts => { seen.push(...texts); return texts.map(axis) } })
+  const svc = service(reg, { embedder: 'embed-counting' })
+  const v = await svc.embedding.embedInContext('Wow! We adopted a beagle. It sleeps on the sofa.', [], undefined, 'Dana')
+  t.same(seen, ['Wow! We adopted a beagle. It sleeps on the sofa.', 'Dana: We adopted a beagle.', 'Dana: It sleeps on the sofa.'], 'the whole, then each sentence that says something, after its speaker')
+  t.same(v?.vector.map(x => Math.round(x * 1e4)), [1, 1, 1].map(x => Math.round(x / Math.sqrt(3) * 1e4)), 'the three vectors added, normalised')
+  seen.length = 0
+  await svc.embedding.embedInContext('[8 May 2023] Omar: No pets allowed here. The landlord forbids them.', [])
+  t.same(seen.slice(1), ['Omar: No pets allowed here.', 'Omar: The landlord forbids them.'], 'without a name, the transcript label\'s speaker; the stamp left out')
+})
+
 t.test('by default memory picks embed-onnx when it is registered; EMBEDDING_PROVIDER=hash picks embed-hash', async t => {
   const reg = createRegistry()
   const hash = new HashEmbedder()

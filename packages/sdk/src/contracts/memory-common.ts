@@ -27,6 +27,8 @@ export interface StaleEmbedding {
   text: string
   /** The earlier texts the vector is read with, oldest first, when the memory service embeds it so (turns: @agentd/sdk/kits/recall context.ts). */
   context?: string[]
+  /** Who said it (turns: the write API's `name`), read with each of its sentences (@agentd/sdk/kits/recall sentences.ts). */
+  speaker?: string
 }
 
 export interface StaleQuery { embedder: string, dimensions: number, limit: number, after?: Record<string, string> }

@@ -8,8 +8,11 @@ import { vectorValue } from './vector.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** `context`: an SQL expression (JSON text, an array of strings oldest first) of the earlier texts a vector is read with. */
-export interface VectorSource { kind: string, table: string, text: string, context?: string }
+/**
+ * `context`: an SQL expression (JSON text, an array of strings oldest first) of the earlier
+ * texts a vector is read with; `speaker`: one (text) of who said the text, read with each of its sentences.
+ */
+export interface VectorSource { kind: string, table: string, text: string, context?: string, speaker?: string }
 
 export async function staleEmbeddings (db: Kysely<unknown>, sources: VectorSource[], q: StaleQuery): Promise<StaleEmbedding[]> {
   const out: StaleEmbedding[] = []
@@ -18,14 +21,14 @@ export async function staleEmbeddings (db: Kysely<unknown>, sources: VectorSourc
     // Resuming by primary key walks each row once over the whole job (from the start every
     // batch would step over all the rows already done again).
     const after = q.after?.[s.kind]
-    const r = await sql<{ id: string, text: string, context: string | null }>`SELECT id::text AS id, ${sql.raw(s.text)} AS text,
-        ${sql.raw(s.context ?? 'NULL::text')} AS context FROM ${sql.table(s.table)}
+    const r = await sql<{ id: string, text: string, context: string | null, speaker: string | null }>`SELECT id::text AS id, ${sql.raw(s.text)} AS text,
+        ${sql.raw(s.context ?? 'NULL::text')} AS context, ${sql.raw(s.speaker ?? 'NULL::text')} AS speaker FROM ${sql.table(s.table)}
       WHERE embedder IS NOT NULL AND (embedder <> ${q.embedder} OR embedding_dims <> ${q.dimensions}::int)
         ${after === undefined || !UUID.test(after) ? sql`` : sql`AND id > ${after}::uuid`}
       ORDER BY id LIMIT ${q.limit - out.length}`.execute(db)
     for (const row of r.rows) {
       const context = row.context === null ? undefined : (JSON.parse(row.context) as unknown[]).filter((x): x is string => typeof x === 'string')
-      out.push({ kind: s.kind, id: row.id, text: row.text ?? '', ...(context === undefined ? {} : { context }) })
+      out.push({ kind: s.kind, id: row.id, text: row.text ?? '', ...(context === undefined ? {} : { context }), ...(row.speaker === null ? {} : { speaker: row.speaker }) })
     }
   }
   return out
