@@ -84,12 +84,18 @@ t.test('loads once however many calls wait, and runs them one at a time', async 
   t.equal(calls[2].length, MAX_CHARS, 'long texts are cut')
 })
 
-t.test('a query is run before the stored texts that wait, even those of a call already started', async t => {
-  const calls: string[] = []
+/** A loaded stand-in whose every run takes a turn of the event loop, so calls wait in line; `calls` empty after its load. */
+async function loadedTurnTaking (calls: string[]): Promise<OnnxEmbedder> {
   const m = fake(calls)
   const e = stub(async () => async text => { await new Promise(resolve => setImmediate(resolve)); return await m(text) })
   await e.embed(['load'])
   calls.length = 0
+  return e
+}
+
+t.test('a query is run before the stored texts that wait, even those of a call already started', async t => {
+  const calls: string[] = []
+  const e = await loadedTurnTaking(calls)
   const stored = e.embed(['s1', 's2', 's3'], undefined, undefined, 'document')
   const later = e.embed(['d1'])
   await new Promise(resolve => setImmediate(resolve))
@@ -103,10 +109,7 @@ t.test('a query is run before the stored texts that wait, even those of a call a
 
 t.test('an aborted call waiting in line rejects and leaves the others', async t => {
   const calls: string[] = []
-  const m = fake(calls)
-  const e = stub(async () => async text => { await new Promise(resolve => setImmediate(resolve)); return await m(text) })
-  await e.embed(['load'])
-  calls.length = 0
+  const e = await loadedTurnTaking(calls)
   const ac = new AbortController()
   const first = e.embed(['a1', 'a2'])
   const second = e.embed(['b1', 'b2'], ac.signal)
