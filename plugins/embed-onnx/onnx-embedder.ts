@@ -4,6 +4,7 @@
 // it) is run before any stored text's not yet started, so a chat's search does not wait
 // behind the sentences of the turn stored before it (the request is at most one run late).
 import type { EmbedPurpose, Embedder } from '@agentd/sdk/contracts/embedder'
+import type { TraceContext } from '@agentd/sdk'
 import { LazyModel, type LoadProgress, type LogSink } from '@agentd/sdk/kits/models'
 import type { OnnxModel } from './models.ts'
 import type { OnnxRunner } from './onnx-runner.ts'
@@ -57,7 +58,7 @@ export class OnnxEmbedder implements Embedder {
     return s.status === 'healthy' ? { status: 'ready' } : { status: s.status, ...(s.error === undefined ? {} : { error: s.error }) }
   }
 
-  async embed (texts: string[], signal?: AbortSignal, _trace?: unknown, purpose: EmbedPurpose = 'document'): Promise<number[][]> {
+  async embed (texts: string[], signal?: AbortSignal, _trace?: TraceContext, purpose: EmbedPurpose = 'document'): Promise<number[][]> {
     signal?.throwIfAborted()
     if (texts.length === 0) return []
     const runner = await this.#model.get()

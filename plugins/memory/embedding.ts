@@ -81,8 +81,8 @@ export class Embedding {
   readonly #recent = new Map<string, number[]>()
 
   /**
-   * The text's vector and those of the `more` texts (its sentences, its context) by `e`, in one call; a text embedded lately (a
-   * recall's query, a turn, a context) is not embedded again. A chat's message is embedded
+   * The text's vector and those of the `more` texts (its sentences, its context) by `e`, in
+   * one call; a text embedded lately (a recall's query, a turn, a context) is not embedded again. A chat's message is embedded
    * once: for the recall that answers it, then kept for the turn that stores it.
    */
   async #vectors (e: Embedder, text: string, more: string[], o: { signal?: AbortSignal, trace?: TraceContext, purpose: EmbedPurpose }): Promise<Array<number[] | undefined>> {
@@ -104,5 +104,8 @@ export class Embedding {
   }
 }
 
-/** How many recent texts' vectors are kept (a turn's context is the turns just before it; its sentences are not looked up again). */
-const RECENT_MAX = 256
+/**
+ * How many recent texts' vectors are kept: a turn's context is the turns just before it, and
+ * each turn adds its own and its sentences' (2.5 on average on LoCoMo) to the list.
+ */
+const RECENT_MAX = 512
