@@ -31,8 +31,20 @@ export async function freePort (): Promise<number> {
   return port
 }
 
+/** Attempts at a free port: another process can take the one picked while the child starts (seconds under a loaded suite). */
+const PORT_ATTEMPTS = 3
+
 export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, string> = {}): Promise<AgentdProcess> {
-  const port = await freePort()
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnPort(t, ws, env, await freePort())
+    if (started !== 'port taken' || attempt === PORT_ATTEMPTS) {
+      if (started === 'port taken') throw new Error(`agentd did not start: ${PORT_ATTEMPTS} free ports were taken by others before it listened`)
+      return started
+    }
+  }
+}
+
+async function startOnPort (t: Test, ws: Workspace, env: Record<string, string>, port: number): Promise<AgentdProcess | 'port taken'> {
   const child = spawn(process.execPath, ['--conditions=agentd-typebox-bundle', '--import', TS_LOADER, path.join(REPO, 'core', 'main.ts')], {
     cwd: ws.dir,
     env: testEnv(ws, { AGENT_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...env, API_PORT: String(port) }),
@@ -58,6 +70,7 @@ export async function spawnAgentd (t: Test, ws: Workspace, env: Record<string, s
     // 503 until the serving generation is activated (schedules started, tool servers configured).
     try { return (await fetch(`${url}/api/health`)).status === 503 ? 'starting' : 'up' } catch { return 'starting' }
   }, s => s !== 'starting', 120_000, 100)
+  if (up === 'exited' && out.includes('EADDRINUSE')) return 'port taken'
   if (up !== 'up') throw new Error(`agentd did not start (${up}):\n${out}`)
   return { url, child, output: () => out, kill, stop }
 }
