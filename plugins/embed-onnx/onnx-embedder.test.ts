@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url'
 import { OnnxEmbedder, MAX_CHARS } from './onnx-embedder.ts'
 import { MODELS } from './models.ts'
 import { makeOnnxEmbedder } from './make-embedder.ts'
-import type { OnnxRunner } from './onnx-runner.ts'
+import { loadRunner, type OnnxRunner } from './onnx-runner.ts'
+import { weightFiles } from './maven-weights.ts'
+import { mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 
 const cos = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i], 0)
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined }
@@ -62,6 +65,16 @@ t.test('the model runs in a thread of its own: the server\'s event loop waits id
   const used = performance.eventLoopUtilization(before).utilization
   // In this thread (onnxruntime-node runs a graph synchronously where it is called) the loop would be busy throughout: ~1.
   t.ok(used < 0.5, `event loop busy ${used.toFixed(3)} of the time`)
+})
+
+t.test('a broken model file fails the load with the runtime\'s reason (from the model\'s thread)', async t => {
+  await real.embed(['the cache holds the real tokenizer'])
+  const dir = mkdtempSync(path.join(tmpdir(), 'agentd-onnx-broken-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const files = { onnx: path.join(dir, 'broken.onnx'), tokenizer: path.join(dir, 'tokenizer.json') }
+  writeFileSync(files.onnx, 'not a model')
+  copyFileSync(weightFiles(cacheDir, minilm).tokenizer, files.tokenizer)
+  await t.rejects(loadRunner(minilm, files), /protobuf|parse|load model|onnx/i)
 })
 
 /** A stand-in runner: a vector from the text's length, with the calls recorded. */
