@@ -74,9 +74,11 @@ export class OnnxEmbedder implements Embedder {
     this.#running = true
     try {
       for (;;) {
-        const call = this.#lines.query[0] ?? this.#lines.document[0]
+        // Lines only grow at their end, so the call taken stays its line's first until shifted.
+        const line = this.#lines.query.length > 0 ? this.#lines.query : this.#lines.document
+        const call = line[0]
         if (call === undefined) return
-        const done = (): void => { const line = this.#lines.query[0] === call ? this.#lines.query : this.#lines.document; line.shift() }
+        const done = (): void => { line.shift() }
         try {
           call.signal?.throwIfAborted()
           if (call.out.length === call.texts.length) { done(); call.resolve(call.out); continue }

@@ -1,9 +1,10 @@
-// The model's thread (a piscina worker, onnx-thread.ts): tokenizes a text, runs the graph
+// The model's thread (a piscina worker, onnx-runner.ts): tokenizes a text, runs the graph
 // and pools the token states into the text's unit vector. onnxruntime-node runs a graph
 // synchronously on the thread that calls it, so in the server's thread every text held
 // up every request and stream for its 2-4 ms; here the server's thread only passes
 // messages. Plain JavaScript: it needs none of the parent's preloads (a TypeScript loader
-// under the tests and `npm run dev`).
+// under the tests and `npm run dev`), so it cannot import the SDK's TypeScript either: the
+// optional-package check (kits/models importOptional) is repeated here in a few lines.
 import { readFile } from 'node:fs/promises'
 import { workerData } from 'piscina'
 

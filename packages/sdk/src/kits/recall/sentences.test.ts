@@ -1,14 +1,16 @@
 import t from 'tap'
-import { MAX_SENTENCES, sentenceTexts, turnSpeaker, withSentences } from './sentences.ts'
+import { MAX_SENTENCES, sentenceTexts, withSentences } from './sentences.ts'
 
-t.test('turnSpeaker: the writer\'s name first, else a transcript label\'s', async t => {
-  t.equal(turnSpeaker('I moved here in May.', 'Caroline'), 'Caroline')
-  t.equal(turnSpeaker('Melanie: I moved here in May.', 'Caroline'), 'Caroline', 'the name given wins over the text')
-  t.equal(turnSpeaker('[1:56 pm on 8 May, 2023] Caroline: I went to a support group.'), 'Caroline')
-  t.equal(turnSpeaker('Dr. Anna Berg: Take two a day.'), 'Dr. Anna Berg')
-  t.equal(turnSpeaker('I moved here in May.'), undefined)
-  t.equal(turnSpeaker('the plan: leave early'), undefined, 'a lower-case lead is not a name')
-  t.equal(turnSpeaker('Caroline:no space'), undefined)
+t.test('sentenceTexts: the speaker is the writer\'s name first, else a transcript label\'s', async t => {
+  const two = 'I moved to Berlin in May. It rained all week.'
+  t.same(sentenceTexts(two, 'Caroline'), ['Caroline: I moved to Berlin in May.', 'Caroline: It rained all week.'])
+  t.same(sentenceTexts(`Melanie: ${two}`, 'Caroline'), ['Caroline: I moved to Berlin in May.', 'Caroline: It rained all week.'], 'the name given wins over the text')
+  t.same(sentenceTexts(`[1:56 pm on 8 May, 2023] Caroline: ${two}`), ['Caroline: I moved to Berlin in May.', 'Caroline: It rained all week.'])
+  t.same(sentenceTexts('Dr. Anna Berg: Take two pills a day. Drink water with each.'), ['Dr. Anna Berg: Take two pills a day.', 'Dr. Anna Berg: Drink water with each.'])
+  t.same(sentenceTexts(two), ['I moved to Berlin in May.', 'It rained all week.'], 'no label, no name: none')
+  t.same(sentenceTexts(two, '  '), ['I moved to Berlin in May.', 'It rained all week.'], 'a blank name is none')
+  t.same(sentenceTexts('the plan: leave early. Then drive north all day.'), ['the plan: leave early.', 'Then drive north all day.'], 'a lower-case lead is not a name')
+  t.same(sentenceTexts('Caroline:no space here. Then we left the town.'), ['Caroline:no space here.', 'Then we left the town.'])
 })
 
 t.test('sentenceTexts: each informative sentence after its speaker', async t => {

@@ -21,12 +21,6 @@ export const MAX_SENTENCES = 8
  */
 const LABEL = /^\s*(?:\[[^\]\n]{1,80}\]\s*)?(\p{Lu}[\p{L}\p{M}.'’-]*(?:\s\p{Lu}[\p{L}\p{M}.'’-]*){0,2}):\s+(?=\S)/u
 
-/** Who said the turn: its speaker's name when the writer gave one, else its transcript label's. */
-export function turnSpeaker (content: string, name?: string): string | undefined {
-  if (name !== undefined && name.trim() !== '') return name.trim()
-  return LABEL.exec(content)?.[1]
-}
-
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' })
 
 /**
@@ -40,7 +34,8 @@ export function sentenceTexts (content: string, speaker?: string): string[] {
   const body = label === null ? content : content.slice(label[0].length)
   const all = [...segmenter.segment(body)].map(s => s.segment.trim()).filter(s => s !== '')
   if (all.length < 2) return []
-  const who = speaker ?? label?.[1]
+  // Who said it: the name the writer gave, else the transcript label's.
+  const who = speaker !== undefined && speaker.trim() !== '' ? speaker.trim() : label?.[1]
   return all.filter(informative).slice(0, MAX_SENTENCES).map(s => who === undefined ? s : `${who}: ${s}`)
 }
 
