@@ -52,7 +52,8 @@ if (embedder === 'use') reg.embedders.add('embed-use', new UseEmbedder())
 if (embedder === 'onnx') reg.embedders.add('embed-onnx', makeOnnxEmbedder({ name: onnxModel(process.env.ONNX_EMBEDDING_MODEL), cacheDir: 'node_modules/.cache/agentd-models', log: console }))
 // Technique weights in the fusion can be tried per tuning row (BENCH_RECALL_TUNE's "weights"); the plugins' own otherwise.
 let weights: Record<string, number> = {}
-const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, run: t.run, get weight () { return weights[t.name] ?? t.weight } })
+// Its settings kept: without them its recall_enable_ key is not recognised and it runs in every row.
+const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, settings: t.settings, run: t.run, get weight () { return weights[t.name] ?? t.weight } })
 reg.recallTechniques.add('recall-hybrid', weighed(hybridTechnique(() => rel)))
 reg.recallTechniques.add('recall-entity', weighed(entityTechnique({ graph: () => graph, relational: () => rel })))
 // BENCH_RECALL_SYNONYMS=0: no synonyms nor related words; =related: the related words alone (the table was written from this set's misses, the related words were not).

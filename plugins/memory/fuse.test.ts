@@ -2,7 +2,7 @@
 import t from 'tap'
 import type { Turn } from '@agentd/sdk/contracts/memory-stores'
 import { contentKey } from '@agentd/sdk/kits/recall'
-import { countedOnce, fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
+import { fuseCandidates, partLimits, type TechniqueCandidates } from './recall-merge.ts'
 
 /** Items as loose as a technique from another plugin may send (typed, not checked): the fusion reads only id, content, timestamp. */
 const loose = (x: unknown): never => x as never
@@ -108,16 +108,13 @@ t.test('"the same text": spacing runs and final punctuation runs are ignored; wo
   t.notOk(same('Straße', 'STRASSE'), 'letters are compared lower-cased, not folded further')
 })
 
-t.test('each list counts once: a technique that fused the shared vector neighbours replaces the service\'s own list of them', async t => {
-  const own = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], facts: [loose({ id: 'f' })] } }
-  const hybrid = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('v', 'near', '2024-01-01T00:00:00Z')], includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } }
-  const expansion = tech('query_expansion', [turn('p', 'paraphrase', '2024-06-01T00:00:00Z')])
-  // Counted twice, the neighbour outranks what only the expansion found; counted once, they tie and the newer comes first.
-  t.same(ids(fuseCandidates([own, hybrid, expansion], partLimits(10), 60).relevant_turns), ['v', 'p'], 'without: the neighbour counted twice')
-  const once = countedOnce([own, hybrid, expansion])
-  t.same(ids(fuseCandidates(once, partLimits(10), 60).relevant_turns), ['p', 'v'])
-  t.same(once[0].candidates.facts, [{ id: 'f' }], 'the service\'s other parts still count')
-  t.same(countedOnce([own, expansion]), [own, expansion], 'no technique fused them: unchanged')
-  const ownFlag = { ...own, candidates: { ...own.candidates, includes: [{ technique: 'vector_recency', part: 'relevant_turns' as const }] } }
-  t.same(countedOnce([ownFlag, expansion])[0].candidates.relevant_turns, own.candidates.relevant_turns, 'a list never replaces itself')
+t.test('a technique\'s answer can weigh a part of it otherwise than the technique does; its other parts keep the technique\'s weight', async t => {
+  const vector = { name: 'vector_recency', weight: 1, candidates: { relevant_turns: [turn('v', 'near')], facts: [loose({ id: 'f1' })], weights: { relevant_turns: 0.7 } } }
+  const keyword = { name: 'hybrid', weight: 1, candidates: { relevant_turns: [turn('k', 'word')], facts: [loose({ id: 'f2' })], weights: { relevant_turns: 0.3 } } }
+  const out = fuseCandidates([keyword, vector], partLimits(10), 20)
+  t.same(ids(out.relevant_turns), ['v', 'k'], 'the vector list\'s first outranks the keyword list\'s first')
+  t.equal(out.relevant_turns[0].score, Math.round(0.7 / 21 * 1e6) / 1e6)
+  t.same(ids(out.facts), ['f2', 'f1'], 'facts: equal weights, so the first list given ranks first')
+  const flipped = fuseCandidates([keyword, { ...vector, candidates: { ...vector.candidates, weights: { relevant_turns: 0.2 } } }], partLimits(10), 20)
+  t.same(ids(flipped.relevant_turns), ['k', 'v'])
 })

@@ -13,7 +13,7 @@ import type { ServiceContext } from './context.ts'
 import type { Embedding } from './embedding.ts'
 import { DEFAULT, checkChannel, recallChannels } from './channels.ts'
 import { renderBundle } from './render.ts'
-import { countedOnce, fuseCandidates, partLimits, type Seen } from './recall-merge.ts'
+import { fuseCandidates, partLimits, type Seen } from './recall-merge.ts'
 import { rankNeighbours, vectorRecency } from './vector-recency.ts'
 import { orderFacts } from './recall-time.ts'
 
@@ -97,7 +97,7 @@ export class Recall {
       ...techniques.map(async tech => await this.#runTechnique(tech, input, opts, acc)),
     ])
     const t0 = performance.now()
-    const parts = fuseCandidates(countedOnce(results), partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen)
+    const parts = fuseCandidates(results, partLimits(topK), settingsOf(FusionSettings, settings).recall_hybrid_rrf_k, seen)
     acc.timings.fuse = elapsedMs(t0)
     parts.facts = orderFacts(parts.facts, query.text)
     const bundle = { ...parts, user_context: { channel, channels: input.channels, conversation_id: query.conversation_id ?? null } }

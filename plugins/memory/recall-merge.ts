@@ -1,5 +1,5 @@
 // Fusing what the recall techniques found: per part, reciprocal rank fusion of their
-// lists (each list once), repeats collapsed, the current conversation's turns left out, cut to the part's limit.
+// lists, each at the weight its technique gives it, repeats collapsed, the current conversation's turns left out, cut to the part's limit.
 import type { Ranked, RecallCandidates, RecallPart, RecallParts } from '@agentd/sdk/contracts/recall'
 import { contentKey, rrf } from '@agentd/sdk/kits/recall'
 
@@ -13,23 +13,6 @@ const NOTHING_SEEN: Seen = { ids: new Set(), texts: new Set() }
 
 /** One technique's candidates, with the weight its ranks carry in the fusion. */
 export interface TechniqueCandidates { name: string, weight: number, candidates: RecallCandidates }
-
-/**
- * Every list counts once in the fusion: a list another technique says its own already
- * contains (`includes`: hybrid's turns are keyword search fused with the service's shared
- * vector neighbours, which are the service's own technique's turns) is left out, or the
- * neighbours would count twice and bury what only a keyword technique found (a paraphrase
- * query expansion matched): bench/recall-quality.bench.ts, R@10 0.676 -> 0.775 (0.657 ->
- * 0.667 without the expansion's synonym table). The technique's other parts still count.
- */
-export function countedOnce (results: TechniqueCandidates[]): TechniqueCandidates[] {
-  const dropped = results.flatMap(r => (r.candidates.includes ?? []).filter(i => i.technique !== r.name))
-  if (dropped.length === 0) return results
-  return results.map(r => {
-    const parts = dropped.filter(d => d.technique === r.name).map(d => d.part)
-    return parts.length === 0 ? r : { ...r, candidates: { ...r.candidates, ...Object.fromEntries(parts.map(p => [p, []])) } }
-  })
-}
 
 const timeOf = (x: { timestamp?: unknown }): number => typeof x.timestamp === 'string' ? Date.parse(x.timestamp) : 0
 
@@ -47,7 +30,7 @@ type Item = Ranked & { id?: unknown, content?: unknown, timestamp?: unknown }
  */
 export function fuseCandidates (all: TechniqueCandidates[], limits: Record<RecallPart, number>, k: number, exclude: Seen = NOTHING_SEEN): RecallParts {
   const part = <P extends RecallPart>(p: P): RecallParts[P] => {
-    const lists = all.map(({ name, weight, candidates }) => ({ name, weight, items: (candidates[p] ?? []) as Item[] }))
+    const lists = all.map(({ name, weight, candidates }) => ({ name, weight: candidates.weights?.[p] ?? weight, items: (candidates[p] ?? []) as Item[] }))
     return fusePart(lists, p === 'relevant_turns', k, exclude).slice(0, limits[p]) as RecallParts[P]
   }
   return { relevant_turns: part('relevant_turns'), facts: part('facts'), entities: part('entities'), strategies: part('strategies'), active_goals: part('active_goals') }

@@ -38,13 +38,14 @@ const opts: VectorRecencyDeps['opts'] = { recencyWeight: 0.5, recencyHalfLifeHou
 const input = (over: Partial<RecallInput> = {}): RecallInput => ({ query: 'tell me about dogs', channel: 'c', channels: ['c', '_global'], top_k: 4, embedding, strict: false, settings: {} as RecallInput['settings'], ...over })
 const turn = (id: string, score: number, hoursAgo: number): Record<string, unknown> => ({ id, content: id, score, timestamp: ago(hoursAgo) })
 
-t.test('what it asks the stores for: max(3 x top_k, 30) turns (the depth hybrid shares), top_k facts, at most 5 entities, 3 strategies, 5 active goals', async t => {
+t.test('what it asks the stores for: recall_candidate_depth turns or 3 x top_k when deeper (the depth hybrid shares), top_k facts, at most 5 entities, 3 strategies, 5 active goals', async t => {
   const { rel, graph, calls } = stores({})
-  await vectorRecency({ relational: rel, graph, opts }).run(input({ top_k: 7 }))
-  t.same(calls.similarTurns, [{ embedding, channels: ['c', '_global'], limit: 30 }])
+  const out = await vectorRecency({ relational: rel, graph, opts }).run(input({ top_k: 7 }))
+  t.same(calls.similarTurns, [{ embedding, channels: ['c', '_global'], limit: 100 }], 'the default depth')
+  t.same(out.weights, { relevant_turns: 0.7 }, 'its turns weigh recall_hybrid_vector_weight in the fusion')
   const deep = stores({})
-  await vectorRecency({ relational: deep.rel, graph: deep.graph, opts }).run(input({ top_k: 12 }))
-  t.same(deep.calls.similarTurns, [{ embedding, channels: ['c', '_global'], limit: 36 }], 'three times top_k past 30')
+  await vectorRecency({ relational: deep.rel, graph: deep.graph, opts }).run(input({ top_k: 12, settings: { recall_candidate_depth: 30 } }))
+  t.same(deep.calls.similarTurns, [{ embedding, channels: ['c', '_global'], limit: 36 }], 'three times top_k past the depth')
   t.same(calls.similarFacts, [{ embedding, channels: ['c', '_global'], limit: 7, include_superseded: false }], 'current facts only unless the query asks about the past')
   t.same(calls.similarEntities, [{ embedding, channels: ['c', '_global'], limit: 5 }])
   t.same(calls.similarStrategies, [{ embedding, channels: ['c', '_global'], limit: 3 }])
@@ -93,9 +94,10 @@ t.test('a query about what is recent blends: (1 - w) * similarity + w * 2^(-age 
 t.test('without a query vector: the newest turns, and no fact, entity or strategy search', async t => {
   const { rel, graph, calls } = stores({ recent: [turn('b', 0, 2), turn('a', 0, 1)], facts: [{ score: 1 }] })
   const out = await vectorRecency({ relational: rel, graph, opts }).run(input({ embedding: undefined, top_k: 3 }))
-  t.same(calls.recentTurns, [[['c', '_global'], 30]])
+  t.same(calls.recentTurns, [[['c', '_global'], 100]])
   t.equal(calls.similarTurns, undefined)
   t.same(out.relevant_turns?.map(x => x.id), ['a', 'b'], 'newest first')
+  t.same(out.weights, { relevant_turns: 0.3 }, 'standing in for the vector list, they weigh no more than the keyword list')
   t.same(out.relevant_turns?.map(x => x.similarity), [null, null])
   t.same([out.facts, out.entities, out.strategies], [[], [], []])
   t.equal(calls.similarFacts, undefined)

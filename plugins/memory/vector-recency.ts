@@ -2,7 +2,7 @@
 // the active channel and _global, a RecallTechnique like any other plugin's (hybrid,
 // entity-centric, HyDE...). It reads the stores and options it is given, nothing more.
 import { StoreUnavailableError } from '@agentd/sdk/kits/memory'
-import { asksAboutRecency } from '@agentd/sdk/kits/recall'
+import { FusionSettings, asksAboutRecency, candidateDepth, settingsOf } from '@agentd/sdk/kits/recall'
 import type { EmbeddingRef, GraphStore, RelationalStore, Turn } from '@agentd/sdk/contracts/memory-stores'
 import type { Ranked, RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
 import type { ServiceOptions } from './context.ts'
@@ -43,7 +43,12 @@ export function vectorRecency (svc: VectorRecencyDeps): RecallTechnique {
         part('strategies', 'relational', async () => rel === undefined || embedding === undefined ? [] : (await rel.similarStrategies({ embedding, channels, limit: 3 })).filter(s => s.score > 0.2)),
         part('goals', 'relational', async () => rel === undefined ? [] : await rel.goals({ channels, status: 'active', limit: 5 })),
       ])
-      return { relevant_turns: turns, facts, entities, strategies, active_goals: goals, degraded, timings_ms: timings }
+      // The vector list weighs what the settings give vector ranks where they meet keyword
+      // ranks (hybrid's list, the variants', each its own list in the service's one fusion).
+      // Without a vector the newest turns stand in, and count no more than the keyword list.
+      const s = settingsOf(FusionSettings, input.settings)
+      const weights = { relevant_turns: embedding === undefined ? s.recall_hybrid_bm25_weight : s.recall_hybrid_vector_weight }
+      return { relevant_turns: turns, facts, entities, strategies, active_goals: goals, degraded, timings_ms: timings, weights }
     },
   }
 }
@@ -73,8 +78,8 @@ export function rankNeighbours<T extends { score: number, timestamp: string }> (
  */
 async function rankTurns (svc: VectorRecencyDeps, rel: RelationalStore, input: RecallInput, embedding: EmbeddingRef | undefined): Promise<Array<Turn & Ranked>> {
   // Read deeper than top_k: the service may drop the current conversation's turns and repeats.
-  // As deep as hybrid reads (max(3 x top_k, 30)), so the service's one shared read serves both.
-  const n = Math.max(input.top_k * 3, 30)
+  // As deep as hybrid reads (candidateDepth), so the service's one shared read serves both.
+  const n = candidateDepth(input.top_k, input.settings)
   if (embedding === undefined) {
     return (await rel.recentTurns(input.channels, n)).map(t => ({ ...t, similarity: null, score: 0 }))
       .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))

@@ -29,6 +29,12 @@ t.test('the graph store\'s turn copies when it keeps them, with the entity\'s na
   t.same(s.asked, ['graph: What did Okafor say? Okafor Dr O'])
 })
 
+t.test('its turns weigh 0.2 in the service\'s fusion (one more keyword list); its facts and entities the technique\'s weight', async t => {
+  const s = stores(async () => [turn('from-neo4j')])
+  const r = await entityTechnique({ graph: () => s.graph, relational: () => s.rel }).run(input)
+  t.same(r.weights, { relevant_turns: 0.2 })
+})
+
 t.test('the relational store\'s without them, and when the graph store is down', async t => {
   const without = stores()
   t.same((await entityTechnique({ graph: () => without.graph, relational: () => without.rel }).run(input)).relevant_turns?.map(x => x.id), ['from-sql'])

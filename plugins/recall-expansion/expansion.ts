@@ -7,13 +7,17 @@
 // bench/recall-quality.bench.ts, R@10 0.667 -> 0.676, p50 one embed and one vector search less.
 import type { TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
+import { candidateDepth, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { expandQuery, synonymsAndRelated, type SynonymSource } from './rules.ts'
 import { ExpansionSettings } from './settings.ts'
 
 export function expansionTechnique (relational: () => TurnStore | undefined, synonymsOf: SynonymSource = synonymsAndRelated): RecallTechnique {
   return {
     name: 'query_expansion',
+    // A second keyword list beside hybrid's (the variants hold the query's own words too):
+    // under the vector list's 0.7, so the two keyword lists do not outvote it. 0.3-0.6 all
+    // gave LoCoMo dev R@10 0.754-0.761, 0 gave 0.730, 1 0.730 (docs/benchmarks.md, "One fusion").
+    weight: 0.4,
     settings: ExpansionSettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = relational()
@@ -23,7 +27,7 @@ export function expansionTechnique (relational: () => TurnStore | undefined, syn
       const variants = expandQuery(input.query, s.recall_expansion_max_variants, synonymsOf)
       const timings: Record<string, number> = { variants: elapsedMs(t0) }
       if (variants.length === 0) return { relevant_turns: [], timings_ms: timings }
-      const n = Math.max(input.top_k * 2, 20)
+      const n = candidateDepth(input.top_k, input.settings, 2)
       t0 = performance.now()
       // One keyword search over every variant's words (IDF weighs them): one query however
       // many variants, since every technique shares one database connection on PGlite.

@@ -22,7 +22,7 @@ t.test('the graph store\'s turn search gives the keyword list when it has one', 
   const s = stores(async () => [turn('from-neo4j', 'Okafor')])
   const r = await hybridTechnique(() => s.rel, () => s.graph).run(input)
   t.same(r.relevant_turns?.map(x => x.id), ['from-neo4j'])
-  t.same(s.asked.graph, [{ text: 'Okafor', channels: ['work', '_global'], limit: 30 }])
+  t.same(s.asked.graph, [{ text: 'Okafor', channels: ['work', '_global'], limit: 100 }])
   t.same(s.asked.rel, [], 'the relational store is not asked')
   t.type(r.timings_ms?.fulltext, 'number')
 })
@@ -48,11 +48,18 @@ t.test('another failure of the graph store is not hidden', async t => {
   t.same(s.asked.rel, [])
 })
 
-t.test('fusing the service\'s shared vector neighbours, it says so (the service then counts them once); without a query vector it does not', async t => {
+t.test('its keyword list weighs recall_hybrid_bm25_weight in the service\'s fusion; it leaves the vector list to the service', async t => {
   const s = stores()
-  const embedding = { vector: [1, 0], embedder: 'e' }
-  const withVector = await hybridTechnique(() => s.rel).run({ ...input, embedding, nearestTurns: async () => [turn('near', 'close')] })
-  t.same(withVector.relevant_turns?.map(x => x.id), ['near', 'from-sql'])
-  t.same(withVector.includes, [{ technique: 'vector_recency', part: 'relevant_turns' }])
-  t.equal((await hybridTechnique(() => s.rel).run(input)).includes, undefined)
+  let read = 0
+  const r = await hybridTechnique(() => s.rel).run({ ...input, settings: { ...RECALL_DEFAULTS, recall_hybrid_bm25_weight: 0.45 }, embedding: { vector: [1, 0], embedder: 'e' }, nearestTurns: async () => { read++; return [turn('near', 'close')] } })
+  t.same(r.relevant_turns?.map(x => x.id), ['from-sql'], 'the keyword list alone')
+  t.same(r.weights, { relevant_turns: 0.45 })
+  t.equal(read, 0, 'the vector neighbours are not read here')
+})
+
+t.test('it reads as deep as recall_candidate_depth, or 3 x top_k when that is deeper', async t => {
+  const s = stores()
+  await hybridTechnique(() => s.rel).run({ ...input, settings: { ...RECALL_DEFAULTS, recall_candidate_depth: 40 } })
+  await hybridTechnique(() => s.rel).run({ ...input, top_k: 20, settings: { ...RECALL_DEFAULTS, recall_candidate_depth: 40 } })
+  t.same(s.asked.rel.map(a => a.limit), [40, 60])
 })

@@ -3,7 +3,7 @@
 // since an answer looks more like the turn that holds it than the question does. Off by
 // default. Without a model, or when the model fails, it gives nothing and says why (`note`);
 // the service's time limit covers a model that does not answer.
-import { askModel, FusionSettings, rrf, RecallModelError, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
+import { askModel, FusionSettings, candidateDepth, rrf, RecallModelError, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { HydeSettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
@@ -32,7 +32,7 @@ export function hydeTechnique (deps: { relational: () => TurnStore | undefined, 
       if (answer === '') return { note: 'the model gave an empty answer', timings_ms: timings }
       t0 = performance.now()
       const embedding = await input.embed?.(answer)
-      const n = Math.max(input.top_k * 2, 20)
+      const n = candidateDepth(input.top_k, input.settings, 2)
       const [vector, text] = await Promise.all([
         embedding === undefined ? [] : rel.similarTurns({ embedding, channels: input.channels, limit: n }),
         rel.searchTurns({ text: answer, channels: input.channels, limit: n }),

@@ -4,7 +4,7 @@
 // an answer that is not the JSON asked for, it gives nothing and says why (`note`).
 import { Type, type Static } from '@agentd/sdk/typebox'
 import { Value } from '@agentd/sdk/typebox/value'
-import { askModel, FusionSettings, rrf, RecallModelError, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
+import { askModel, FusionSettings, candidateDepth, rrf, RecallModelError, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { SelfQuerySettings } from './settings.ts'
 import type { Provider } from '@agentd/sdk/contracts/provider'
 import type { Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
@@ -61,7 +61,7 @@ export function selfQueryTechnique (deps: { relational: () => TurnStore | undefi
       const since = typeof f.since === 'string' ? Date.parse(f.since) : -Infinity
       const until = typeof f.until === 'string' ? Date.parse(f.until) + 86_400_000 - 1 : Infinity
       const inRange = (t: Turn): boolean => { const ts = Date.parse(t.timestamp); return ts >= since && ts <= until }
-      const n = Math.max(input.top_k * 5, 50)
+      const n = Math.max(candidateDepth(input.top_k, input.settings, 5), 50)
       const embedding = text === input.query ? input.embedding : await input.embed?.(text)
       const [kw, vector] = await Promise.all([
         rel.searchTurns({ text, channels: input.channels, limit: n }),

@@ -10,7 +10,7 @@
 // expression.
 import type { CopyStore, Turn, TurnStore } from '@agentd/sdk/contracts/memory-stores'
 import type { RecallCandidates, RecallInput, RecallTechnique } from '@agentd/sdk/contracts/recall'
-import { FusionSettings, keywordTurns, queryDateWords, rrf, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
+import { FusionSettings, candidateDepth, keywordTurns, queryDateWords, rrf, settingsOf, elapsedMs } from '@agentd/sdk/kits/recall'
 import { TimeSettings } from './settings.ts'
 
 /**
@@ -20,12 +20,12 @@ import { TimeSettings } from './settings.ts'
  */
 const DATED = 500
 
-/** How deep the query's neighbours are read before those of the named time are kept. */
-const depth = (topK: number): number => Math.max(topK * 5, 50)
-
 export function timeTechnique (relational: () => TurnStore | undefined, graph: () => CopyStore | undefined = () => undefined): RecallTechnique {
   return {
     name: 'time',
+    // As much as the vector list: the turns of the named time are few, and each of them
+    // is a candidate the question's words alone may not rank (LoCoMo dev R@10 0.748 without).
+    weight: 0.7,
     settings: TimeSettings,
     run: async (input: RecallInput): Promise<RecallCandidates> => {
       const rel = relational()
@@ -36,7 +36,8 @@ export function timeTechnique (relational: () => TurnStore | undefined, graph: (
       if (dates.length === 0) return { relevant_turns: [], timings_ms: timings }
       t0 = performance.now()
       const stores = { graph: graph(), relational: rel }
-      const n = depth(input.top_k)
+      // Deeper than the others: only the neighbours of the named time are kept.
+      const n = Math.max(candidateDepth(input.top_k, input.settings, 5), 50)
       const { embedding, channels } = input
       const [dated, text, vector] = await Promise.all([
         rel.searchTurns({ text: dates.join(' '), channels, limit: DATED }),

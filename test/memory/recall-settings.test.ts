@@ -27,7 +27,7 @@ t.test('recall settings: every key with value and default; partial update, live 
   t.same(values, RECALL_DEFAULTS, 'the defaults in force')
   t.same(meta.defaults, RECALL_DEFAULTS)
   t.match(first._meta.defaults, { recall_entity_graph_depth: 0, recall_hyde_provider: '', recall_hyde_temperature: 0, recall_hyde_max_tokens: 120, recall_self_query_provider: '', recall_self_query_temperature: 0, recall_self_query_max_tokens: 200 })
-  t.match(first._meta.defaults, { recall_enable_hybrid: true, recall_enable_hyde: false, recall_hybrid_bm25_weight: 0.3, recall_hybrid_vector_weight: 0.7, recall_hybrid_rrf_k: 60, recall_entity_similarity_threshold: 0.65, recall_entity_max_entities: 5, recall_expansion_max_variants: 3 })
+  t.match(first._meta.defaults, { recall_enable_hybrid: true, recall_enable_hyde: false, recall_hybrid_bm25_weight: 0.3, recall_hybrid_vector_weight: 0.7, recall_hybrid_rrf_k: 20, recall_candidate_depth: 100, recall_entity_similarity_threshold: 0.65, recall_entity_max_entities: 5, recall_expansion_max_variants: 3 })
 
   await s.kernel.current?.app.registry.memoryServices.first()?.storeTurn({ conversation_id: 'c', role: 'user', content: 'quokka facts', channel: 'st' })
   t.same((await postJson(s, '/api/memory/recall', { query: 'quokka', channel: 'st' })).body.techniques, ['vector_recency', 'hybrid', 'entity_centric', 'query_expansion', 'time'])

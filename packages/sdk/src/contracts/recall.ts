@@ -78,11 +78,11 @@ export type RecallCandidates = Partial<RecallParts> & {
   /** Why the technique gave nothing (no model set, the model failed): shown in the result's `notes`. */
   note?: string
   /**
-   * Lists of other techniques this one's already contain (hybrid's `relevant_turns` fuse
-   * `RecallInput.nearestTurns`, the service's own technique's list): the service leaves those
-   * out of the fusion, so each list counts once.
+   * Weights of this answer's lists in the fusion, per part, where the technique's settings
+   * set them (the service's vector list weighs `recall_hybrid_vector_weight`, hybrid's
+   * keyword list `recall_hybrid_bm25_weight`); a part not named weighs the technique's `weight`.
    */
-  includes?: Array<{ technique: string, part: RecallPart }>
+  weights?: Partial<Record<RecallPart, number>>
 }
 
 /**
@@ -104,7 +104,7 @@ export interface RecallTechnique {
    * other loaded technique's; read them with the recall kit's `settingsOf`.
    */
   readonly settings?: TObject
-  /** Weight of this technique's ranks in the fusion (default 1). */
+  /** Weight of this technique's ranks in the fusion (default 1; `RecallCandidates.weights` sets it per answer). */
   readonly weight?: number
   run: (input: RecallInput) => Promise<RecallCandidates>
 }

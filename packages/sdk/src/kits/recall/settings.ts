@@ -14,8 +14,20 @@ const Weight = (def: number, description: string): ReturnType<typeof Type.Number
 export const FusionSettings = Type.Object({
   recall_hybrid_bm25_weight: Weight(0.3, 'weight of the full-text ranks where keyword and vector lists are fused'),
   recall_hybrid_vector_weight: Weight(0.7, 'weight of the vector ranks where keyword and vector lists are fused'),
-  recall_hybrid_rrf_k: Type.Integer({ minimum: 1, maximum: 1000, default: 60, description: 'reciprocal rank fusion constant: score = weight / (k + rank)' }),
+  // 20, not the original system's 60: with deep lists (below) a larger k lets the many
+  // second-tier ranks outweigh the first (LoCoMo dev R@10 0.760 at 20, 0.749 at 60).
+  recall_hybrid_rrf_k: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'reciprocal rank fusion constant: score = weight / (k + rank)' }),
+  // LoCoMo dev R@10 at 30 / 50 / 80 / 100 / 120: 0.747 / 0.753 / 0.758 / 0.760 / 0.761 (docs/benchmarks.md, "One fusion").
+  recall_candidate_depth: Type.Integer({ minimum: 10, maximum: 500, default: 100, description: 'how many candidates each technique reads (at least 3 x top_k) before the fusion keeps top_k: deeper lists let the techniques agree on a turn each ranks lower' }),
 }, { additionalProperties: false })
+
+/**
+ * How deep a technique reads its lists: `times` x top_k, and never less than
+ * `recall_candidate_depth`. Fusion ranks by agreement: a turn second-tier in three lists
+ * beats one that tops a single list only when all three lists reach it.
+ */
+export const candidateDepth = (topK: number, settings: RecallSettings, times = 3): number =>
+  Math.max(topK * times, settingsOf(FusionSettings, settings).recall_candidate_depth)
 
 /** Schema helpers for a technique's own settings, so every technique words them alike. */
 export const RecallSetting = {
