@@ -52,8 +52,14 @@ if (embedder === 'use') reg.embedders.add('embed-use', new UseEmbedder())
 if (embedder === 'onnx') reg.embedders.add('embed-onnx', makeOnnxEmbedder({ name: onnxModel(process.env.ONNX_EMBEDDING_MODEL), cacheDir: 'node_modules/.cache/agentd-models', log: console }))
 // Technique weights in the fusion can be tried per tuning row (BENCH_RECALL_TUNE's "weights"); the plugins' own otherwise.
 let weights: Record<string, number> = {}
+// A row's weight for a technique stands for every part of its answer, also those the answer
+// weighs itself (RecallCandidates.weights: the vector and keyword lists' settings).
+const rowWeighed = (name: string, run: RecallTechnique['run']): RecallTechnique['run'] => async input => {
+  const c = await run(input)
+  return weights[name] === undefined ? c : { ...c, weights: undefined }
+}
 // Its settings kept: without them its recall_enable_ key is not recognised and it runs in every row.
-const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, settings: t.settings, run: t.run, get weight () { return weights[t.name] ?? t.weight } })
+const weighed = (t: RecallTechnique): RecallTechnique => ({ name: t.name, settings: t.settings, run: rowWeighed(t.name, t.run), get weight () { return weights[t.name] ?? t.weight } })
 reg.recallTechniques.add('recall-hybrid', weighed(hybridTechnique(() => rel)))
 reg.recallTechniques.add('recall-entity', weighed(entityTechnique({ graph: () => graph, relational: () => rel })))
 // BENCH_RECALL_SYNONYMS=0: no synonyms nor related words; =related: the related words alone (the table was written from this set's misses, the related words were not).
@@ -67,6 +73,7 @@ const svc = new MemoryServiceImpl(() => reg, () => new Hooks(), pino({ level: 's
 // The service's own technique too (its weight is fixed in code; tuning rows may try another).
 const ownWeight = svc.recaller.defaultTechnique.weight
 Object.defineProperty(svc.recaller.defaultTechnique, 'weight', { get: () => weights[svc.recaller.defaultTechnique.name] ?? ownWeight })
+Object.defineProperty(svc.recaller.defaultTechnique, 'run', { value: rowWeighed(svc.recaller.defaultTechnique.name, svc.recaller.defaultTechnique.run.bind(svc.recaller.defaultTechnique)) })
 
 // Ingest as the chat does: user message, then the assistant's reply, per session.
 const idOf = new Map<string, string>()

@@ -26,7 +26,7 @@ export function hybridTechnique (relational: () => TurnStore | undefined, graph:
       const t0 = performance.now()
       const text = await keywordTurns({ graph: graph(), relational: rel }, { text: input.query, channels: input.channels, limit: candidateDepth(input.top_k, input.settings) })
       return {
-        relevant_turns: text.map(t => ({ ...t })),
+        relevant_turns: text,
         timings_ms: { fulltext: elapsedMs(t0) },
         weights: { relevant_turns: settingsOf(FusionSettings, input.settings).recall_hybrid_bm25_weight },
       }
