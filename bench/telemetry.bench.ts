@@ -10,7 +10,7 @@
 // each) until the JIT has settled, then short ABBA rounds cycling over the pairs, each pair
 // a ratio, the median of the pairs the figure (the host's speed drifts; see kernel.bench.ts).
 //
-// Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 npx tsx bench/telemetry.bench.ts
+// Smoke run: BENCH_ROUNDS=2 BENCH_SECONDS=1 BENCH_WARMUP_ROUNDS=1 BENCH_INSTANCES=1 npx tsx bench/telemetry.bench.ts
 // OTLP/JSON instead of the default protobuf: BENCH_OTLP_PROTOCOL=http/json npx tsx bench/telemetry.bench.ts
 // Sampled: BENCH_SAMPLER=parentbased_traceidratio BENCH_SAMPLER_ARG=0.1 npx tsx bench/telemetry.bench.ts
 // A/A calibration (both sides without telemetry: how far a run strays with nothing to measure): BENCH_AA=1
