@@ -61,7 +61,7 @@ export function selfQueryTechnique (deps: { relational: () => TurnStore | undefi
       const since = typeof f.since === 'string' ? Date.parse(f.since) : -Infinity
       const until = typeof f.until === 'string' ? Date.parse(f.until) + 86_400_000 - 1 : Infinity
       const inRange = (t: Turn): boolean => { const ts = Date.parse(t.timestamp); return ts >= since && ts <= until }
-      const n = Math.max(candidateDepth(input.top_k, input.settings, 5), 50)
+      const n = candidateDepth(input.top_k, input.settings, 5, 50)
       const embedding = text === input.query ? input.embedding : await input.embed?.(text)
       const [kw, vector] = await Promise.all([
         rel.searchTurns({ text, channels: input.channels, limit: n }),

@@ -37,7 +37,7 @@ export function timeTechnique (relational: () => TurnStore | undefined, graph: (
       t0 = performance.now()
       const stores = { graph: graph(), relational: rel }
       // Deeper than the others: only the neighbours of the named time are kept.
-      const n = Math.max(candidateDepth(input.top_k, input.settings, 5), 50)
+      const n = candidateDepth(input.top_k, input.settings, 5, 50)
       const { embedding, channels } = input
       const [dated, text, vector] = await Promise.all([
         rel.searchTurns({ text: dates.join(' '), channels, limit: DATED }),

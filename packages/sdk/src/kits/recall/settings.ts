@@ -23,11 +23,12 @@ export const FusionSettings = Type.Object({
 
 /**
  * How deep a technique reads its lists: `times` x top_k, and never less than
- * `recall_candidate_depth`. Fusion ranks by agreement: a turn second-tier in three lists
- * beats one that tops a single list only when all three lists reach it.
+ * `recall_candidate_depth` (nor than `floor`, for a technique that keeps only part of what it
+ * reads). Fusion ranks by agreement: a turn second-tier in three lists beats one that tops a
+ * single list only when all three lists reach it.
  */
-export const candidateDepth = (topK: number, settings: RecallSettings, times = 3): number =>
-  Math.max(topK * times, settingsOf(FusionSettings, settings).recall_candidate_depth)
+export const candidateDepth = (topK: number, settings: RecallSettings, times = 3, floor = 0): number =>
+  Math.max(topK * times, settingsOf(FusionSettings, settings).recall_candidate_depth, floor)
 
 /** Schema helpers for a technique's own settings, so every technique words them alike. */
 export const RecallSetting = {
